@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    )
+    .optional();
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every environment variable the platform reads, in one place. Services pick what they need;
+ * nothing else in the code base reads `process.env`.
+ */
+export const EnvSchema = z.object({
+  /** development (default), test or production. Production turns on the strict defaults. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Folder for the default stack's data (embedded PostgreSQL, Temporal SQLite file, keys). */
+  DATA_DIR: z.string().min(1).optional(),
+  /** An external PostgreSQL server; without it the default stack starts an embedded one. */
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  /** Pool size per process. */
+  DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
+  /** An external Temporal frontend (host:port); without it the default stack starts the dev server. */
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'host:port')
+    .optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('settlement'),
+  /** Path to the `temporal` CLI; otherwise PATH, then the build cache. */
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  /** Where the default stack caches the Temporal CLI it builds (outside the checkout). */
+  TEMPORAL_CLI_CACHE: z.string().min(1).optional(),
+  /** API port. */
+  PORT: port.default(8080),
+  /** Sandbox wallet port. */
+  WALLET_PORT: port.default(8090),
+  /** Portal port. */
+  PORTAL_PORT: port.default(3000),
+  /** Embedded PostgreSQL port. */
+  PG_PORT: port.default(54329),
+  /** Temporal dev server frontend port, and its web UI port. */
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  /** Address the services bind to. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public base address of the game pages, e.g. https://games.example.com. Required in production. */
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  /** The bootstrap provider-admin key; the default stack otherwise generates one under DATA_DIR. */
+  PROVIDER_ADMIN_KEY: z.string().min(32, 'at least 32 characters').optional(),
+  /** Secret that encrypts API keys and wallet secrets at rest (32+ characters). */
+  SERVICE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** `required`: every keyed request is signed; `optional`: verified when present. */
+  SIGNED_REQUESTS: z.enum(['required', 'optional']).optional(),
+  /** Allowed clock skew for x-pp-timestamp, seconds. */
+  SIGNATURE_MAX_SKEW_SECONDS: positiveInt.max(3600).default(300),
+  /** Worker: concurrent activity and workflow task slots. */
+  WORKER_MAX_ACTIVITIES: positiveInt.max(1000).default(100),
+  WORKER_MAX_WORKFLOW_TASKS: positiveInt.max(1000).default(100),
+  /** Wallet callback timeout per attempt, milliseconds. */
+  WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+  /** Logging threshold. */
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;

@@ -1,0 +1,56 @@
+import pg from 'pg';
+
+const INT8_OID = 20;
+
+/** Type parsers for this pool only: int8 (bigint money columns, counts) becomes a JS BigInt. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => BigInt(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+/** A pg pool whose int8 values are BigInt, so minor-unit amounts are never floats. */
+export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'opi',
+    types,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client's error (the server restarted, say) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * Runs `fn` in one transaction: commit on success, roll back on any error. Money state changes
+ * go through here so they happen whole or not at all.
+ */
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,22 @@
+import type { Pool } from './pool.js';
+
+export interface DemoOperatorOptions {
+  operatorId?: string;
+  walletBaseUrl: string;
+  /** Already encrypted wallet secret (the caller owns the service secret). */
+  walletSecretEnc: string;
+}
+
+/** Seeds (or refreshes) the demo operator of the default stack. Idempotent. */
+export async function seedDemoOperator(pool: Pool, options: DemoOperatorOptions): Promise<string> {
+  const operatorId = options.operatorId ?? 'op_demo';
+  await pool.query(
+    `INSERT INTO operators (operator_id, name, status, default_currency, allowed_currencies,
+                            bet_min_minor, bet_max_minor, wallet_base_url, wallet_secret_enc)
+     VALUES ($1, 'Demo Casino', 'active', 'EUR', ARRAY['EUR','USD','GBP','JPY'], 10, 50000, $2, $3)
+     ON CONFLICT (operator_id) DO UPDATE
+       SET wallet_base_url = EXCLUDED.wallet_base_url, updated_at = now()`,
+    [operatorId, options.walletBaseUrl, options.walletSecretEnc],
+  );
+  return operatorId;
+}

@@ -1,0 +1,6 @@
+export * from './paths.js';
+export * from './processes.js';
+export * from './secrets.js';
+export * from './temporal-cli.js';
+export * from './temporal-server.js';
+export * from './wait.js';

@@ -1,0 +1,136 @@
+/**
+ * The test command behind `npm test`: lint and typecheck, then one real PostgreSQL (embedded) and
+ * one real Temporal dev server for the whole run, a migrated template database each test file
+ * clones, the workflow bundle built ahead of time, and every *.test.ts file under Node's test
+ * runner. Prints a closing `N passed, N failed` line.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDatabase, migrate, withDatabase } from '@opi/db';
+import { startEmbeddedPostgres } from '@opi/db/embedded';
+import { buildWorkflowBundle } from '@opi/workflows';
+import { REPO_ROOT } from './paths.js';
+import { findOrBuildTemporalCli } from './temporal-cli.js';
+import { startTemporalDevServer } from './temporal-server.js';
+import { freePort } from './wait.js';
+
+const args = process.argv.slice(2);
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? path.resolve(args[onlyIndex + 1] ?? '.') : undefined;
+const skipChecks = args.includes('--no-checks') || only !== undefined;
+const SEARCH_ROOTS = ['packages', 'services', 'workflows', 'bench'];
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.next', '.turbo', '.data']);
+
+const say = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
+
+function findTests(dir: string, out: string[] = []): string[] {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    if (SKIP_DIRS.has(name)) continue;
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) findTests(full, out);
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env, capture = false) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    const child = spawn(command, argv, {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      process.stdout.write(chunk);
+    });
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const npx = (tool: string, argv: string[]) =>
+  run(path.join(REPO_ROOT, 'node_modules', '.bin', tool), argv, {
+    ...process.env,
+    TURBO_TELEMETRY_DISABLED: '1',
+  });
+
+const started = Date.now();
+let failedChecks = 0;
+if (!skipChecks) {
+  say('lint (biome)');
+  if ((await npx('biome', ['check', '.'])).code !== 0) failedChecks++;
+  say('typecheck (turbo run typecheck)');
+  if ((await npx('turbo', ['run', 'typecheck', '--output-logs=errors-only'])).code !== 0) failedChecks++;
+}
+
+const files = SEARCH_ROOTS.flatMap((r) => findTests(path.join(REPO_ROOT, r))).filter(
+  (f) => !only || f.startsWith(only),
+);
+say(`${files.length} test files`);
+
+const pgDir = await mkdtemp(path.join(os.tmpdir(), 'opi-test-pg-'));
+const pgPort = await freePort();
+say(`starting embedded PostgreSQL on ${pgPort}`);
+const pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort });
+let temporal: Awaited<ReturnType<typeof startTemporalDevServer>> | undefined;
+let code = 1;
+try {
+  await ensureDatabase(pg.url, 'opi_template');
+  await migrate(withDatabase(pg.url, 'opi_template'));
+  const cliPath = await findOrBuildTemporalCli({
+    ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
+    log: say,
+  });
+  const temporalPort = await freePort();
+  say(`starting the Temporal dev server (${cliPath}) on ${temporalPort}`);
+  temporal = await startTemporalDevServer({ cliPath, port: temporalPort, headless: true });
+  say('building the workflow bundle');
+  await buildWorkflowBundle();
+
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    OPI_TEST_PG_URL: pg.url,
+    OPI_TEST_TEMPLATE_DB: 'opi_template',
+    OPI_TEST_TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_CLI_PATH: cliPath,
+  };
+  const result = await run(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${Math.max(2, os.availableParallelism())}`,
+      '--test-timeout=300000',
+      ...files,
+    ],
+    env,
+    true,
+  );
+  const count = (label: string) =>
+    Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(result.output)?.[1] ?? 0);
+  const passed = count('pass');
+  const failed = count('fail') + count('cancelled') + failedChecks;
+  code = result.code === 0 && failed === 0 && passed > 0 ? 0 : 1;
+  say(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (failedChecks) say(`${failedChecks} check step(s) (lint/typecheck) failed`);
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+} finally {
+  await temporal?.stop();
+  await pg.stop();
+  await rm(pgDir, { recursive: true, force: true });
+}
+process.exit(code);

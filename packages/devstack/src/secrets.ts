@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface StackSecrets {
+  serviceSecret: string;
+  providerAdminKey: string;
+  demoWalletSecret: string;
+}
+
+/**
+ * The default stack's secrets, generated on first start and kept in DATA_DIR/secrets.json with
+ * mode 600. SERVICE_SECRET and PROVIDER_ADMIN_KEY from the environment win over the file.
+ */
+export async function loadOrCreateSecrets(
+  dir: string,
+  env: { SERVICE_SECRET?: string | undefined; PROVIDER_ADMIN_KEY?: string | undefined },
+): Promise<StackSecrets & { file: string }> {
+  const file = path.join(dir, 'secrets.json');
+  let stored: Partial<StackSecrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<StackSecrets>;
+  const secrets: StackSecrets = {
+    serviceSecret: stored.serviceSecret ?? randomBytes(32).toString('base64url'),
+    providerAdminKey: stored.providerAdminKey ?? `padm_${randomBytes(32).toString('base64url')}`,
+    demoWalletSecret: stored.demoWalletSecret ?? `wsec_${randomBytes(24).toString('base64url')}`,
+  };
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return {
+    file,
+    ...secrets,
+    ...(env.SERVICE_SECRET ? { serviceSecret: env.SERVICE_SECRET } : {}),
+    ...(env.PROVIDER_ADMIN_KEY ? { providerAdminKey: env.PROVIDER_ADMIN_KEY } : {}),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * `npm start`: the whole stack on embedded defaults. Embedded PostgreSQL (or DATABASE_URL), the
+ * Temporal dev server (or TEMPORAL_ADDRESS), migrations, the demo operator, then every service
+ * as a supervised child process. Ctrl-C (or SIGTERM) stops everything in reverse order.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfigOrExit } from '@opi/config';
+import {
+  createPool,
+  createSecretBox,
+  ensureBootstrapAdminKey,
+  ensureDatabase,
+  migrate,
+  seedDemoOperator,
+  withDatabase,
+} from '@opi/db';
+import { startEmbeddedPostgres } from '@opi/db/embedded';
+import { buildWorkflowBundle } from '@opi/workflows';
+import { dataDir, REPO_ROOT } from './paths.js';
+import { type Supervised, startProcess, stopLeftovers } from './processes.js';
+import { loadOrCreateSecrets } from './secrets.js';
+import { findOrBuildTemporalCli } from './temporal-cli.js';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal-server.js';
+import { portFree, waitForPort } from './wait.js';
+
+const t0 = Date.now();
+const config = loadConfigOrExit();
+const say = (msg: string) => process.stdout.write(`[stack] ${msg}\n`);
+const dir = dataDir(config.DATA_DIR);
+const runDir = path.join(dir, 'run');
+await mkdir(dir, { recursive: true });
+await stopLeftovers(runDir, say);
+
+const stoppers: Array<() => Promise<void>> = [];
+const services: Supervised[] = [];
+let shuttingDown = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (shuttingDown) process.exit(code);
+  shuttingDown = true;
+  say('stopping...');
+  for (const s of [...services].reverse()) await s.stop().catch(() => {});
+  for (const stop of [...stoppers].reverse())
+    await stop().catch((e: unknown) => say(`stop failed: ${String(e)}`));
+  say('stopped');
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+async function requirePort(name: string, port: number) {
+  if (!(await portFree(config.HOST, port))) {
+    say(`port ${port} (${name}) is in use: stop what holds it or set ${name} to another port`);
+    await shutdown(1);
+  }
+}
+
+try {
+  const secrets = await loadOrCreateSecrets(dir, config);
+
+  // PostgreSQL
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    await requirePort('PG_PORT', config.PG_PORT);
+    say(`starting embedded PostgreSQL on 127.0.0.1:${config.PG_PORT} (data in ${path.join(dir, 'pg')})`);
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: config.PG_PORT });
+    stoppers.push(() => pg.stop());
+    await ensureDatabase(pg.url, 'opi');
+    databaseUrl = withDatabase(pg.url, 'opi');
+  }
+  const applied = await migrate(databaseUrl);
+  say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema is up to date');
+
+  // Temporal
+  let temporalAddress = config.TEMPORAL_ADDRESS;
+  let temporal: TemporalDevServer | undefined;
+  if (!temporalAddress) {
+    await requirePort('TEMPORAL_PORT', config.TEMPORAL_PORT);
+    await requirePort('TEMPORAL_UI_PORT', config.TEMPORAL_UI_PORT);
+    const cliPath = await findOrBuildTemporalCli({
+      ...(config.TEMPORAL_CLI_PATH ? { explicitPath: config.TEMPORAL_CLI_PATH } : {}),
+      ...(config.TEMPORAL_CLI_CACHE ? { cacheDir: config.TEMPORAL_CLI_CACHE } : {}),
+      log: say,
+    });
+    say(`starting the Temporal dev server on 127.0.0.1:${config.TEMPORAL_PORT} (${cliPath})`);
+    temporal = await startTemporalDevServer({
+      cliPath,
+      port: config.TEMPORAL_PORT,
+      uiPort: config.TEMPORAL_UI_PORT,
+      dbFile: path.join(dir, 'temporal.db'),
+      namespace: config.TEMPORAL_NAMESPACE,
+      runDir,
+    });
+    stoppers.push(() => temporal!.stop());
+    temporalAddress = temporal.address;
+  }
+
+  // Bootstrap data
+  const pool = createPool(databaseUrl, { max: 2, applicationName: 'opi-stack' });
+  const box = createSecretBox(secrets.serviceSecret);
+  await ensureBootstrapAdminKey(pool, box, secrets.providerAdminKey);
+  const walletBaseUrl = `http://127.0.0.1:${config.WALLET_PORT}/wallet`;
+  await seedDemoOperator(pool, { walletBaseUrl, walletSecretEnc: box.encrypt(secrets.demoWalletSecret) });
+  await pool.end();
+
+  say('building the workflow bundle');
+  await buildWorkflowBundle();
+
+  // Services
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: config.NODE_ENV,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    SERVICE_SECRET: secrets.serviceSecret,
+    PROVIDER_ADMIN_KEY: secrets.providerAdminKey,
+  };
+  const tsx = ['--conditions=source', '--import', 'tsx'];
+  const service = (name: string, entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const file = path.join(REPO_ROOT, entry);
+    if (!existsSync(file)) return undefined;
+    const proc = startProcess(name, process.execPath, [...tsx, file], {
+      env: { ...env, ...extraEnv },
+      runDir,
+    });
+    proc.child.on('exit', (code, signal) => {
+      if (!shuttingDown) {
+        say(`${name} exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
+        void shutdown(1);
+      }
+    });
+    services.push(proc);
+    return proc;
+  };
+
+  await requirePort('PORT', config.PORT);
+  service('api', 'services/api/src/main.ts', { PORT: String(config.PORT) });
+  service('worker', 'services/worker/src/main.ts');
+  await waitForPort(config.HOST, config.PORT, 60_000);
+
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  say(`ready in ${seconds} s`);
+  process.stdout.write(
+    [
+      '',
+      `  API            http://${config.HOST}:${config.PORT}   (health: /health)`,
+      `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,
+      `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
+      `  Data           ${dir}`,
+      `  Admin key      ${config.PROVIDER_ADMIN_KEY ? 'from PROVIDER_ADMIN_KEY' : `in ${secrets.file} (mode 600)`}`,
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+} catch (err) {
+  say(`start failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await shutdown(1);
+}

@@ -1,0 +1,5 @@
+export * from './headers.js';
+export * from './hmac.js';
+export * from './operator.js';
+export * from './timestamp.js';
+export * from './wallet.js';

@@ -1,0 +1,48 @@
+import { hmacHex, signaturesMatch } from './hmac.js';
+import type { SignatureCheck, VerifyOptions } from './operator.js';
+import { DEFAULT_MAX_SKEW_SECONDS, timestampFresh } from './timestamp.js';
+
+export const WALLET_SCHEME = 'pp-wallet-v1';
+
+export interface WalletSigningInput {
+  timestamp: string;
+  nonce: string;
+  /** The exact raw JSON body bytes sent to the wallet. */
+  body: string | Uint8Array;
+}
+
+/** The canonical string of a wallet callback: `pp-wallet-v1\n<timestamp>\n<nonce>\n<raw body>`. */
+export function walletCanonicalString(input: WalletSigningInput): Buffer {
+  const head = Buffer.from(`${WALLET_SCHEME}\n${input.timestamp}\n${input.nonce}\n`, 'utf8');
+  const body = typeof input.body === 'string' ? Buffer.from(input.body, 'utf8') : Buffer.from(input.body);
+  return Buffer.concat([head, body]);
+}
+
+/** Hex HMAC-SHA256 of the canonical string, keyed by the operator's wallet secret. */
+export function signWalletCallback(walletSecret: string, input: WalletSigningInput): string {
+  return hmacHex(walletSecret, walletCanonicalString(input));
+}
+
+const CALLBACK_NONCE = /^[0-9a-f]{32}$/;
+
+/**
+ * Verifies a wallet callback on the operator's side, over the raw body bytes. Never throws;
+ * nonce single-use is the caller's job.
+ */
+export function verifyWalletCallback(
+  walletSecret: string,
+  headers: { timestamp?: unknown; nonce?: unknown; signature?: unknown },
+  body: string | Uint8Array,
+  options: VerifyOptions = {},
+): SignatureCheck {
+  const { timestamp, nonce, signature } = headers;
+  if (typeof timestamp !== 'string' || typeof nonce !== 'string' || typeof signature !== 'string') {
+    return { ok: false, reason: 'missing_headers' };
+  }
+  if (!timestampFresh(timestamp, options.nowSeconds, options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS)) {
+    return { ok: false, reason: 'stale_timestamp' };
+  }
+  if (!CALLBACK_NONCE.test(nonce)) return { ok: false, reason: 'invalid_nonce' };
+  const expected = signWalletCallback(walletSecret, { timestamp, nonce, body });
+  return signaturesMatch(expected, signature) ? { ok: true } : { ok: false, reason: 'invalid_signature' };
+}

@@ -1,0 +1,3 @@
+export * from './activities.js';
+export * from './bundle.js';
+export type { ProbeActivities } from './probe/activities.js';

@@ -1,0 +1,3 @@
+// The workflow entry point bundled for the worker. Deterministic code only: no I/O, no Node
+// built-ins, no module-level state.
+export { probeWorkflow } from './probe/workflow.js';
