@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { OperatorIntegration } from './catalog.js';
+import { AmountUnit, ContractVersion, Device } from './constants.js';
+import { firstMirrorMismatch } from './mirror.js';
+import { CurrencyCode, ExternalPlayerId } from './primitives.js';
+
+/*
+ * POST /api/provider/v1/launch-url.
+ *
+ * The request is a plain (non-strict) `z.object`: unknown fields are ignored and stripped, not
+ * rejected, as the service does; only the fields below reach the handler.
+ */
+
+/** A coin string must be a plain unsigned decimal (optionally with exponent), e.g. `0.10`, `1e-2`. */
+const COIN_STRING = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/** Coin value: a finite number > 0, or a string that parses as one. Used by `prov_a`/`prov_b` only. */
+export const Coin = z.union([
+  z.number().positive('coin must be greater than 0'),
+  z.string().refine((s) => COIN_STRING.test(s) && Number(s) > 0 && Number.isFinite(Number(s)), {
+    message: 'coin must be a finite decimal number greater than 0',
+  }),
+]);
+export type Coin = z.infer<typeof Coin>;
+
+export const LaunchUrlRequest = z
+  .object({
+    /** Game symbol; one of symbol or slug is required, and if both are given they must name the same game. */
+    symbol: z.string().min(1).optional(),
+    /** Game slug; one of symbol or slug is required. */
+    slug: z.string().min(1).optional(),
+    /** Only for provider master keys; operator keys resolve the operator automatically. */
+    operator_id: z.string().min(1).optional(),
+    /** Stable, globally unique, operator-prefixed player id. */
+    external_player_id: ExternalPlayerId,
+    /** Coin value for `prov_a`/`prov_b`; `prov_c` and `prov_d` choose stakes in-game and ignore it. */
+    coin: Coin.optional(),
+    /** Defaults to the operator currency, then `USD`. */
+    currency: CurrencyCode.optional(),
+    /** Game language code. */
+    lang: z.string().min(1).max(16).optional(),
+    /**
+     * Close/return target. Only URL syntax is checked here; the per-family rules (HTTPS, no
+     * credentials or control characters, HTTP/loopback exceptions) are enforced by the service.
+     */
+    return_url: z.url().optional(),
+    /** Device hint; slot families normalize tablet to mobile. */
+    device: Device.optional(),
+  })
+  .refine((body) => body.symbol !== undefined || body.slug !== undefined, {
+    message: 'symbol or slug is required',
+    path: ['symbol'],
+    // Report it alongside other field errors instead of only once every field is valid.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  });
+export type LaunchUrlRequest = z.infer<typeof LaunchUrlRequest>;
+
+/** A launched session. The `launch_url` is a bearer secret, opened unchanged in the player's browser. */
+export const LaunchUrlData = z.object({
+  symbol: z.string(),
+  slug: z.string(),
+  operator_id: z.string().nullable().optional(),
+  /** The session currency. */
+  currency: z.string(),
+  lang: z.string().optional(),
+  session_id: z.string(),
+  /** Bearer secret; its query parameters are not reconstructed. */
+  launch_url: z.url({ protocol: /^https?$/ }),
+  /**
+   * Family-specific: `prov_a`/`prov_b` inactivity deadline (may be null); `prov_c` 30-minute play
+   * session; `prov_d` 5-minute login grant.
+   */
+  expires_at: z.iso.datetime({ offset: true }).nullable(),
+  contract_version: ContractVersion,
+  amount_unit: AmountUnit,
+  provider_session_id: z.string().nullable().optional(),
+  test_launch: z.boolean().optional(),
+  operator_integration: OperatorIntegration.optional(),
+});
+export type LaunchUrlData = z.infer<typeof LaunchUrlData>;
+
+/** 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
+export const LaunchUrlResponse = LaunchUrlData.extend({
+  success: z.literal(true),
+  data: LaunchUrlData,
+}).superRefine((value, ctx) => {
+  const key = firstMirrorMismatch(LaunchUrlData.shape, value);
+  if (key !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['data', key],
+      message: `data.${key} must repeat the top-level ${key}`,
+    });
+  }
+});
+export type LaunchUrlResponse = z.infer<typeof LaunchUrlResponse>;

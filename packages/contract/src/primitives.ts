@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** ISO-style currency code: exactly three upper-case ASCII letters (`USD`, `EUR`). */
+export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'a three-letter upper-case currency code');
+export type CurrencyCode = z.infer<typeof CurrencyCode>;
+
+/** SHA-256 of a wallet request, 64 lower-case hex characters. */
+export const RequestHash = z.string().regex(/^[a-f0-9]{64}$/, '64 lower-case hex characters');
+export type RequestHash = z.infer<typeof RequestHash>;
+
+/**
+ * The operator's player id: 1 to 64 characters (Unicode code points, not UTF-16 units) with no
+ * surrounding whitespace. Stable, globally unique and operator-prefixed by convention; sent unchanged
+ * to the wallet as `player_id`.
+ */
+export const ExternalPlayerId = z
+  .string()
+  .min(1, 'at least 1 character')
+  .refine((s) => [...s].length <= 64, 'at most 64 characters')
+  .refine((s) => s === s.trim(), 'no leading or trailing whitespace');
+export type ExternalPlayerId = z.infer<typeof ExternalPlayerId>;
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A signed 64-bit integer amount in minor units: a JS safe integer `number` or a `bigint` in
+ * [-2^63, 2^63 - 1]. Floats, NaN, Infinity and strings are rejected.
+ *
+ * JSON numbers beyond 2^53 cannot be represented exactly by `JSON.parse`; such a value arrives as an
+ * unsafe number and is rejected (fail closed) rather than silently rounded. Code that needs the full
+ * int64 range in memory (e.g. from a database driver) passes a `bigint`. No decimal-string form is
+ * accepted here: JSON amounts are numbers.
+ */
+export const MinorAmount = z.union([z.int(), z.int64()]);
+export type MinorAmount = z.infer<typeof MinorAmount>;
+
+/**
+ * An integer amount in minor units written as a decimal string (bet limits in the operator contract):
+ * optional minus, no leading zeros, no exponent, within int64.
+ */
+const DECIMAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+export const MinorAmountString = z
+  .string()
+  .regex(DECIMAL_INTEGER, 'an integer in minor units written in decimal')
+  .refine((s) => {
+    if (!DECIMAL_INTEGER.test(s)) return true; // reported by the regex above
+    const v = BigInt(s);
+    return v >= INT64_MIN && v <= INT64_MAX;
+  }, 'within the signed 64-bit range');
+export type MinorAmountString = z.infer<typeof MinorAmountString>;
+
+/**
+ * A decimal number as a string, as the operator wallet returns `balance`: optional minus, digits,
+ * optional fraction (`10.00`, `-3.5`, `0`). No exponent, sign `+`, spaces or bare dot.
+ */
+export const DecimalString = z.string().regex(/^-?[0-9]+(?:\.[0-9]+)?$/, 'a decimal number such as 10.00');
+export type DecimalString = z.infer<typeof DecimalString>;
+
+/** Wallet callback nonce (`x-pp-nonce` from the service): 32 lower-case hex characters. */
+export const CallbackNonce = z.string().regex(/^[a-f0-9]{32}$/, '32 lower-case hex characters');
+export type CallbackNonce = z.infer<typeof CallbackNonce>;
+
+/**
+ * Operator request nonce (`x-pp-nonce` to the service): 16 to 128 characters, single use. Restricted
+ * to visible ASCII (as `@opi/signing` verifies) since the nonce is one line of the signed string.
+ */
+export const OperatorNonce = z.string().regex(/^[\x21-\x7e]{16,128}$/, '16 to 128 visible ASCII characters');
+export type OperatorNonce = z.infer<typeof OperatorNonce>;
+
+/** An array of objects whose fields the spec does not show (history stages, ledger, wallet entries). */
+export const OpaqueObject = z.record(z.string(), z.unknown());
+export type OpaqueObject = z.infer<typeof OpaqueObject>;
+
+/** `{success: true, data}`: the envelope of most service 200 responses. */
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}

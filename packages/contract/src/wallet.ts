@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ContractVersion, TransactionType } from './constants.js';
+import { DecimalString, ExternalPlayerId, MinorAmount } from './primitives.js';
+
+/*
+ * Operator-hosted wallet callbacks: POST {wallet_base_url}/balance|debit|credit|cancel|rollback,
+ * signed by the service. Success is HTTP 200 with WalletSuccessResponse; a rejected transaction is
+ * HTTP 400 and a bad signature HTTP 401, both with WalletErrorResponse.
+ */
+
+/** Body the service sends to the operator wallet. */
+export const WalletCallbackRequest = z
+  .object({
+    contract_version: ContractVersion,
+    operator_id: z.string(),
+    /** The launch's external_player_id, sent unchanged. */
+    player_id: ExternalPlayerId,
+    session_id: z.string(),
+    game_symbol: z.string(),
+    currency: z.string(),
+    request_id: z.string(),
+    /** Stable idempotency key: a repeated successful transaction_id returns the original result. */
+    transaction_id: z.string(),
+    /** Stable provider round identity. */
+    round_id: z.string(),
+    /** The operation; matches the callback path. */
+    transaction_type: TransactionType,
+    /** E.g. a spin action or `balance`. */
+    action_type: z.string(),
+    /** Decimal amount (informational). */
+    amount: z.number(),
+    /** Canonical integer minor-unit amount. */
+    amount_minor: MinorAmount,
+    /** The reversed transaction; present only on rollback. */
+    original_transaction_id: z.string().optional(),
+  })
+  .superRefine((body, ctx) => {
+    const isRollback = body.transaction_type === 'rollback';
+    const hasOriginal = body.original_transaction_id !== undefined;
+    if (isRollback && !hasOriginal) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['original_transaction_id'],
+        message: 'a rollback carries original_transaction_id',
+      });
+    } else if (!isRollback && hasOriginal) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['original_transaction_id'],
+        message: 'original_transaction_id is present only on rollback',
+      });
+    }
+  });
+export type WalletCallbackRequest = z.infer<typeof WalletCallbackRequest>;
+
+/** HTTP 200 from the operator wallet. */
+export const WalletSuccessResponse = z.object({
+  success: z.literal(true),
+  /** Player balance after the operation, a decimal string. */
+  balance: DecimalString,
+  currency: z.string().optional(),
+  transaction_id: z.string().optional(),
+});
+export type WalletSuccessResponse = z.infer<typeof WalletSuccessResponse>;
+
+/** HTTP 400 (rejected transaction) or 401 (invalid signature) from the operator wallet. */
+export const WalletErrorResponse = z.object({
+  success: z.literal(false),
+  /** Error code, e.g. `insufficient_funds` (400) or `invalid_signature` (401). */
+  error: z.string().min(1),
+  message: z.string().optional(),
+});
+export type WalletErrorResponse = z.infer<typeof WalletErrorResponse>;
+
+/** Wallet error codes named by the spec; the complete list is not specified. */
+export const WALLET_ERROR_CODES = ['insufficient_funds', 'invalid_signature'] as const;
