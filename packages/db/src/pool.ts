@@ -16,6 +16,8 @@ export type PoolClient = pg.PoolClient;
 export interface PoolOptions {
   max?: number;
   applicationName?: string;
+  /** false: commits of this pool's sessions return before the WAL flush (for replaceable data only). */
+  synchronousCommit?: boolean;
 }
 
 /** A pg pool whose int8 values are BigInt, so minor-unit amounts are never floats. */
@@ -25,6 +27,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'opi',
     types,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });

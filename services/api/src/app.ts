@@ -1,21 +1,37 @@
 import Koa from 'koa';
+import { adminRoutes } from './admin/routes.js';
+import { authenticate } from './auth/authenticate.js';
+import { operatorScope } from './auth/operator-scope.js';
+import { artworkRoutes } from './catalog/artwork-routes.js';
+import { catalogRoutes } from './catalog/routes.js';
+import type { ApiDeps } from './deps.js';
+import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
-import type { Logger } from './http/logger.js';
 import { requestId } from './http/request-id.js';
 import { healthRoutes } from './routes/health.js';
+import Router from '@koa/router';
 
-export interface AppDeps {
-  logger: Logger;
-}
-
-/** Builds the API application; `listen()` is the caller's, so tests drive it in-process. */
-export function createApp(deps: AppDeps): Koa {
+/**
+ * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
+ * Each keyed route declares its chain: read the body, authenticate (key, signature, nonce),
+ * resolve the operator scope, then the handler.
+ */
+export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
   app.use(requestId(deps.logger));
   app.use(errorBoundary(deps.logger));
-  const health = healthRoutes();
-  app.use(health.routes()).use(health.allowedMethods());
+
+  const providerGuard = [readBody(), authenticate(deps, 'provider'), operatorScope(deps.pool)];
+  const adminGuard = [readBody(), authenticate(deps, 'admin')];
+  const artworkGuard = [readRawBody(ARTWORK_BODY_LIMIT), authenticate(deps, 'admin')];
+
+  const provider = new Router({ prefix: '/api/provider/v1' });
+  provider.use(catalogRoutes(deps, providerGuard).routes());
+
+  for (const router of [healthRoutes(), artworkRoutes(deps), provider, adminRoutes(deps, adminGuard, artworkGuard)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
   return app;
 }

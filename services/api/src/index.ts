@@ -1,3 +1,6 @@
 export * from './app.js';
+export * from './auth/keys.js';
+export * from './create-deps.js';
+export type * from './deps.js';
 export * from './http/errors.js';
 export * from './http/logger.js';

@@ -1,20 +1,32 @@
 import { loadConfigOrExit } from '@opi/config';
 import { createApp } from './app.js';
-import { createLogger } from './http/logger.js';
+import { purgeNonces } from './auth/nonces.js';
+import { createDeps } from './create-deps.js';
 
 const config = loadConfigOrExit();
-const logger = createLogger('api', config.LOG_LEVEL);
-const app = createApp({ logger });
+const deps = createDeps(config);
+const { logger } = deps;
+const app = createApp(deps);
 const server = app.listen(config.PORT, config.HOST, () => {
-  logger.info('api listening', { url: `http://${config.HOST}:${config.PORT}` });
+  logger.info('api listening', { url: `http://${config.HOST}:${config.PORT}`, public_base_url: deps.publicBaseUrl });
 });
 server.keepAliveTimeout = 65_000;
+
+// Nonces older than twice the skew window can no longer pass the timestamp check.
+const purge = setInterval(() => {
+  purgeNonces(deps.pool, config.SIGNATURE_MAX_SKEW_SECONDS).catch((err: unknown) =>
+    logger.warn('nonce purge failed', { error: String(err) }),
+  );
+}, 60_000);
+purge.unref();
 
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  server.close(() => process.exit(0));
+  server.close(() => {
+    deps.close().finally(() => process.exit(0));
+  });
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 5000).unref();
 };

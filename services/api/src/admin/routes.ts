@@ -1,0 +1,280 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import {
+  CreateApiKeyRequest,
+  CreateOperatorRequest,
+  EnabledRequest,
+  PROVIDER_IDS,
+  ReleaseRegistryRequest,
+  ThumbnailFormat,
+  UpdateOperatorRequest,
+} from '@opi/contract';
+import { withTransaction } from '@opi/db';
+import { isSafeSvg, sniffImageType } from '@opi/games';
+import type { Context, Middleware } from 'koa';
+import { createApiKey } from '../auth/keys.js';
+import type { OperatorRow } from '../auth/operator-scope.js';
+import { BLOCKER_TEXT } from '../catalog/availability.js';
+import { presentGame } from '../catalog/present.js';
+import { loadCatalog } from '../catalog/repository.js';
+import type { ApiDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import { parseOr422 } from '../http/validate.js';
+
+const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
+  wallet_base_url, wallet_secret_enc, artwork_format, created_at, updated_at`;
+
+/** An operator as the admin API shows it: never the wallet secret, bet limits as strings. */
+function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Date }) {
+  return {
+    operator_id: row.operator_id,
+    name: row.name,
+    status: row.status,
+    default_currency: row.default_currency,
+    allowed_currencies: row.allowed_currencies,
+    bet_limits: { min: row.bet_min_minor.toString(), max: row.bet_max_minor.toString() },
+    wallet_base_url: row.wallet_base_url,
+    wallet_secret_configured: row.wallet_secret_enc !== null,
+    artwork_format: row.artwork_format,
+  };
+}
+
+function newWalletSecret(): string {
+  return `wsec_${randomBytes(32).toString('base64url')}`;
+}
+
+async function getOperator(deps: ApiDeps, operatorId: string): Promise<OperatorRow> {
+  const { rows } = await deps.pool.query<OperatorRow>(`SELECT ${OPERATOR_COLUMNS} FROM operators WHERE operator_id = $1`, [
+    operatorId,
+  ]);
+  if (!rows[0]) throw new HttpError(404, 'Operator not found');
+  return rows[0];
+}
+
+async function requireGame(deps: ApiDeps, symbol: string): Promise<{ symbol: string; provider_id: string }> {
+  const { rows } = await deps.pool.query<{ symbol: string; provider_id: string }>(
+    `SELECT symbol, provider_id FROM games WHERE symbol = $1 OR slug = $1`,
+    [symbol],
+  );
+  if (!rows[0]) throw new HttpError(404, 'Game not found');
+  return rows[0];
+}
+
+const body = (ctx: Context) => ctx.state.body ?? {};
+
+/** The provider admin API: provider staff only (provider-admin keys). */
+export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Middleware[]): Router {
+  const r = new Router({ prefix: '/api/admin/v1' });
+
+  r.get('/games', ...guard, async (ctx) => {
+    const rows = await loadCatalog(deps.pool, { operatorId: null });
+    const present = { publicBaseUrl: deps.publicBaseUrl, operator: null, isProduction: deps.isProduction };
+    ctx.body = {
+      success: true,
+      data: {
+        items: rows.map((row) => ({
+          ...presentGame(row, present),
+          installed_version: row.installed_version,
+          integration_mode: row.integration_mode,
+          flags: { enabled: row.enabled, operator_wallet_enabled: row.operator_wallet_enabled },
+          provider_switch_enabled: row.switch_on,
+        })),
+        total: rows.length,
+      },
+    };
+  });
+
+  r.post('/operators', ...guard, async (ctx) => {
+    const input = parseOr422(CreateOperatorRequest, body(ctx), 'body');
+    const walletSecret = input.wallet_secret ?? newWalletSecret();
+    const allowed = [...new Set([input.default_currency, ...(input.allowed_currencies ?? [input.default_currency])])];
+    const { rows } = await deps.pool.query<OperatorRow>(
+      `INSERT INTO operators (operator_id, name, status, default_currency, allowed_currencies, bet_min_minor,
+                              bet_max_minor, wallet_base_url, wallet_secret_enc, artwork_format)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (operator_id) DO NOTHING
+       RETURNING ${OPERATOR_COLUMNS}`,
+      [
+        input.operator_id,
+        input.name,
+        input.status,
+        input.default_currency,
+        allowed,
+        BigInt(input.bet_limits.min),
+        BigInt(input.bet_limits.max),
+        input.wallet_base_url ?? null,
+        deps.box.encrypt(walletSecret),
+        input.artwork_format,
+      ],
+    );
+    if (!rows[0]) throw new HttpError(409, `Operator ${input.operator_id} already exists`);
+    ctx.status = 201;
+    ctx.body = {
+      success: true,
+      data: { ...presentOperator(rows[0]), ...(input.wallet_secret ? {} : { wallet_secret: walletSecret }) },
+    };
+  });
+
+  r.get('/operators/:operator_id', ...guard, async (ctx) => {
+    ctx.body = { success: true, data: presentOperator(await getOperator(deps, ctx.params.operator_id!)) };
+  });
+
+  r.patch('/operators/:operator_id', ...guard, async (ctx) => {
+    const input = parseOr422(UpdateOperatorRequest, body(ctx), 'body');
+    const current = await getOperator(deps, ctx.params.operator_id!);
+    const rotated = input.rotate_wallet_secret ? newWalletSecret() : input.wallet_secret;
+    const defaultCurrency = input.default_currency ?? current.default_currency;
+    const allowed = [...new Set([defaultCurrency, ...(input.allowed_currencies ?? current.allowed_currencies)])];
+    const { rows } = await deps.pool.query<OperatorRow>(
+      `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
+              bet_min_minor = $6, bet_max_minor = $7, wallet_base_url = $8, wallet_secret_enc = $9,
+              artwork_format = $10, updated_at = now()
+       WHERE operator_id = $1 RETURNING ${OPERATOR_COLUMNS}`,
+      [
+        current.operator_id,
+        input.name ?? current.name,
+        input.status ?? current.status,
+        defaultCurrency,
+        allowed,
+        input.bet_limits ? BigInt(input.bet_limits.min) : current.bet_min_minor,
+        input.bet_limits ? BigInt(input.bet_limits.max) : current.bet_max_minor,
+        input.wallet_base_url === undefined ? current.wallet_base_url : input.wallet_base_url,
+        rotated ? deps.box.encrypt(rotated) : current.wallet_secret_enc,
+        input.artwork_format ?? current.artwork_format,
+      ],
+    );
+    ctx.body = {
+      success: true,
+      data: { ...presentOperator(rows[0]!), ...(input.rotate_wallet_secret ? { wallet_secret: rotated } : {}) },
+    };
+  });
+
+  r.post('/operators/:operator_id/api-keys', ...guard, async (ctx) => {
+    const input = parseOr422(CreateApiKeyRequest, body(ctx), 'body');
+    const operator = await getOperator(deps, ctx.params.operator_id!);
+    ctx.status = 201;
+    ctx.body = {
+      success: true,
+      data: await createApiKey(deps.pool, deps.box, 'operator', operator.operator_id, input.label ?? null),
+    };
+  });
+
+  r.post('/master-keys', ...guard, async (ctx) => {
+    const input = parseOr422(CreateApiKeyRequest, body(ctx), 'body');
+    ctx.status = 201;
+    ctx.body = { success: true, data: await createApiKey(deps.pool, deps.box, 'master', null, input.label ?? null) };
+  });
+
+  r.delete('/api-keys/:key_id', ...guard, async (ctx) => {
+    const auth = ctx.state.auth as { keyId: string };
+    if (ctx.params.key_id === auth.keyId) throw new HttpError(409, 'A key cannot revoke itself');
+    if (!(await deps.keys.revoke(ctx.params.key_id!))) throw new HttpError(404, 'API key not found or already revoked');
+    ctx.body = { success: true, data: { key_id: ctx.params.key_id, revoked: true } };
+  });
+
+  r.get('/operators/:operator_id/games', ...guard, async (ctx) => {
+    const operator = await getOperator(deps, ctx.params.operator_id!);
+    const rows = await loadCatalog(deps.pool, { operatorId: operator.operator_id, assignedOnly: true });
+    const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
+    const items = rows.map((row) => {
+      const game = presentGame(row, present);
+      return {
+        ...game,
+        blocker_text: (game.operator_availability?.blockers ?? []).map((b) => BLOCKER_TEXT[b]),
+      };
+    });
+    ctx.body = {
+      success: true,
+      data: {
+        operator_id: operator.operator_id,
+        items,
+        total: items.length,
+        launchable_games: items.filter((g) => g.operator_availability?.launch_available).map((g) => g.symbol),
+        ready_games: items.filter((g) => g.release_readiness?.accepted).map((g) => g.symbol),
+      },
+    };
+  });
+
+  r.put('/operators/:operator_id/games/:symbol', ...guard, async (ctx) => {
+    const input = parseOr422(EnabledRequest, body(ctx), 'body');
+    const operator = await getOperator(deps, ctx.params.operator_id!);
+    const game = await requireGame(deps, ctx.params.symbol!);
+    await deps.pool.query(
+      `INSERT INTO operator_games (operator_id, symbol, enabled) VALUES ($1, $2, $3)
+       ON CONFLICT (operator_id, symbol) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()`,
+      [operator.operator_id, game.symbol, input.enabled],
+    );
+    ctx.body = { success: true, data: { operator_id: operator.operator_id, symbol: game.symbol, enabled: input.enabled } };
+  });
+
+  r.delete('/operators/:operator_id/games/:symbol', ...guard, async (ctx) => {
+    const operator = await getOperator(deps, ctx.params.operator_id!);
+    const game = await requireGame(deps, ctx.params.symbol!);
+    const { rowCount } = await deps.pool.query(`DELETE FROM operator_games WHERE operator_id = $1 AND symbol = $2`, [
+      operator.operator_id,
+      game.symbol,
+    ]);
+    if (!rowCount) throw new HttpError(404, 'The title is not assigned to this operator');
+    ctx.body = { success: true, data: { operator_id: operator.operator_id, symbol: game.symbol, assigned: false } };
+  });
+
+  r.put('/release-registry/:symbol', ...guard, async (ctx) => {
+    const input = parseOr422(ReleaseRegistryRequest, body(ctx), 'body');
+    const game = await requireGame(deps, ctx.params.symbol!);
+    await deps.pool.query(
+      `INSERT INTO release_registry (symbol, registry_version, status, detail, reasons, evidence, deployment_identity)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (symbol, registry_version) DO UPDATE SET status = EXCLUDED.status, detail = EXCLUDED.detail,
+         reasons = EXCLUDED.reasons, evidence = EXCLUDED.evidence,
+         deployment_identity = EXCLUDED.deployment_identity, updated_at = now()`,
+      [game.symbol, input.registry_version, input.status, input.detail, input.reasons, input.evidence, input.deployment_identity],
+    );
+    ctx.body = { success: true, data: { symbol: game.symbol, ...input } };
+  });
+
+  r.put('/providers/:provider_id/switch', ...guard, async (ctx) => {
+    const providerId = ctx.params.provider_id!;
+    if (!(PROVIDER_IDS as readonly string[]).includes(providerId)) throw new HttpError(404, 'Provider not found');
+    const input = parseOr422(EnabledRequest, body(ctx), 'body');
+    await deps.pool.query(`UPDATE provider_switches SET enabled = $2, updated_at = now() WHERE provider_id = $1`, [
+      providerId,
+      input.enabled,
+    ]);
+    ctx.body = { success: true, data: { provider_id: providerId, enabled: input.enabled } };
+  });
+
+  r.put('/games/:symbol/operator-wallet', ...guard, async (ctx) => {
+    const input = parseOr422(EnabledRequest, body(ctx), 'body');
+    const game = await requireGame(deps, ctx.params.symbol!);
+    if (game.provider_id !== 'prov_c' && game.provider_id !== 'prov_d') {
+      throw new HttpError(409, 'The per-title operator-wallet flag applies to prov_c and prov_d titles only');
+    }
+    await deps.pool.query(`UPDATE games SET operator_wallet_enabled = $2, updated_at = now() WHERE symbol = $1`, [
+      game.symbol,
+      input.enabled,
+    ]);
+    ctx.body = { success: true, data: { symbol: game.symbol, operator_wallet_enabled: input.enabled } };
+  });
+
+  r.put('/games/:symbol/artwork', ...artworkGuard, async (ctx) => {
+    const game = await requireGame(deps, ctx.params.symbol!);
+    const format = parseOr422(ThumbnailFormat.default('vertical'), ctx.query.format, 'query');
+    const bytes = ctx.state.rawBody as Buffer;
+    const type = bytes.length ? sniffImageType(bytes) : null;
+    if (!type) throw new HttpError(422, 'The body is not a PNG, JPEG, WebP or SVG image');
+    if (type === 'image/svg+xml' && !isSafeSvg(bytes.toString('utf8'))) {
+      throw new HttpError(422, 'The SVG contains scripts, event handlers or external references');
+    }
+    await withTransaction(deps.pool, (c) =>
+      c.query(
+        `INSERT INTO game_artwork (symbol, format, content_type, bytes) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (symbol, format) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes,
+           updated_at = now()`,
+        [game.symbol, format, type, bytes],
+      ),
+    );
+    ctx.body = { success: true, data: { symbol: game.symbol, format, content_type: type, bytes: bytes.length } };
+  });
+
+  return r;
+}

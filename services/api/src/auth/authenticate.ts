@@ -1,0 +1,84 @@
+import type { Pool } from '@opi/db';
+import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP, verifyOperatorRequest } from '@opi/signing';
+import type { Context, Next } from 'koa';
+import { HttpError } from '../http/errors.js';
+import type { ApiKeyRecord, KeyStore } from './keys.js';
+import { claimNonce } from './nonces.js';
+
+export type ApiArea = 'provider' | 'operator' | 'admin';
+
+export interface AuthDeps {
+  keys: KeyStore;
+  /** Pool for nonce claims (synchronous_commit off). */
+  noncePool: Pool;
+  /** SIGNED_REQUESTS=required: every keyed request must carry a valid signature. */
+  signedRequestsRequired: boolean;
+  maxSkewSeconds: number;
+}
+
+export interface AuthState {
+  keyId: string;
+  kind: ApiKeyRecord['kind'];
+  operatorId: string | null;
+  signed: boolean;
+}
+
+/** The key from `x-provider-api-key` (preferred), `x-api-key`, or `Authorization: Bearer`. */
+export function presentedKey(ctx: Context): string | undefined {
+  const preferred = ctx.get('x-provider-api-key');
+  if (preferred) return preferred;
+  const compat = ctx.get('x-api-key');
+  if (compat) return compat;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return match?.[1];
+}
+
+const SIGNATURE_FAILURES: Record<string, string> = {
+  missing_headers: 'Signed request required: send x-pp-timestamp, x-pp-nonce and x-pp-signature',
+  stale_timestamp: 'x-pp-timestamp is missing, malformed or outside the allowed skew',
+  invalid_nonce: 'x-pp-nonce must be 16 to 128 visible ASCII characters',
+  invalid_signature: 'Invalid request signature',
+};
+
+/**
+ * Authenticates the key, verifies the request signature (always on /api/operator/v1, on every
+ * keyed route when SIGNED_REQUESTS=required, and whenever signature headers are present), claims
+ * the nonce once across every API process, and enforces which key kinds reach which area.
+ */
+export function authenticate(deps: AuthDeps, area: ApiArea) {
+  return async (ctx: Context, next: Next) => {
+    const raw = presentedKey(ctx);
+    if (!raw) throw new HttpError(401, 'Missing API key');
+    const key = raw.length <= 256 ? await deps.keys.find(raw) : null;
+    if (!key) throw new HttpError(401, 'Invalid API key');
+
+    const presented = ctx.get(HEADER_SIGNATURE) || ctx.get(HEADER_TIMESTAMP) || ctx.get(HEADER_NONCE);
+    const mustSign = area === 'operator' || deps.signedRequestsRequired;
+    let signed = false;
+    if (mustSign || presented) {
+      const check = verifyOperatorRequest(
+        key.secret,
+        {
+          timestamp: ctx.get(HEADER_TIMESTAMP) || undefined,
+          nonce: ctx.get(HEADER_NONCE) || undefined,
+          signature: ctx.get(HEADER_SIGNATURE) || undefined,
+        },
+        { method: ctx.method, pathAndQuery: ctx.originalUrl, body: ctx.state.rawBody ?? Buffer.alloc(0) },
+        { maxSkewSeconds: deps.maxSkewSeconds },
+      );
+      if (!check.ok) throw new HttpError(401, SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
+      if (!(await claimNonce(deps.noncePool, key.keyId, ctx.get(HEADER_NONCE)))) {
+        throw new HttpError(401, 'x-pp-nonce was already used');
+      }
+      signed = true;
+    }
+
+    if (area === 'admin' && key.kind !== 'admin') throw new HttpError(403, 'Only provider-admin keys reach the admin API');
+    if (area !== 'admin' && key.kind === 'admin') {
+      throw new HttpError(403, 'Provider-admin keys reach only /api/admin/v1');
+    }
+    const auth: AuthState = { keyId: key.keyId, kind: key.kind, operatorId: key.operatorId, signed };
+    ctx.state.auth = auth;
+    await next();
+  };
+}

@@ -1,0 +1,69 @@
+import type { Pool } from '@opi/db';
+import type { Context, Next } from 'koa';
+import { HttpError } from '../http/errors.js';
+import type { AuthState } from './authenticate.js';
+
+export interface OperatorRow {
+  operator_id: string;
+  name: string;
+  status: 'active' | 'inactive';
+  default_currency: string;
+  allowed_currencies: string[];
+  bet_min_minor: bigint;
+  bet_max_minor: bigint;
+  wallet_base_url: string | null;
+  wallet_secret_enc: string | null;
+  artwork_format: 'vertical' | 'horizontal';
+}
+
+/** Every place a request can name an operator: query, `x-operator-id`, body. */
+function namedOperators(ctx: Context): string[] {
+  const names: string[] = [];
+  const q = ctx.query.operator_id;
+  for (const v of Array.isArray(q) ? q : q === undefined ? [] : [q]) names.push(v);
+  const header = ctx.get('x-operator-id');
+  if (header) names.push(header);
+  const body = ctx.state.body as unknown;
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'operator_id' in body) {
+    const v = (body as { operator_id: unknown }).operator_id;
+    if (v !== undefined && v !== null) names.push(typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return names;
+}
+
+/**
+ * Resolves the operator scope once, for every handler after it: an operator key resolves its
+ * own operator and naming any other (through any channel) is 403; a provider master key must
+ * name one operator (400 without). Unknown operator 404, inactive operator 403.
+ */
+export function operatorScope(pool: Pool) {
+  return async (ctx: Context, next: Next) => {
+    const auth = ctx.state.auth as AuthState;
+    const named = namedOperators(ctx);
+    let operatorId: string;
+    if (auth.kind === 'operator') {
+      if (named.some((n) => n !== auth.operatorId)) {
+        throw new HttpError(403, 'This key belongs to another operator');
+      }
+      operatorId = auth.operatorId!;
+    } else {
+      const distinct = [...new Set(named)];
+      if (distinct.length === 0) {
+        throw new HttpError(400, 'Provider master keys must name the operator (operator_id or x-operator-id)');
+      }
+      if (distinct.length > 1) throw new HttpError(400, 'The request names more than one operator');
+      operatorId = distinct[0]!;
+    }
+    const { rows } = await pool.query<OperatorRow>(
+      `SELECT operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
+              wallet_base_url, wallet_secret_enc, artwork_format
+       FROM operators WHERE operator_id = $1`,
+      [operatorId],
+    );
+    const operator = rows[0];
+    if (!operator) throw new HttpError(404, 'Operator not found');
+    if (operator.status !== 'active') throw new HttpError(403, 'Operator is inactive');
+    ctx.state.operator = operator;
+    await next();
+  };
+}

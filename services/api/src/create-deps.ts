@@ -1,0 +1,29 @@
+import type { Config } from '@opi/config';
+import { createPool, createSecretBox } from '@opi/db';
+import { KeyStore } from './auth/keys.js';
+import type { ApiDeps } from './deps.js';
+import { createLogger } from './http/logger.js';
+
+/** Builds the API's dependencies from the parsed configuration. */
+export function createDeps(config: Config): ApiDeps & { close(): Promise<void> } {
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required (npm start sets it)');
+  if (!config.SERVICE_SECRET) throw new Error('SERVICE_SECRET is required (npm start generates one)');
+  const pool = createPool(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE, applicationName: 'opi-api' });
+  const noncePool = createPool(config.DATABASE_URL, { max: 4, applicationName: 'opi-api-nonces', synchronousCommit: false });
+  const box = createSecretBox(config.SERVICE_SECRET);
+  return {
+    pool,
+    noncePool,
+    box,
+    keys: new KeyStore(pool, box),
+    logger: createLogger('api', config.LOG_LEVEL),
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+    isProduction: config.isProduction,
+    signedRequestsRequired: config.signedRequestsRequired,
+    maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
+    async close() {
+      await pool.end();
+      await noncePool.end();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { loadConfig } from '@opi/config';
+import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
+import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { createApp } from '../app.js';
+import { seedCatalog } from '../catalog/seed.js';
+import { createDeps } from '../create-deps.js';
+
+export const SERVICE_SECRET = 'test-service-secret-0123456789abcdef';
+export const ADMIN_KEY = 'padm_test_admin_key_0123456789abcdefghijkl';
+
+export interface Harness {
+  db: TestDatabase;
+  base: string;
+  server: Server;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A test database with the catalog seeded, the bootstrap admin key, and the API on a free port. */
+export async function startApi(extraEnv: Record<string, string> = {}): Promise<Harness> {
+  const db = await createTestDatabase();
+  const env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    SERVICE_SECRET,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://games.test',
+    ...extraEnv,
+  };
+  const deps = createDeps(loadConfig(env));
+  await seedCatalog(deps.pool);
+  await ensureBootstrapAdminKey(deps.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    db,
+    base,
+    server,
+    env,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await deps.close();
+      await db.drop();
+    },
+  };
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sign the request with the key (pp-operator-v1). */
+  sign?: boolean;
+  nonce?: string;
+  timestamp?: string;
+}
+
+/** One HTTP call; the JSON body is serialised once and those exact bytes are signed and sent. */
+export async function call(base: string, method: string, pathAndQuery: string, opts: CallOptions = {}) {
+  const raw = opts.body === undefined ? '' : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const headers: Record<string, string> = { ...(raw ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  if (opts.key) headers['x-provider-api-key'] = opts.key;
+  if (opts.sign && opts.key) {
+    const timestamp = opts.timestamp ?? unixSeconds();
+    const nonce = opts.nonce ?? newRequestNonce();
+    headers['x-pp-timestamp'] = timestamp;
+    headers['x-pp-nonce'] = nonce;
+    headers['x-pp-signature'] = signOperatorRequest(opts.key, { timestamp, nonce, method, pathAndQuery, body: raw });
+  }
+  const res = await fetch(base + pathAndQuery, { method, headers, ...(raw ? { body: raw } : {}) });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+/** Creates an operator with an operator key through the admin API. */
+export async function createOperator(
+  base: string,
+  operatorId: string,
+  over: Record<string, unknown> = {},
+): Promise<{ key: string; keyId: string; walletSecret: string }> {
+  const created = await call(base, 'POST', '/api/admin/v1/operators', {
+    key: ADMIN_KEY,
+    body: {
+      operator_id: operatorId,
+      name: `Operator ${operatorId}`,
+      default_currency: 'EUR',
+      allowed_currencies: ['EUR', 'USD'],
+      wallet_base_url: 'http://127.0.0.1:9/wallet',
+      ...over,
+    },
+  });
+  if (created.status !== 201) throw new Error(`create operator: ${created.status} ${created.text}`);
+  const key = await call(base, 'POST', `/api/admin/v1/operators/${operatorId}/api-keys`, { key: ADMIN_KEY, body: {} });
+  if (key.status !== 201) throw new Error(`create key: ${key.status} ${key.text}`);
+  return { key: key.json.data.api_key, keyId: key.json.data.key_id, walletSecret: created.json.data.wallet_secret };
+}
+
+/** Assigns titles to an operator through the admin API. */
+export async function assign(base: string, operatorId: string, symbols: string[], enabled = true) {
+  for (const symbol of symbols) {
+    const res = await call(base, 'PUT', `/api/admin/v1/operators/${operatorId}/games/${symbol}`, {
+      key: ADMIN_KEY,
+      body: { enabled },
+    });
+    if (res.status !== 200) throw new Error(`assign ${symbol}: ${res.status} ${res.text}`);
+  }
+}
