@@ -38,7 +38,9 @@ describe('migrations', () => {
     assert.equal(rows[0]!.name, '1700000000001_initial');
   });
   test('seed the provider switches with prov_b off by default', async () => {
-    const { rows } = await db.pool.query('SELECT provider_id, enabled FROM provider_switches ORDER BY provider_id');
+    const { rows } = await db.pool.query(
+      'SELECT provider_id, enabled FROM provider_switches ORDER BY provider_id',
+    );
     assert.deepEqual(
       rows.map((r) => [r.provider_id, r.enabled]),
       [
@@ -55,9 +57,10 @@ describe('money columns', () => {
   test('bigint minor units round-trip exactly beyond 2^53', async () => {
     const big = 2n ** 62n + 1n;
     await journal('tx-big', big);
-    const { rows } = await db.pool.query('SELECT amount_minor FROM wallet_transactions WHERE transaction_id = $1', [
-      'tx-big',
-    ]);
+    const { rows } = await db.pool.query(
+      'SELECT amount_minor FROM wallet_transactions WHERE transaction_id = $1',
+      ['tx-big'],
+    );
     assert.equal(rows[0].amount_minor, big);
     assert.equal(typeof rows[0].amount_minor, 'bigint');
   });
@@ -82,7 +85,9 @@ describe('the wallet journal', () => {
   test('request_hash and body never change; status leaves pending once', async () => {
     await journal('tx-2', 200);
     await assert.rejects(
-      db.pool.query(`UPDATE wallet_transactions SET request_hash = $1 WHERE transaction_id = 'tx-2'`, [sha('x')]),
+      db.pool.query(`UPDATE wallet_transactions SET request_hash = $1 WHERE transaction_id = 'tx-2'`, [
+        sha('x'),
+      ]),
       /immutable/,
     );
     await assert.rejects(
@@ -96,7 +101,10 @@ describe('the wallet journal', () => {
       db.pool.query(`UPDATE wallet_transactions SET status = 'failed' WHERE transaction_id = 'tx-2'`),
       /already reached success/,
     );
-    await assert.rejects(db.pool.query(`DELETE FROM wallet_transactions WHERE transaction_id = 'tx-2'`), /append-only/);
+    await assert.rejects(
+      db.pool.query(`DELETE FROM wallet_transactions WHERE transaction_id = 'tx-2'`),
+      /append-only/,
+    );
   });
   test('a request_hash must be 64 lower-case hex', async () => {
     await assert.rejects(

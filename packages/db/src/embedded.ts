@@ -1,3 +1,4 @@
+/// <reference path="./types/async-exit-hook.d.ts" />
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdir } from 'node:fs/promises';

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, migrate, withDatabase } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
+import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { REPO_ROOT } from './paths.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
@@ -87,6 +88,7 @@ let code = 1;
 try {
   await ensureDatabase(pg.url, 'opi_template');
   await migrate(withDatabase(pg.url, 'opi_template'));
+  await migrateWallet(withDatabase(pg.url, 'opi_template'));
   const cliPath = await findOrBuildTemporalCli({
     ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
     log: say,

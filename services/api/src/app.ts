@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import Koa from 'koa';
 import { adminRoutes } from './admin/routes.js';
 import { authenticate } from './auth/authenticate.js';
@@ -9,7 +10,6 @@ import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { healthRoutes } from './routes/health.js';
-import Router from '@koa/router';
 
 /**
  * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
@@ -30,7 +30,12 @@ export function createApp(deps: ApiDeps): Koa {
   const provider = new Router({ prefix: '/api/provider/v1' });
   provider.use(catalogRoutes(deps, providerGuard).routes());
 
-  for (const router of [healthRoutes(), artworkRoutes(deps), provider, adminRoutes(deps, adminGuard, artworkGuard)]) {
+  for (const router of [
+    healthRoutes(),
+    artworkRoutes(deps),
+    provider,
+    adminRoutes(deps, adminGuard, artworkGuard),
+  ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   return app;

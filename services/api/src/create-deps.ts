@@ -8,8 +8,15 @@ import { createLogger } from './http/logger.js';
 export function createDeps(config: Config): ApiDeps & { close(): Promise<void> } {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required (npm start sets it)');
   if (!config.SERVICE_SECRET) throw new Error('SERVICE_SECRET is required (npm start generates one)');
-  const pool = createPool(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE, applicationName: 'opi-api' });
-  const noncePool = createPool(config.DATABASE_URL, { max: 4, applicationName: 'opi-api-nonces', synchronousCommit: false });
+  const pool = createPool(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: 'opi-api',
+  });
+  const noncePool = createPool(config.DATABASE_URL, {
+    max: 4,
+    applicationName: 'opi-api-nonces',
+    synchronousCommit: false,
+  });
   const box = createSecretBox(config.SERVICE_SECRET);
   return {
     pool,

@@ -1,5 +1,6 @@
 export * from './app.js';
 export * from './auth/keys.js';
+export * from './catalog/seed.js';
 export * from './create-deps.js';
 export type * from './deps.js';
 export * from './http/errors.js';

@@ -8,7 +8,10 @@ const deps = createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);
 const server = app.listen(config.PORT, config.HOST, () => {
-  logger.info('api listening', { url: `http://${config.HOST}:${config.PORT}`, public_base_url: deps.publicBaseUrl });
+  logger.info('api listening', {
+    url: `http://${config.HOST}:${config.PORT}`,
+    public_base_url: deps.publicBaseUrl,
+  });
 });
 server.keepAliveTimeout = 65_000;
 

@@ -1,4 +1,4 @@
-import type { Pool } from '@opi/db';
+import type { Pool, SecretBox } from '@opi/db';
 import { createActivities } from '@opi/workflows';
 import { NativeConnection, Worker } from '@temporalio/worker';
 
@@ -7,6 +7,10 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   pool: Pool;
+  box: SecretBox;
+  walletTimeoutMs: number;
+  requireHttps: boolean;
+  log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
   /** Path of the workflow bundle built ahead of time (workflows/dist/workflow-bundle.js). */
   bundlePath: string;
   maxConcurrentActivities?: number;
@@ -25,7 +29,15 @@ export async function createWorker(
       namespace: options.namespace,
       taskQueue: options.taskQueue,
       workflowBundle: { codePath: options.bundlePath },
-      activities: createActivities({ pool: options.pool }),
+      activities: createActivities({
+        pool: options.pool,
+        box: options.box,
+        settlement: {
+          walletTimeoutMs: options.walletTimeoutMs,
+          requireHttps: options.requireHttps,
+          ...(options.log ? { log: options.log } : {}),
+        },
+      }),
       maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 100,
       maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks ?? 100,
       ...(options.identity ? { identity: options.identity } : {}),

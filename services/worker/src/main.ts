@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { loadConfigOrExit } from '@opi/config';
-import { createPool } from '@opi/db';
+import { createPool, createSecretBox } from '@opi/db';
 import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { Runtime } from '@temporalio/worker';
 import { createWorker } from './create-worker.js';
@@ -11,8 +11,8 @@ const log = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
     `${JSON.stringify({ time: new Date().toISOString(), level, service: 'worker', msg, ...extra })}\n`,
   );
 
-if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
-  process.stderr.write('The worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both).\n');
+if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS || !config.SERVICE_SECRET) {
+  process.stderr.write('The worker needs DATABASE_URL, TEMPORAL_ADDRESS and SERVICE_SECRET (npm start sets them).\n');
   process.exit(2);
 }
 if (!existsSync(WORKFLOW_BUNDLE_PATH)) {
@@ -34,6 +34,10 @@ const { worker, connection } = await createWorker({
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   pool,
+  box: createSecretBox(config.SERVICE_SECRET),
+  walletTimeoutMs: config.WALLET_TIMEOUT_MS,
+  requireHttps: config.isProduction,
+  log: (level, msg, fields) => log(level, msg, fields),
   bundlePath: WORKFLOW_BUNDLE_PATH,
   maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
   maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,

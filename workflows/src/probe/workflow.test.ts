@@ -40,7 +40,9 @@ test('a workflow started through the client runs an activity that writes to Post
   );
   assert.equal(result.probeId, probeId);
   assert.match(result.worker, /:\d+$/);
-  const { rows } = await db.pool.query('SELECT worker, completed_at FROM system_probes WHERE probe_id = $1', [probeId]);
+  const { rows } = await db.pool.query('SELECT worker, completed_at FROM system_probes WHERE probe_id = $1', [
+    probeId,
+  ]);
   assert.equal(rows.length, 1);
   assert.equal(rows[0].worker, result.worker);
   assert.equal(rows[0].completed_at.toISOString(), result.completedAt);

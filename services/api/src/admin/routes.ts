@@ -44,9 +44,10 @@ function newWalletSecret(): string {
 }
 
 async function getOperator(deps: ApiDeps, operatorId: string): Promise<OperatorRow> {
-  const { rows } = await deps.pool.query<OperatorRow>(`SELECT ${OPERATOR_COLUMNS} FROM operators WHERE operator_id = $1`, [
-    operatorId,
-  ]);
+  const { rows } = await deps.pool.query<OperatorRow>(
+    `SELECT ${OPERATOR_COLUMNS} FROM operators WHERE operator_id = $1`,
+    [operatorId],
+  );
   if (!rows[0]) throw new HttpError(404, 'Operator not found');
   return rows[0];
 }
@@ -87,7 +88,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
   r.post('/operators', ...guard, async (ctx) => {
     const input = parseOr422(CreateOperatorRequest, body(ctx), 'body');
     const walletSecret = input.wallet_secret ?? newWalletSecret();
-    const allowed = [...new Set([input.default_currency, ...(input.allowed_currencies ?? [input.default_currency])])];
+    const allowed = [
+      ...new Set([input.default_currency, ...(input.allowed_currencies ?? [input.default_currency])]),
+    ];
     const { rows } = await deps.pool.query<OperatorRow>(
       `INSERT INTO operators (operator_id, name, status, default_currency, allowed_currencies, bet_min_minor,
                               bet_max_minor, wallet_base_url, wallet_secret_enc, artwork_format)
@@ -124,7 +127,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const current = await getOperator(deps, ctx.params.operator_id!);
     const rotated = input.rotate_wallet_secret ? newWalletSecret() : input.wallet_secret;
     const defaultCurrency = input.default_currency ?? current.default_currency;
-    const allowed = [...new Set([defaultCurrency, ...(input.allowed_currencies ?? current.allowed_currencies)])];
+    const allowed = [
+      ...new Set([defaultCurrency, ...(input.allowed_currencies ?? current.allowed_currencies)]),
+    ];
     const { rows } = await deps.pool.query<OperatorRow>(
       `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
               bet_min_minor = $6, bet_max_minor = $7, wallet_base_url = $8, wallet_secret_enc = $9,
@@ -145,7 +150,10 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     );
     ctx.body = {
       success: true,
-      data: { ...presentOperator(rows[0]!), ...(input.rotate_wallet_secret ? { wallet_secret: rotated } : {}) },
+      data: {
+        ...presentOperator(rows[0]!),
+        ...(input.rotate_wallet_secret ? { wallet_secret: rotated } : {}),
+      },
     };
   });
 
@@ -162,13 +170,17 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
   r.post('/master-keys', ...guard, async (ctx) => {
     const input = parseOr422(CreateApiKeyRequest, body(ctx), 'body');
     ctx.status = 201;
-    ctx.body = { success: true, data: await createApiKey(deps.pool, deps.box, 'master', null, input.label ?? null) };
+    ctx.body = {
+      success: true,
+      data: await createApiKey(deps.pool, deps.box, 'master', null, input.label ?? null),
+    };
   });
 
   r.delete('/api-keys/:key_id', ...guard, async (ctx) => {
     const auth = ctx.state.auth as { keyId: string };
     if (ctx.params.key_id === auth.keyId) throw new HttpError(409, 'A key cannot revoke itself');
-    if (!(await deps.keys.revoke(ctx.params.key_id!))) throw new HttpError(404, 'API key not found or already revoked');
+    if (!(await deps.keys.revoke(ctx.params.key_id!)))
+      throw new HttpError(404, 'API key not found or already revoked');
     ctx.body = { success: true, data: { key_id: ctx.params.key_id, revoked: true } };
   });
 
@@ -204,18 +216,24 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
        ON CONFLICT (operator_id, symbol) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()`,
       [operator.operator_id, game.symbol, input.enabled],
     );
-    ctx.body = { success: true, data: { operator_id: operator.operator_id, symbol: game.symbol, enabled: input.enabled } };
+    ctx.body = {
+      success: true,
+      data: { operator_id: operator.operator_id, symbol: game.symbol, enabled: input.enabled },
+    };
   });
 
   r.delete('/operators/:operator_id/games/:symbol', ...guard, async (ctx) => {
     const operator = await getOperator(deps, ctx.params.operator_id!);
     const game = await requireGame(deps, ctx.params.symbol!);
-    const { rowCount } = await deps.pool.query(`DELETE FROM operator_games WHERE operator_id = $1 AND symbol = $2`, [
-      operator.operator_id,
-      game.symbol,
-    ]);
+    const { rowCount } = await deps.pool.query(
+      `DELETE FROM operator_games WHERE operator_id = $1 AND symbol = $2`,
+      [operator.operator_id, game.symbol],
+    );
     if (!rowCount) throw new HttpError(404, 'The title is not assigned to this operator');
-    ctx.body = { success: true, data: { operator_id: operator.operator_id, symbol: game.symbol, assigned: false } };
+    ctx.body = {
+      success: true,
+      data: { operator_id: operator.operator_id, symbol: game.symbol, assigned: false },
+    };
   });
 
   r.put('/release-registry/:symbol', ...guard, async (ctx) => {
@@ -227,19 +245,28 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
        ON CONFLICT (symbol, registry_version) DO UPDATE SET status = EXCLUDED.status, detail = EXCLUDED.detail,
          reasons = EXCLUDED.reasons, evidence = EXCLUDED.evidence,
          deployment_identity = EXCLUDED.deployment_identity, updated_at = now()`,
-      [game.symbol, input.registry_version, input.status, input.detail, input.reasons, input.evidence, input.deployment_identity],
+      [
+        game.symbol,
+        input.registry_version,
+        input.status,
+        input.detail,
+        input.reasons,
+        input.evidence,
+        input.deployment_identity,
+      ],
     );
     ctx.body = { success: true, data: { symbol: game.symbol, ...input } };
   });
 
   r.put('/providers/:provider_id/switch', ...guard, async (ctx) => {
     const providerId = ctx.params.provider_id!;
-    if (!(PROVIDER_IDS as readonly string[]).includes(providerId)) throw new HttpError(404, 'Provider not found');
+    if (!(PROVIDER_IDS as readonly string[]).includes(providerId))
+      throw new HttpError(404, 'Provider not found');
     const input = parseOr422(EnabledRequest, body(ctx), 'body');
-    await deps.pool.query(`UPDATE provider_switches SET enabled = $2, updated_at = now() WHERE provider_id = $1`, [
-      providerId,
-      input.enabled,
-    ]);
+    await deps.pool.query(
+      `UPDATE provider_switches SET enabled = $2, updated_at = now() WHERE provider_id = $1`,
+      [providerId, input.enabled],
+    );
     ctx.body = { success: true, data: { provider_id: providerId, enabled: input.enabled } };
   });
 
@@ -249,10 +276,10 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     if (game.provider_id !== 'prov_c' && game.provider_id !== 'prov_d') {
       throw new HttpError(409, 'The per-title operator-wallet flag applies to prov_c and prov_d titles only');
     }
-    await deps.pool.query(`UPDATE games SET operator_wallet_enabled = $2, updated_at = now() WHERE symbol = $1`, [
-      game.symbol,
-      input.enabled,
-    ]);
+    await deps.pool.query(
+      `UPDATE games SET operator_wallet_enabled = $2, updated_at = now() WHERE symbol = $1`,
+      [game.symbol, input.enabled],
+    );
     ctx.body = { success: true, data: { symbol: game.symbol, operator_wallet_enabled: input.enabled } };
   });
 
@@ -273,7 +300,10 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         [game.symbol, format, type, bytes],
       ),
     );
-    ctx.body = { success: true, data: { symbol: game.symbol, format, content_type: type, bytes: bytes.length } };
+    ctx.body = {
+      success: true,
+      data: { symbol: game.symbol, format, content_type: type, bytes: bytes.length },
+    };
   });
 
   return r;

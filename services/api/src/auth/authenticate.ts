@@ -66,14 +66,16 @@ export function authenticate(deps: AuthDeps, area: ApiArea) {
         { method: ctx.method, pathAndQuery: ctx.originalUrl, body: ctx.state.rawBody ?? Buffer.alloc(0) },
         { maxSkewSeconds: deps.maxSkewSeconds },
       );
-      if (!check.ok) throw new HttpError(401, SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
+      if (!check.ok)
+        throw new HttpError(401, SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
       if (!(await claimNonce(deps.noncePool, key.keyId, ctx.get(HEADER_NONCE)))) {
         throw new HttpError(401, 'x-pp-nonce was already used');
       }
       signed = true;
     }
 
-    if (area === 'admin' && key.kind !== 'admin') throw new HttpError(403, 'Only provider-admin keys reach the admin API');
+    if (area === 'admin' && key.kind !== 'admin')
+      throw new HttpError(403, 'Only provider-admin keys reach the admin API');
     if (area !== 'admin' && key.kind === 'admin') {
       throw new HttpError(403, 'Provider-admin keys reach only /api/admin/v1');
     }

@@ -58,7 +58,9 @@ export class KeyStore {
       [hash],
     );
     const row = rows[0];
-    const record = row ? { keyId: row.key_id, kind: row.kind, operatorId: row.operator_id, secret: rawKey } : null;
+    const record = row
+      ? { keyId: row.key_id, kind: row.kind, operatorId: row.operator_id, secret: rawKey }
+      : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { record, until: now + KEY_CACHE_MS });
     return record;

@@ -16,8 +16,9 @@ export async function claimNonce(pool: Pool, keyId: string, nonce: string): Prom
 
 /** Forgets nonces older than twice the skew window (they could no longer pass the timestamp check). */
 export async function purgeNonces(pool: Pool, maxSkewSeconds: number): Promise<number> {
-  const { rowCount } = await pool.query(`DELETE FROM request_nonces WHERE seen_at < now() - make_interval(secs => $1)`, [
-    maxSkewSeconds * 2,
-  ]);
+  const { rowCount } = await pool.query(
+    `DELETE FROM request_nonces WHERE seen_at < now() - make_interval(secs => $1)`,
+    [maxSkewSeconds * 2],
+  );
   return rowCount ?? 0;
 }

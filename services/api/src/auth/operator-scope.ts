@@ -49,7 +49,10 @@ export function operatorScope(pool: Pool) {
     } else {
       const distinct = [...new Set(named)];
       if (distinct.length === 0) {
-        throw new HttpError(400, 'Provider master keys must name the operator (operator_id or x-operator-id)');
+        throw new HttpError(
+          400,
+          'Provider master keys must name the operator (operator_id or x-operator-id)',
+        );
       }
       if (distinct.length > 1) throw new HttpError(400, 'The request names more than one operator');
       operatorId = distinct[0]!;

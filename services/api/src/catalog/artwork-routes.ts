@@ -19,10 +19,12 @@ export function artworkRoutes(deps: ApiDeps): Router {
     const symbol = ctx.params.symbol ?? '';
     if (!SAFE_SYMBOL.test(symbol) || symbol.includes('..')) throw new HttpError(404, 'Game not found');
     const query = parseOr422(GameArtQuery, flatQuery(ctx.query), 'query');
-    const { rows } = await deps.pool.query<{ symbol: string; title: string; provider: string; family: string | null }>(
-      `SELECT symbol, title, provider, family FROM games WHERE symbol = $1 OR slug = $1 LIMIT 1`,
-      [symbol],
-    );
+    const { rows } = await deps.pool.query<{
+      symbol: string;
+      title: string;
+      provider: string;
+      family: string | null;
+    }>(`SELECT symbol, title, provider, family FROM games WHERE symbol = $1 OR slug = $1 LIMIT 1`, [symbol]);
     const game = rows[0];
     let format = query.thumbnail_format;
     if (!format && query.operator_id) {
@@ -47,13 +49,19 @@ export function artworkRoutes(deps: ApiDeps): Router {
         type = art.content_type;
       } else {
         body = Buffer.from(
-          renderFallbackSvg({ symbol: game.symbol, title: game.title, provider: game.provider, family: game.family ?? undefined, format }),
+          renderFallbackSvg({
+            accent: game.symbol,
+            title: game.title,
+            provider: game.provider,
+            ...(game.family ? { family: game.family } : {}),
+            format,
+          }),
         );
         type = 'image/svg+xml';
       }
     } else if (query.title) {
       body = Buffer.from(
-        renderFallbackSvg({ symbol, title: query.title, provider: query.provider_id ?? '', format }),
+        renderFallbackSvg({ accent: symbol, title: query.title, provider: query.provider_id ?? '', format }),
       );
       type = 'image/svg+xml';
     } else {
@@ -63,7 +71,8 @@ export function artworkRoutes(deps: ApiDeps): Router {
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    if (type === 'image/svg+xml') ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    if (type === 'image/svg+xml')
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
     if (ctx.get('if-none-match') === etag) {
       ctx.status = 304;
       return;

@@ -1,4 +1,10 @@
-import type { Blocker, IntegrationMode, OperatorAvailability, OperatorIntegration, ProviderId } from '@opi/contract';
+import type {
+  Blocker,
+  IntegrationMode,
+  OperatorAvailability,
+  OperatorIntegration,
+  ProviderId,
+} from '@opi/contract';
 
 export interface AvailabilityInput {
   game: {
@@ -32,7 +38,9 @@ export function transportAvailable(input: Pick<AvailabilityInput, 'game' | 'prov
 }
 
 /** Transport support only: not RTP certification, not production approval. */
-export function operatorIntegration(input: Pick<AvailabilityInput, 'game' | 'providerSwitchOn'>): OperatorIntegration {
+export function operatorIntegration(
+  input: Pick<AvailabilityInput, 'game' | 'providerSwitchOn'>,
+): OperatorIntegration {
   const wallet = transportAvailable(input);
   return {
     mode: input.game.integration_mode,

@@ -23,9 +23,13 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const operator = ctx.state.operator as OperatorRow;
     const providerId = canonicalProvider(query.provider_id);
     const known = providerId === null || (PROVIDER_IDS as readonly string[]).includes(providerId);
-    const rows = known ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, providerId, assignedOnly: true }) : [];
+    const rows = known
+      ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, providerId, assignedOnly: true })
+      : [];
     const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
-    const items = rows.map((r) => presentGame(r, present)).filter((g) => g.operator_availability?.launch_available);
+    const items = rows
+      .map((r) => presentGame(r, present))
+      .filter((g) => g.operator_availability?.launch_available);
     ctx.body = {
       success: true,
       data: { items, total: items.length, operator_id: operator.operator_id, provider_id: providerId },
@@ -34,9 +38,14 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   router.get('/games/:symbol', ...guard, async (ctx) => {
     const operator = ctx.state.operator as OperatorRow;
     const symbol = ctx.params.symbol ?? '';
-    const rows = symbol.length <= 128 ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, symbolOrSlug: symbol }) : [];
+    const rows =
+      symbol.length <= 128
+        ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, symbolOrSlug: symbol })
+        : [];
     const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
-    const game = rows.map((r) => presentGame(r, present)).find((g) => g.operator_availability?.launch_available);
+    const game = rows
+      .map((r) => presentGame(r, present))
+      .find((g) => g.operator_availability?.launch_available);
     if (!game) throw new HttpError(404, 'Game not found or not in the operator catalog');
     ctx.body = { success: true, data: game };
   });

@@ -1,5 +1,5 @@
-import { CATALOG, type CatalogEntry, launchPathFor } from '@opi/games';
 import { type Pool, withTransaction } from '@opi/db';
+import { CATALOG, type CatalogEntry, launchPathFor } from '@opi/games';
 
 /**
  * Installs the catalog: titles (static facts refreshed on every start; the admin-controlled

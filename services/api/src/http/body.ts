@@ -9,7 +9,7 @@ async function collect(ctx: Context, limit: number): Promise<Buffer> {
   if (declared > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+  if (ctx.method !== 'HEAD') {
     for await (const chunk of ctx.req) {
       size += (chunk as Buffer).length;
       if (size > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`);

@@ -3,7 +3,11 @@ import type { z } from 'zod';
 import { HttpError } from './errors.js';
 
 /** Parses `value` with `schema` or throws the spec's 422 with `detail` built from the zod issues. */
-export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, location: ValidationLocation): z.infer<S> {
+export function parseOr422<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  location: ValidationLocation,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new HttpError(422, zodIssuesToDetail(result.error.issues, location));
   return result.data;

@@ -1,5 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { loadConfig } from '@opi/config';
 import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
@@ -62,16 +63,28 @@ export interface CallOptions {
 
 /** One HTTP call; the JSON body is serialised once and those exact bytes are signed and sent. */
 export async function call(base: string, method: string, pathAndQuery: string, opts: CallOptions = {}) {
-  const raw = opts.body === undefined ? '' : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { ...(raw ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const raw =
+    opts.body === undefined ? '' : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const headers: Record<string, string> = {
+    ...(raw ? { 'content-type': 'application/json' } : {}),
+    ...opts.headers,
+  };
   if (opts.key) headers['x-provider-api-key'] = opts.key;
   if (opts.sign && opts.key) {
     const timestamp = opts.timestamp ?? unixSeconds();
     const nonce = opts.nonce ?? newRequestNonce();
     headers['x-pp-timestamp'] = timestamp;
     headers['x-pp-nonce'] = nonce;
-    headers['x-pp-signature'] = signOperatorRequest(opts.key, { timestamp, nonce, method, pathAndQuery, body: raw });
+    headers['x-pp-signature'] = signOperatorRequest(opts.key, {
+      timestamp,
+      nonce,
+      method,
+      pathAndQuery,
+      body: raw,
+    });
   }
+  if (raw && (method === 'GET' || method === 'HEAD'))
+    return rawCall(base, method, pathAndQuery, headers, raw);
   const res = await fetch(base + pathAndQuery, { method, headers, ...(raw ? { body: raw } : {}) });
   const text = await res.text();
   let json: any;
@@ -83,6 +96,40 @@ export async function call(base: string, method: string, pathAndQuery: string, o
   return { status: res.status, json, text, headers: res.headers };
 }
 
+/** A request fetch() will not send (a GET with a body), over node:http. */
+function rawCall(
+  base: string,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  raw: string,
+) {
+  return new Promise<{ status: number; json: any; text: string; headers: Headers }>((resolve, reject) => {
+    const req = http.request(
+      base + pathAndQuery,
+      { method, headers: { ...headers, 'content-length': Buffer.byteLength(raw) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve({ status: res.statusCode ?? 0, json, text, headers: h });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(raw);
+  });
+}
+
 /** Creates an operator with an operator key through the admin API. */
 export async function createOperator(
   base: string,
@@ -91,6 +138,7 @@ export async function createOperator(
 ): Promise<{ key: string; keyId: string; walletSecret: string }> {
   const created = await call(base, 'POST', '/api/admin/v1/operators', {
     key: ADMIN_KEY,
+    sign: true,
     body: {
       operator_id: operatorId,
       name: `Operator ${operatorId}`,
@@ -101,9 +149,17 @@ export async function createOperator(
     },
   });
   if (created.status !== 201) throw new Error(`create operator: ${created.status} ${created.text}`);
-  const key = await call(base, 'POST', `/api/admin/v1/operators/${operatorId}/api-keys`, { key: ADMIN_KEY, body: {} });
+  const key = await call(base, 'POST', `/api/admin/v1/operators/${operatorId}/api-keys`, {
+    key: ADMIN_KEY,
+    body: {},
+    sign: true,
+  });
   if (key.status !== 201) throw new Error(`create key: ${key.status} ${key.text}`);
-  return { key: key.json.data.api_key, keyId: key.json.data.key_id, walletSecret: created.json.data.wallet_secret };
+  return {
+    key: key.json.data.api_key,
+    keyId: key.json.data.key_id,
+    walletSecret: created.json.data.wallet_secret,
+  };
 }
 
 /** Assigns titles to an operator through the admin API. */
@@ -112,7 +168,32 @@ export async function assign(base: string, operatorId: string, symbols: string[]
     const res = await call(base, 'PUT', `/api/admin/v1/operators/${operatorId}/games/${symbol}`, {
       key: ADMIN_KEY,
       body: { enabled },
+      sign: true,
     });
     if (res.status !== 200) throw new Error(`assign ${symbol}: ${res.status} ${res.text}`);
   }
+}
+
+/** A free loopback port chosen by the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when `GET /health` on the port answers 200. */
+export async function waitForHealth(port: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no API on port ${port}`);
 }

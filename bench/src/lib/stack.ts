@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { seedCatalog } from '@opi/api';
+import {
+  createPool,
+  createSecretBox,
+  ensureBootstrapAdminKey,
+  ensureDatabase,
+  migrate,
+  type Pool,
+  withDatabase,
+} from '@opi/db';
+import { startEmbeddedPostgres } from '@opi/db/embedded';
+import { freePort, REPO_ROOT, waitForPort } from '@opi/devstack';
+
+export const BENCH_SERVICE_SECRET = 'bench-service-secret-0123456789abcdef';
+export const BENCH_ADMIN_KEY = 'padm_bench_admin_key_0123456789abcdefghijkl';
+
+export interface BenchStack {
+  databaseUrl: string;
+  pool: Pool;
+  env: Record<string, string>;
+  startApi(extra?: Record<string, string>): Promise<{ origin: string; pid: number; child: ChildProcess }>;
+  stop(): Promise<void>;
+}
+
+/** A private PostgreSQL (embedded, temporary) with the schema and catalog, and API processes on demand. */
+export async function startBenchStack(): Promise<BenchStack> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-'));
+  await chmod(dir, 0o755);
+  const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+  await ensureDatabase(pg.url, 'opi');
+  const databaseUrl = withDatabase(pg.url, 'opi');
+  await migrate(databaseUrl);
+  const pool = createPool(databaseUrl, { max: 4 });
+  await seedCatalog(pool);
+  await ensureBootstrapAdminKey(pool, createSecretBox(BENCH_SERVICE_SECRET), BENCH_ADMIN_KEY);
+  const env = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    SERVICE_SECRET: BENCH_SERVICE_SECRET,
+    PUBLIC_BASE_URL: 'https://games.bench.test',
+    LOG_LEVEL: 'warn',
+    SIGNED_REQUESTS: 'required',
+  };
+  const children: ChildProcess[] = [];
+  return {
+    databaseUrl,
+    pool,
+    env,
+    async startApi(extra = {}) {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'services/api/src/main.ts')],
+        {
+          env: { ...process.env, ...env, ...extra, PORT: String(port), HOST: '127.0.0.1' },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
+      children.push(child);
+      await waitForPort('127.0.0.1', port, 30_000);
+      return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, child };
+    },
+    async stop() {
+      for (const c of children) c.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      await pool.end();
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Admin API call with the bench admin key. */
+export async function admin(origin: string, method: string, p: string, body?: unknown): Promise<any> {
+  const res = await fetch(origin + p, {
+    method,
+    headers: {
+      'x-provider-api-key': BENCH_ADMIN_KEY,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return res.json();
+}

@@ -1,0 +1,2 @@
+export * from './artwork.js';
+export * from './catalog.js';

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import {
+  ADMIN_KEY,
+  call,
+  createOperator,
+  freePort,
+  type Harness,
+  startApi,
+  waitForHealth,
+} from './test-support/harness.js';
+
+let h: Harness;
+let required: Harness;
+let op: { key: string };
+let opRequired: { key: string };
+
+before(async () => {
+  h = await startApi();
+  op = await createOperator(h.base, 'op_sign');
+  required = await startApi({ SIGNED_REQUESTS: 'required' });
+  opRequired = await createOperator(required.base, 'op_strict');
+});
+after(async () => {
+  await h.close();
+  await required.close();
+});
+
+describe('request signing', () => {
+  test('optional mode: unsigned requests pass, a present signature is verified', async () => {
+    assert.equal((await call(h.base, 'GET', '/api/provider/v1/games', { key: op.key })).status, 200);
+    assert.equal(
+      (await call(h.base, 'GET', '/api/provider/v1/games', { key: op.key, sign: true })).status,
+      200,
+    );
+    const bad = await call(h.base, 'GET', '/api/provider/v1/games', {
+      key: op.key,
+      headers: {
+        'x-pp-timestamp': unixSeconds(),
+        'x-pp-nonce': newRequestNonce(),
+        'x-pp-signature': 'ab'.repeat(32),
+      },
+    });
+    assert.equal(bad.status, 401);
+    assert.deepEqual(bad.json, { detail: 'Invalid request signature' });
+  });
+  test('required mode: unsigned 401, signed 200', async () => {
+    const unsigned = await call(required.base, 'GET', '/api/provider/v1/games', { key: opRequired.key });
+    assert.equal(unsigned.status, 401);
+    assert.match(unsigned.json.detail, /Signed request required/);
+    assert.equal(
+      (await call(required.base, 'GET', '/api/provider/v1/games', { key: opRequired.key, sign: true }))
+        .status,
+      200,
+    );
+  });
+  test('the signature covers the exact path and query', async () => {
+    const timestamp = unixSeconds();
+    const nonce = newRequestNonce();
+    const signature = signOperatorRequest(op.key, {
+      timestamp,
+      nonce,
+      method: 'GET',
+      pathAndQuery: '/api/provider/v1/games?provider_id=prov_a',
+      body: '',
+    });
+    const res = await call(h.base, 'GET', '/api/provider/v1/games?provider_id=prov_b', {
+      key: op.key,
+      headers: { 'x-pp-timestamp': timestamp, 'x-pp-nonce': nonce, 'x-pp-signature': signature },
+    });
+    assert.equal(res.status, 401);
+  });
+  test('stale and future timestamps 401', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const ts of [now - 301, now + 301]) {
+      const res = await call(h.base, 'GET', '/api/provider/v1/games', {
+        key: op.key,
+        sign: true,
+        timestamp: String(ts),
+      });
+      assert.equal(res.status, 401);
+      assert.match(res.json.detail, /x-pp-timestamp/);
+    }
+  });
+  test('signatures of the wrong length or alphabet are simply invalid', async () => {
+    for (const signature of ['', 'zz', 'g'.repeat(64), 'a'.repeat(63), 'a'.repeat(65), 'é'.repeat(64)]) {
+      const res = await fetch(`${h.base}/api/provider/v1/games`, {
+        headers: {
+          'x-provider-api-key': op.key,
+          'x-pp-timestamp': unixSeconds(),
+          'x-pp-nonce': newRequestNonce(),
+          'x-pp-signature': encodeURIComponent(signature),
+        },
+      });
+      assert.equal(res.status, 401, signature);
+    }
+  });
+  test('a nonce of the wrong size is refused; a reused nonce is 401', async () => {
+    const short = await call(h.base, 'GET', '/api/provider/v1/games', {
+      key: op.key,
+      sign: true,
+      nonce: 'short',
+    });
+    assert.equal(short.status, 401);
+    const nonce = newRequestNonce();
+    assert.equal(
+      (await call(h.base, 'GET', '/api/provider/v1/games', { key: op.key, sign: true, nonce })).status,
+      200,
+    );
+    const replay = await call(h.base, 'GET', '/api/provider/v1/games', { key: op.key, sign: true, nonce });
+    assert.equal(replay.status, 401);
+    assert.deepEqual(replay.json, { detail: 'x-pp-nonce was already used' });
+  });
+  test('signed POST bodies: the hash is over the raw bytes', async () => {
+    const res = await call(h.base, 'POST', '/api/admin/v1/master-keys', {
+      key: ADMIN_KEY,
+      body: { label: 'x' },
+      sign: true,
+    });
+    assert.equal(res.status, 201);
+  });
+});
+
+describe('single-use nonces across two API processes', () => {
+  const procs: ChildProcess[] = [];
+  after(() => {
+    for (const p of procs) p.kill('SIGTERM');
+  });
+  test('the same signed request is accepted by one process and refused by the other', async () => {
+    const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+    const ports = [await freePort(), await freePort()];
+    for (const port of ports) {
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+        env: { ...process.env, ...h.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      procs.push(child);
+    }
+    await Promise.all(ports.map((p) => waitForHealth(p)));
+    const timestamp = unixSeconds();
+    const nonce = newRequestNonce();
+    const signature = signOperatorRequest(op.key, {
+      timestamp,
+      nonce,
+      method: 'GET',
+      pathAndQuery: '/api/provider/v1/games',
+      body: '',
+    });
+    const headers = {
+      'x-provider-api-key': op.key,
+      'x-pp-timestamp': timestamp,
+      'x-pp-nonce': nonce,
+      'x-pp-signature': signature,
+    };
+    const results = await Promise.all(
+      ports.map((p) => fetch(`http://127.0.0.1:${p}/api/provider/v1/games`, { headers })),
+    );
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, 401]);
+    // And sequentially, the second process refuses a nonce the first accepted.
+    const n2 = newRequestNonce();
+    const s2 = signOperatorRequest(op.key, {
+      timestamp,
+      nonce: n2,
+      method: 'GET',
+      pathAndQuery: '/api/provider/v1/games',
+      body: '',
+    });
+    const h2 = { ...headers, 'x-pp-nonce': n2, 'x-pp-signature': s2 };
+    assert.equal(
+      (await fetch(`http://127.0.0.1:${ports[0]}/api/provider/v1/games`, { headers: h2 })).status,
+      200,
+    );
+    assert.equal(
+      (await fetch(`http://127.0.0.1:${ports[1]}/api/provider/v1/games`, { headers: h2 })).status,
+      401,
+    );
+  });
+});

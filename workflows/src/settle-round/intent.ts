@@ -1,0 +1,62 @@
+// Deterministic data shared by the API (which writes the intent), the workflow and its activities.
+// No I/O and no Node built-ins here: the workflow bundle imports this file.
+
+export type FamilyId = 'prov_a' | 'prov_b' | 'prov_c' | 'prov_d';
+
+/** What happens to a multi-step round nobody finishes. */
+export interface MultiStepRule {
+  /** Seconds without a stage or a finish after which the round is settled by `rule`. */
+  abandonAfterSeconds: number;
+  /** `cashout`: credit the last offered cash-out amount; `loss`: credit zero. */
+  rule: 'cashout' | 'loss';
+}
+
+/**
+ * A round's settlement intent, fixed before its first wallet call and never changed: the stake,
+ * the win (null while a multi-step round is open), and the transaction ids it will ever use.
+ * Amounts are decimal strings of integer minor units (JSON has no int64).
+ */
+export interface RoundIntent {
+  roundId: string;
+  operatorId: string;
+  sessionId: string;
+  /** The operator's external_player_id, sent to the wallet unchanged. */
+  playerId: string;
+  gameSymbol: string;
+  providerId: FamilyId;
+  currency: string;
+  actionType: string;
+  stakeMinor: string;
+  /** Known at once for a single-step round (a spin); null until finish for a multi-step one. */
+  winMinor: string | null;
+  transactions: RoundTransactionIds;
+  multiStep?: MultiStepRule;
+}
+
+export interface RoundTransactionIds {
+  debit: string;
+  credit: string;
+  rollback: string;
+  cancel: string;
+}
+
+/** Transaction ids derive from the round id alone, so a retry can never invent a new one. */
+export function transactionIdsFor(roundId: string): RoundTransactionIds {
+  return {
+    debit: `${roundId}:debit`,
+    credit: `${roundId}:credit`,
+    rollback: `${roundId}:rollback`,
+    cancel: `${roundId}:cancel`,
+  };
+}
+
+export type RoundOutcome =
+  | { status: 'completed'; winMinor: string; balance: string }
+  | { status: 'rejected'; error: string; balance?: string }
+  | { status: 'rolled_back'; balance: string }
+  | { status: 'cancelled'; balance: string };
+
+/** Families that keep the durable intent and retry without limit (spec, Events, obligation 4). */
+export function keepsDurableIntent(family: FamilyId): boolean {
+  return family !== 'prov_a';
+}

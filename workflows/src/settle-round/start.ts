@@ -1,0 +1,72 @@
+import type { Pool, PoolClient } from '@opi/db';
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import type { RoundIntent, RoundOutcome } from './intent.js';
+import type { SettlementTuning, settleRound } from './workflow.js';
+
+export interface RoundRecord {
+  intent: RoundIntent;
+  /** Internal player id (players.player_id). */
+  playerPk: string;
+  /** The game outcome (reels, stages, crash point ...), stored with the round. */
+  outcome?: unknown;
+}
+
+/**
+ * Writes the round and its settlement intent. Call it inside the same database transaction as
+ * whatever else the spin writes, before the workflow starts: the intent exists before any send.
+ */
+export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Promise<void> {
+  const { intent } = round;
+  await db.query(
+    `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                         bet_minor, win_minor, intent, outcome)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10)`,
+    [
+      intent.roundId,
+      intent.operatorId,
+      intent.sessionId,
+      round.playerPk,
+      intent.gameSymbol,
+      intent.providerId,
+      intent.currency,
+      intent.stakeMinor,
+      JSON.stringify(intent),
+      round.outcome === undefined ? null : JSON.stringify(round.outcome),
+    ],
+  );
+}
+
+/**
+ * Starts the round's settlement workflow (workflow id = round id). A second start of a running
+ * round attaches to it; a finished round is never run again.
+ */
+export async function startSettlement(
+  client: Client,
+  taskQueue: string,
+  intent: RoundIntent,
+  tuning?: Partial<SettlementTuning>,
+): Promise<WorkflowHandle<typeof settleRound>> {
+  try {
+    return await client.workflow.start<typeof settleRound>('settleRound', {
+      taskQueue,
+      workflowId: intent.roundId,
+      args: [{ intent, ...(tuning ? { tuning } : {}) }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle(intent.roundId);
+    throw err;
+  }
+}
+
+/** Starts (or attaches to) a round's settlement and waits for its outcome. */
+export async function settle(
+  client: Client,
+  taskQueue: string,
+  intent: RoundIntent,
+  tuning?: Partial<SettlementTuning>,
+): Promise<RoundOutcome> {
+  const handle = await startSettlement(client, taskQueue, intent, tuning);
+  return handle.result();
+}

@@ -1,0 +1,218 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { SettlementActivities, WalletStepInput, WalletStepResult } from './activities.js';
+import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from './intent.js';
+
+/** Tunables, fixed per workflow run (passed by the starter so tests can shorten them). */
+export interface SettlementTuning {
+  /** Use local activities (measured faster; see README). */
+  local: boolean;
+  /** prov_a: attempts of an uncertain debit before compensating with a rollback. */
+  debitAttemptsBeforeRollback: number;
+  initialRetryMs: number;
+  maxRetryMs: number;
+}
+
+export const DEFAULT_TUNING: SettlementTuning = {
+  local: true,
+  debitAttemptsBeforeRollback: 5,
+  initialRetryMs: 200,
+  maxRetryMs: 30_000,
+};
+
+export interface SettleRoundInput {
+  intent: RoundIntent;
+  tuning?: Partial<SettlementTuning>;
+}
+
+export const finishUpdate = defineUpdate<RoundOutcome, [{ winMinor: string }]>('finish');
+export const cancelUpdate = defineUpdate<RoundOutcome, [{ reason: string }]>('cancel');
+/** A stage of a multi-step round: resets the abandon timer and sets the current cash-out offer. */
+export const stageSignal = defineSignal<[{ cashoutMinor: string }]>('stage');
+/** Staff cancel of an unfinished round: applied once the debit's outcome is known. */
+export const staffCancelSignal = defineSignal<[{ reason: string }]>('staffCancel');
+export const stateQuery = defineQuery<{ phase: string; outcome?: RoundOutcome }>('state');
+
+function isConfigFault(err: unknown): boolean {
+  return (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === 'WalletConfigFault'
+  );
+}
+
+/**
+ * One round's settlement, from the first debit to the last credit. The workflow id is the round
+ * id; every transaction id comes from the intent. Debit, then credit (a zero win still sends a
+ * zero credit, so the operator's wallet sees every round closed). Definite rejection of the
+ * debit ends the round. An uncertain outcome is retried with the same transaction and body:
+ * prov_a compensates a debit still uncertain after its budget with a rollback carrying
+ * original_transaction_id; prov_b, prov_c and prov_d keep the durable intent and retry with
+ * capped backoff. A credit, a rollback and a cancel are never abandoned.
+ */
+export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome> {
+  const intent = input.intent;
+  const tuning = { ...DEFAULT_TUNING, ...input.tuning };
+  const retry = {
+    initialInterval: tuning.initialRetryMs,
+    maximumInterval: tuning.maxRetryMs,
+    backoffCoefficient: 2,
+  };
+  const make = (maximumAttempts?: number) => {
+    const retryPolicy = { ...retry, ...(maximumAttempts ? { maximumAttempts } : {}) };
+    return tuning.local
+      ? proxyLocalActivities<SettlementActivities>({ startToCloseTimeout: '60 seconds', retry: retryPolicy })
+      : proxyActivities<SettlementActivities>({ startToCloseTimeout: '60 seconds', retry: retryPolicy });
+  };
+  const durable = make();
+  const budgeted = make(tuning.debitAttemptsBeforeRollback);
+
+  let phase = 'debit';
+  let outcome: RoundOutcome | undefined;
+  let finishWin: string | undefined;
+  let cancelReason: string | undefined;
+  let cashoutOffer = '0';
+  let lastActivity = 0;
+
+  setHandler(stateQuery, () => ({ phase, ...(outcome ? { outcome } : {}) }));
+  setHandler(stageSignal, ({ cashoutMinor }) => {
+    cashoutOffer = cashoutMinor;
+    lastActivity++;
+  });
+  setHandler(staffCancelSignal, ({ reason }) => {
+    cancelReason ??= reason;
+  });
+  const awaitOutcome = async () => {
+    await condition(() => outcome !== undefined);
+    return outcome!;
+  };
+  setHandler(
+    finishUpdate,
+    async ({ winMinor }) => {
+      finishWin ??= winMinor;
+      return awaitOutcome();
+    },
+    {
+      validator: ({ winMinor }) => {
+        if (intent.winMinor !== null) throw new Error('a single-step round is finished by its intent');
+        if (!/^[0-9]{1,18}$/.test(winMinor))
+          throw new Error('winMinor must be a non-negative integer string');
+        if (phase !== 'open' && phase !== 'debit') throw new Error(`the round is ${phase}`);
+      },
+    },
+  );
+  setHandler(
+    cancelUpdate,
+    async ({ reason }) => {
+      cancelReason ??= reason;
+      return awaitOutcome();
+    },
+    {
+      validator: (_request: { reason: string }) => {
+        if (phase === 'done' || phase === 'credit') throw new Error(`the round is ${phase}`);
+      },
+    },
+  );
+
+  const step = (proxy: typeof durable, s: Omit<WalletStepInput, 'intent'>): Promise<WalletStepResult> =>
+    proxy.walletStep({ intent, ...s });
+
+  // 1. Debit.
+  let debit: WalletStepResult;
+  if (keepsDurableIntent(intent.providerId)) {
+    debit = await step(durable, {
+      operation: 'debit',
+      amountMinor: intent.stakeMinor,
+      roundStatusOnRejection: 'rejected',
+    });
+  } else {
+    for (;;) {
+      try {
+        debit = await step(budgeted, {
+          operation: 'debit',
+          amountMinor: intent.stakeMinor,
+          roundStatusOnRejection: 'rejected',
+        });
+        break;
+      } catch (err) {
+        // A configuration fault is not an uncertain debit: alert and keep the intent.
+        if (isConfigFault(err)) continue;
+        phase = 'rollback';
+        const rb = await step(durable, {
+          operation: 'rollback',
+          amountMinor: intent.stakeMinor,
+          roundStatusOnSuccess: 'rolled_back',
+        });
+        outcome =
+          rb.status === 'success'
+            ? { status: 'rolled_back', balance: rb.balance }
+            : { status: 'rejected', error: `rollback rejected: ${rb.error}` };
+        phase = 'done';
+        return outcome;
+      }
+    }
+  }
+  if (debit.status === 'rejected') {
+    outcome = { status: 'rejected', error: debit.error };
+    phase = 'done';
+    return outcome;
+  }
+
+  // 2. Multi-step rounds stay open until finished, cancelled or abandoned.
+  let win = intent.winMinor;
+  if (win === null && cancelReason === undefined) {
+    phase = 'open';
+    const rule = intent.multiStep ?? { abandonAfterSeconds: 300, rule: 'loss' as const };
+    for (;;) {
+      const seen = lastActivity;
+      const decided = await condition(
+        () => finishWin !== undefined || cancelReason !== undefined || lastActivity !== seen,
+        rule.abandonAfterSeconds * 1000,
+      );
+      if (finishWin !== undefined || cancelReason !== undefined) break;
+      if (!decided) {
+        finishWin = rule.rule === 'cashout' ? cashoutOffer : '0';
+        break;
+      }
+    }
+    win = finishWin ?? null;
+  }
+
+  // 3. Cancel (staff or runtime) instead of a credit.
+  if (cancelReason !== undefined && finishWin === undefined) {
+    phase = 'cancel';
+    const c = await step(durable, {
+      operation: 'cancel',
+      amountMinor: intent.stakeMinor,
+      roundStatusOnSuccess: 'cancelled',
+    });
+    outcome =
+      c.status === 'success'
+        ? { status: 'cancelled', balance: c.balance }
+        : { status: 'rejected', error: `cancel rejected: ${c.error}` };
+    phase = 'done';
+    return outcome;
+  }
+
+  // 4. Credit, never abandoned.
+  phase = 'credit';
+  const winMinor = win ?? '0';
+  // The activity retries a rejected credit too (the player is owed the win), so it only returns success.
+  const credit = await step(durable, {
+    operation: 'credit',
+    amountMinor: winMinor,
+    roundStatusOnSuccess: 'completed',
+  });
+  outcome = { status: 'completed', winMinor, balance: credit.status === 'success' ? credit.balance : '' };
+  phase = 'done';
+  return outcome;
+}
