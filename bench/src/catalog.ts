@@ -5,10 +5,9 @@
  *
  *   npm run bench -- catalog            (RUNS=3 SECONDS=10 CONNECTIONS=50 by default)
  */
-import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import { runLoad } from './lib/load.js';
 import { rssOf } from './lib/rss.js';
-import { admin, startBenchStack } from './lib/stack.js';
+import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
 import { fmt, median, percentile } from './lib/stats.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -29,26 +28,7 @@ try {
   const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
     .api_key as string;
   const path = '/api/provider/v1/games';
-  const make = () => {
-    const timestamp = unixSeconds();
-    const nonce = newRequestNonce();
-    return {
-      method: 'GET' as const,
-      path,
-      headers: {
-        'x-provider-api-key': key,
-        'x-pp-timestamp': timestamp,
-        'x-pp-nonce': nonce,
-        'x-pp-signature': signOperatorRequest(key, {
-          timestamp,
-          nonce,
-          method: 'GET',
-          pathAndQuery: path,
-          body: '',
-        }),
-      },
-    };
-  };
+  const make = () => ({ method: 'GET' as const, path, headers: signedHeaders(key, 'GET', path) });
   const probe = await fetch(api.origin + path, { headers: make().headers });
   const items = ((await probe.json()) as { data: { total: number } }).data.total;
   console.log(`catalog: ${items} games per response; warm-up 3 s`);

@@ -14,6 +14,7 @@ import {
 } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { freePort, REPO_ROOT, waitForPort } from '@opi/devstack';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 
 export const BENCH_SERVICE_SECRET = 'bench-service-secret-0123456789abcdef';
 export const BENCH_ADMIN_KEY = 'padm_bench_admin_key_0123456789abcdefghijkl';
@@ -74,15 +75,26 @@ export async function startBenchStack(): Promise<BenchStack> {
   };
 }
 
-/** Admin API call with the bench admin key. */
+/** Signed headers for one request (pp-operator-v1, a fresh nonce). */
+export function signedHeaders(key: string, method: string, pathAndQuery: string, body = ''): Record<string, string> {
+  const timestamp = unixSeconds();
+  const nonce = newRequestNonce();
+  return {
+    'x-provider-api-key': key,
+    'x-pp-timestamp': timestamp,
+    'x-pp-nonce': nonce,
+    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+/** Admin API call with the bench admin key (signed: the bench API runs in production mode). */
 export async function admin(origin: string, method: string, p: string, body?: unknown): Promise<any> {
+  const raw = body === undefined ? '' : JSON.stringify(body);
   const res = await fetch(origin + p, {
     method,
-    headers: {
-      'x-provider-api-key': BENCH_ADMIN_KEY,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
+    headers: signedHeaders(BENCH_ADMIN_KEY, method, p, raw),
+    ...(raw ? { body: raw } : {}),
   });
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return res.json();

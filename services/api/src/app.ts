@@ -23,7 +23,11 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestId(deps.logger));
   app.use(errorBoundary(deps.logger));
 
-  const providerGuard = [readBody(), authenticate(deps, 'provider'), operatorScope(deps.pool)];
+  const providerGuard = [
+    readBody(),
+    authenticate(deps, 'provider'),
+    operatorScope(deps.pool, deps.caches.operators),
+  ];
   const adminGuard = [readBody(), authenticate(deps, 'admin')];
   const artworkGuard = [readRawBody(ARTWORK_BODY_LIMIT), authenticate(deps, 'admin')];
 

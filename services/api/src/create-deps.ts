@@ -1,11 +1,13 @@
 import type { Config } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
 import { KeyStore } from './auth/keys.js';
+import { NonceClaimer } from './auth/nonces.js';
+import { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import type { ApiDeps } from './deps.js';
 import { createLogger } from './http/logger.js';
 
 /** Builds the API's dependencies from the parsed configuration. */
-export function createDeps(config: Config): ApiDeps & { close(): Promise<void> } {
+export async function createDeps(config: Config): Promise<ApiDeps & { close(): Promise<void> }> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required (npm start sets it)');
   if (!config.SERVICE_SECRET) throw new Error('SERVICE_SECRET is required (npm start generates one)');
   const pool = createPool(config.DATABASE_URL, {
@@ -18,17 +20,22 @@ export function createDeps(config: Config): ApiDeps & { close(): Promise<void> }
     synchronousCommit: false,
   });
   const box = createSecretBox(config.SERVICE_SECRET);
+  const feed = new ChangeFeed(config.DATABASE_URL);
+  await feed.start();
   return {
     pool,
-    noncePool,
+    nonces: new NonceClaimer(noncePool),
+    feed,
+    caches: { operators: new ConfigCache(feed), catalogs: new ConfigCache(feed) },
     box,
-    keys: new KeyStore(pool, box),
+    keys: new KeyStore(pool, box, feed),
     logger: createLogger('api', config.LOG_LEVEL),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     isProduction: config.isProduction,
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     async close() {
+      await feed.stop();
       await pool.end();
       await noncePool.end();
     },

@@ -1,12 +1,22 @@
+import type { Game } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import type { KeyStore } from './auth/keys.js';
+import type { NonceClaimer } from './auth/nonces.js';
+import type { OperatorRow } from './auth/operator-scope.js';
+import type { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import type { Logger } from './http/logger.js';
 
 /** Everything the API's routes need, built once by main.ts (or a test). */
 export interface ApiDeps {
   pool: Pool;
-  /** synchronous_commit=off pool for nonce claims. */
-  noncePool: Pool;
+  /** Single-use nonce claims (batched; synchronous_commit off). */
+  nonces: NonceClaimer;
+  /** Cross-process change notifications for the in-memory caches. */
+  feed: ChangeFeed;
+  caches: {
+    operators: ConfigCache<OperatorRow | null>;
+    catalogs: ConfigCache<Game[]>;
+  };
   box: SecretBox;
   keys: KeyStore;
   logger: Logger;

@@ -4,7 +4,7 @@ import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
 
 const config = loadConfigOrExit();
-const deps = createDeps(config);
+const deps = await createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);
 const server = app.listen(config.PORT, config.HOST, () => {

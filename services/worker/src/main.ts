@@ -12,7 +12,9 @@ const log = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
   );
 
 if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS || !config.SERVICE_SECRET) {
-  process.stderr.write('The worker needs DATABASE_URL, TEMPORAL_ADDRESS and SERVICE_SECRET (npm start sets them).\n');
+  process.stderr.write(
+    'The worker needs DATABASE_URL, TEMPORAL_ADDRESS and SERVICE_SECRET (npm start sets them).\n',
+  );
   process.exit(2);
 }
 if (!existsSync(WORKFLOW_BUNDLE_PATH)) {

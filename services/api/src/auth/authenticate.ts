@@ -1,16 +1,14 @@
-import type { Pool } from '@opi/db';
 import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP, verifyOperatorRequest } from '@opi/signing';
 import type { Context, Next } from 'koa';
 import { HttpError } from '../http/errors.js';
 import type { ApiKeyRecord, KeyStore } from './keys.js';
-import { claimNonce } from './nonces.js';
+import type { NonceClaimer } from './nonces.js';
 
 export type ApiArea = 'provider' | 'operator' | 'admin';
 
 export interface AuthDeps {
   keys: KeyStore;
-  /** Pool for nonce claims (synchronous_commit off). */
-  noncePool: Pool;
+  nonces: NonceClaimer;
   /** SIGNED_REQUESTS=required: every keyed request must carry a valid signature. */
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;
@@ -68,7 +66,7 @@ export function authenticate(deps: AuthDeps, area: ApiArea) {
       );
       if (!check.ok)
         throw new HttpError(401, SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
-      if (!(await claimNonce(deps.noncePool, key.keyId, ctx.get(HEADER_NONCE)))) {
+      if (!(await deps.nonces.claim(key.keyId, ctx.get(HEADER_NONCE)))) {
         throw new HttpError(401, 'x-pp-nonce was already used');
       }
       signed = true;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, SecretBox } from '@opi/db';
+import { type ChangeFeed, ConfigCache } from '../cache/change-feed.js';
 
 export type KeyKind = 'operator' | 'master' | 'admin';
 
@@ -36,34 +37,29 @@ export async function createApiKey(
 }
 
 /**
- * Finds an active key by its raw value. A short per-process cache keeps the hot path to memory;
- * a revocation in this process clears it at once, in another process within KEY_CACHE_MS.
+ * Finds an active key by its raw value. Keys are cached in memory while the change feed is
+ * healthy; a revocation anywhere notifies every process, which drops its cache at once.
  */
-export const KEY_CACHE_MS = 5_000;
-
 export class KeyStore {
-  private cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+  private cache: ConfigCache<ApiKeyRecord | null>;
   constructor(
     private readonly pool: Pool,
     private readonly box: SecretBox,
-  ) {}
+    feed: ChangeFeed,
+  ) {
+    this.cache = new ConfigCache(feed);
+  }
 
   async find(rawKey: string): Promise<ApiKeyRecord | null> {
     const hash = this.box.lookupHash(rawKey);
-    const hit = this.cache.get(hash);
-    const now = Date.now();
-    if (hit && hit.until > now) return hit.record;
-    const { rows } = await this.pool.query<{ key_id: string; kind: KeyKind; operator_id: string | null }>(
-      `SELECT key_id, kind, operator_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
-    const record = row
-      ? { keyId: row.key_id, kind: row.kind, operatorId: row.operator_id, secret: rawKey }
-      : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(hash, { record, until: now + KEY_CACHE_MS });
-    return record;
+    return this.cache.get(hash, async () => {
+      const { rows } = await this.pool.query<{ key_id: string; kind: KeyKind; operator_id: string | null }>(
+        `SELECT key_id, kind, operator_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+        [hash],
+      );
+      const row = rows[0];
+      return row ? { keyId: row.key_id, kind: row.kind, operatorId: row.operator_id, secret: rawKey } : null;
+    });
   }
 
   async revoke(keyId: string): Promise<boolean> {
@@ -71,7 +67,6 @@ export class KeyStore {
       `UPDATE api_keys SET revoked_at = now() WHERE key_id = $1 AND revoked_at IS NULL`,
       [keyId],
     );
-    this.cache.clear();
     return (rowCount ?? 0) > 0;
   }
 }

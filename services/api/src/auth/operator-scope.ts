@@ -1,5 +1,6 @@
 import type { Pool } from '@opi/db';
 import type { Context, Next } from 'koa';
+import type { ConfigCache } from '../cache/change-feed.js';
 import { HttpError } from '../http/errors.js';
 import type { AuthState } from './authenticate.js';
 
@@ -14,6 +15,16 @@ export interface OperatorRow {
   wallet_base_url: string | null;
   wallet_secret_enc: string | null;
   artwork_format: 'vertical' | 'horizontal';
+}
+
+export async function loadOperator(pool: Pool, operatorId: string): Promise<OperatorRow | null> {
+  const { rows } = await pool.query<OperatorRow>(
+    `SELECT operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
+            wallet_base_url, wallet_secret_enc, artwork_format
+     FROM operators WHERE operator_id = $1`,
+    [operatorId],
+  );
+  return rows[0] ?? null;
 }
 
 /** Every place a request can name an operator: query, `x-operator-id`, body. */
@@ -36,7 +47,7 @@ function namedOperators(ctx: Context): string[] {
  * own operator and naming any other (through any channel) is 403; a provider master key must
  * name one operator (400 without). Unknown operator 404, inactive operator 403.
  */
-export function operatorScope(pool: Pool) {
+export function operatorScope(pool: Pool, cache: ConfigCache<OperatorRow | null>) {
   return async (ctx: Context, next: Next) => {
     const auth = ctx.state.auth as AuthState;
     const named = namedOperators(ctx);
@@ -57,13 +68,8 @@ export function operatorScope(pool: Pool) {
       if (distinct.length > 1) throw new HttpError(400, 'The request names more than one operator');
       operatorId = distinct[0]!;
     }
-    const { rows } = await pool.query<OperatorRow>(
-      `SELECT operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
-              wallet_base_url, wallet_secret_enc, artwork_format
-       FROM operators WHERE operator_id = $1`,
-      [operatorId],
-    );
-    const operator = rows[0];
+    const operator =
+      operatorId.length > 64 ? null : await cache.get(operatorId, () => loadOperator(pool, operatorId));
     if (!operator) throw new HttpError(404, 'Operator not found');
     if (operator.status !== 'active') throw new HttpError(403, 'Operator is inactive');
     ctx.state.operator = operator;

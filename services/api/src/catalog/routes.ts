@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { GamesListQuery, PROVIDER_IDS } from '@opi/contract';
+import { type Game, GamesListQuery, PROVIDER_IDS } from '@opi/contract';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
@@ -15,6 +15,18 @@ function canonicalProvider(value: string | undefined): string | null {
   return (PROVIDER_IDS as readonly string[]).includes(lower) ? lower : value;
 }
 
+/**
+ * The operator's launch-available games, presented once and cached until any catalog, operator
+ * or key table changes in any process (see ChangeFeed).
+ */
+function operatorGames(deps: ApiDeps, operator: OperatorRow): Promise<Game[]> {
+  return deps.caches.catalogs.get(operator.operator_id, async () => {
+    const rows = await loadCatalog(deps.pool, { operatorId: operator.operator_id, assignedOnly: true });
+    const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
+    return rows.map((r) => presentGame(r, present)).filter((g) => g.operator_availability?.launch_available);
+  });
+}
+
 /** GET /games and /games/{symbol}: the operator's catalog, launch-available entries only. */
 export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const router = new Router();
@@ -23,13 +35,9 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const operator = ctx.state.operator as OperatorRow;
     const providerId = canonicalProvider(query.provider_id);
     const known = providerId === null || (PROVIDER_IDS as readonly string[]).includes(providerId);
-    const rows = known
-      ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, providerId, assignedOnly: true })
+    const items = known
+      ? (await operatorGames(deps, operator)).filter((g) => !providerId || g.provider_id === providerId)
       : [];
-    const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
-    const items = rows
-      .map((r) => presentGame(r, present))
-      .filter((g) => g.operator_availability?.launch_available);
     ctx.body = {
       success: true,
       data: { items, total: items.length, operator_id: operator.operator_id, provider_id: providerId },
@@ -38,14 +46,7 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   router.get('/games/:symbol', ...guard, async (ctx) => {
     const operator = ctx.state.operator as OperatorRow;
     const symbol = ctx.params.symbol ?? '';
-    const rows =
-      symbol.length <= 128
-        ? await loadCatalog(deps.pool, { operatorId: operator.operator_id, symbolOrSlug: symbol })
-        : [];
-    const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
-    const game = rows
-      .map((r) => presentGame(r, present))
-      .find((g) => g.operator_availability?.launch_available);
+    const game = (await operatorGames(deps, operator)).find((g) => g.symbol === symbol || g.slug === symbol);
     if (!game) throw new HttpError(404, 'Game not found or not in the operator catalog');
     ctx.body = { success: true, data: game };
   });

@@ -31,7 +31,7 @@ export async function startApi(extraEnv: Record<string, string> = {}): Promise<H
     PUBLIC_BASE_URL: 'http://games.test',
     ...extraEnv,
   };
-  const deps = createDeps(loadConfig(env));
+  const deps = await createDeps(loadConfig(env));
   await seedCatalog(deps.pool);
   await ensureBootstrapAdminKey(deps.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
   const server = createApp(deps).listen(0, '127.0.0.1');

@@ -1,0 +1,52 @@
+import { createWalletApp } from './app.js';
+import { loadWalletConfigOrExit } from './config.js';
+import { createWalletDeps } from './deps.js';
+import { migrateWallet } from './migrate.js';
+
+const config = loadWalletConfigOrExit();
+if (!config.databaseUrl) {
+  process.stderr.write('DATABASE_URL is required\n');
+  process.exit(2);
+}
+const deps = createWalletDeps(config);
+const { logger } = deps;
+await migrateWallet(config.databaseUrl, (msg) => logger.debug('migrate', { msg }));
+
+const app = createWalletApp(deps);
+const server = app.listen(config.port, config.host, () => {
+  logger.info('wallet sandbox listening', {
+    url: `http://${config.host}:${config.port}/wallet`,
+    admin: config.adminToken ? 'enabled' : 'disabled (WALLET_ADMIN_TOKEN unset)',
+    auto_create_players_minor: config.autoCreatePlayersWithMinor,
+    faults: app.faults.get(),
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+// Nonces older than twice the skew window can no longer pass the timestamp check.
+const purge = setInterval(() => {
+  app.service
+    .purgeNonces(config.maxSkewSeconds)
+    .catch((err: unknown) => logger.warn('nonce purge failed', { error: String(err) }));
+}, 60_000);
+purge.unref();
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('wallet sandbox stopping');
+  server.close(() => {
+    void deps.close().finally(() => process.exit(0));
+  });
+  // Idle keep-alive sockets, and any held by the timeout fault, must not delay the exit.
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// Under the default stack, exit if the supervisor died (no orphaned wallet processes).
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 1000).unref();
