@@ -7,12 +7,23 @@ export interface StackSecrets {
   serviceSecret: string;
   providerAdminKey: string;
   demoWalletSecret: string;
+  walletAdminToken: string;
+  /** The demo operator's API key, created on the first start (shown nowhere else). */
+  demoOperatorKey?: string;
 }
 
 /**
  * The default stack's secrets, generated on first start and kept in DATA_DIR/secrets.json with
  * mode 600. SERVICE_SECRET and PROVIDER_ADMIN_KEY from the environment win over the file.
  */
+/** Writes the secrets file again (mode 600), e.g. after the demo operator key was created. */
+export async function saveSecrets(file: string, secrets: StackSecrets): Promise<void> {
+  const { serviceSecret, providerAdminKey, demoWalletSecret, walletAdminToken, demoOperatorKey } = secrets;
+  const body = { serviceSecret, providerAdminKey, demoWalletSecret, walletAdminToken, demoOperatorKey };
+  await writeFile(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
 export async function loadOrCreateSecrets(
   dir: string,
   env: { SERVICE_SECRET?: string | undefined; PROVIDER_ADMIN_KEY?: string | undefined },
@@ -24,6 +35,8 @@ export async function loadOrCreateSecrets(
     serviceSecret: stored.serviceSecret ?? randomBytes(32).toString('base64url'),
     providerAdminKey: stored.providerAdminKey ?? `padm_${randomBytes(32).toString('base64url')}`,
     demoWalletSecret: stored.demoWalletSecret ?? `wsec_${randomBytes(24).toString('base64url')}`,
+    walletAdminToken: stored.walletAdminToken ?? randomBytes(24).toString('base64url'),
+    ...(stored.demoOperatorKey ? { demoOperatorKey: stored.demoOperatorKey } : {}),
   };
   await mkdir(dir, { recursive: true });
   await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });

@@ -105,6 +105,16 @@ test('npm start brings the stack up, Ctrl-C stops it cleanly, a second start reu
   assert.equal(statSync(secretsFile).mode & 0o777, 0o600, 'generated secrets are mode 600');
   const secrets = JSON.parse(readFileSync(secretsFile, 'utf8'));
   assert.match(secrets.providerAdminKey, /^padm_/);
+  // The demo operator's key reads its catalog; the sandbox wallet answers.
+  assert.match(secrets.demoOperatorKey, /^opk_/);
+  const catalog = await fetch(`http://127.0.0.1:${ports.api}/api/provider/v1/games`, {
+    headers: { 'x-provider-api-key': secrets.demoOperatorKey },
+  });
+  assert.equal(catalog.status, 200);
+  const items = ((await catalog.json()) as { data: { items: { provider_id: string }[] } }).data.items;
+  assert.deepEqual([...new Set(items.map((g) => g.provider_id))].sort(), ['prov_a', 'prov_c', 'prov_d']);
+  const wallet = await fetch(`http://127.0.0.1:${ports.wallet}/wallet/balance`, { method: 'POST', body: '{}' });
+  assert.equal(wallet.status, 401, 'the sandbox wallet is up and refuses unsigned callbacks');
 
   // The stack's own worker runs a workflow whose activity writes to the stack's PostgreSQL.
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });

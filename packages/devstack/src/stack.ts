@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { assignAllTitles, createApiKey, seedCatalog } from '@opi/api';
 import { loadConfigOrExit } from '@opi/config';
 import {
   createPool,
@@ -17,10 +18,13 @@ import {
   withDatabase,
 } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
+import { CATALOG } from '@opi/games';
+import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { dataDir, REPO_ROOT } from './paths.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
-import { loadOrCreateSecrets } from './secrets.js';
+import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server.js';
 import { portFree, waitForPort } from './wait.js';
@@ -70,7 +74,7 @@ try {
     await ensureDatabase(pg.url, 'opi');
     databaseUrl = withDatabase(pg.url, 'opi');
   }
-  const applied = await migrate(databaseUrl);
+  const applied = [...(await migrate(databaseUrl)), ...(await migrateWallet(databaseUrl))];
   say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema is up to date');
 
   // Temporal
@@ -102,7 +106,20 @@ try {
   const box = createSecretBox(secrets.serviceSecret);
   await ensureBootstrapAdminKey(pool, box, secrets.providerAdminKey);
   const walletBaseUrl = `http://127.0.0.1:${config.WALLET_PORT}/wallet`;
-  await seedDemoOperator(pool, { walletBaseUrl, walletSecretEnc: box.encrypt(secrets.demoWalletSecret) });
+  await seedCatalog(pool);
+  const demo = await seedDemoOperator(pool, {
+    walletBaseUrl,
+    walletSecretEnc: box.encrypt(secrets.demoWalletSecret),
+  });
+  if (demo.created) {
+    // First start only (staff changes made later stand): every title assigned to the demo
+    // operator, the prov_c titles marked for the demo opted in, and an operator key.
+    await assignAllTitles(pool, demo.operatorId);
+    const demoTitles = CATALOG.filter((e) => e.demo_enable).map((e) => e.symbol);
+    await pool.query('UPDATE games SET operator_wallet_enabled = true WHERE symbol = ANY($1)', [demoTitles]);
+    secrets.demoOperatorKey = (await createApiKey(pool, box, 'operator', demo.operatorId, 'demo')).api_key;
+    await saveSecrets(secrets.file, secrets);
+  }
   await pool.end();
 
   say('building the workflow bundle');
@@ -135,6 +152,18 @@ try {
     return proc;
   };
 
+  await requirePort('WALLET_PORT', config.WALLET_PORT);
+  service('wallet', 'services/wallet-sandbox/src/main.ts', {
+    WALLET_ADMIN_TOKEN: secrets.walletAdminToken,
+    // Demo and QA: a player id the wallet has not seen opens with 1,000.00 (100000 minor units).
+    WALLET_AUTO_CREATE_PLAYERS_MINOR: '100000',
+  });
+  await waitForPort(config.HOST, config.WALLET_PORT, 60_000);
+  await createWalletAdminClient({
+    baseUrl: `http://${config.HOST}:${config.WALLET_PORT}`,
+    token: secrets.walletAdminToken,
+  }).setSecret('op_demo', secrets.demoWalletSecret);
+
   await requirePort('PORT', config.PORT);
   service('api', 'services/api/src/main.ts', { PORT: String(config.PORT) });
   service('worker', 'services/worker/src/main.ts');
@@ -146,6 +175,8 @@ try {
     [
       '',
       `  API            http://${config.HOST}:${config.PORT}   (health: /health)`,
+      `  Wallet sandbox http://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
+      `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
       `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,
       `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Data           ${dir}`,
