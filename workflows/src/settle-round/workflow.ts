@@ -1,6 +1,4 @@
 import {
-  ActivityFailure,
-  ApplicationFailure,
   condition,
   defineQuery,
   defineSignal,
@@ -42,12 +40,14 @@ export const stageSignal = defineSignal<[{ cashoutMinor: string }]>('stage');
 export const staffCancelSignal = defineSignal<[{ reason: string }]>('staffCancel');
 export const stateQuery = defineQuery<{ phase: string; outcome?: RoundOutcome }>('state');
 
+/** Whether the failure chain carries a wallet configuration fault (a 401 from the wallet). */
 function isConfigFault(err: unknown): boolean {
-  return (
-    err instanceof ActivityFailure &&
-    err.cause instanceof ApplicationFailure &&
-    err.cause.type === 'WalletConfigFault'
-  );
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if ((e as { type?: string }).type === 'WalletConfigFault') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /**
