@@ -12,7 +12,12 @@ const DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 test('the recorded histories cover the four required paths', () => {
-  assert.deepEqual(files.sort(), ['happy-path.json', 'prov-a-rollback.json', 'rejected-debit.json', 'stuck-then-recovered.json']);
+  assert.deepEqual(files.sort(), [
+    'happy-path.json',
+    'prov-a-rollback.json',
+    'rejected-debit.json',
+    'stuck-then-recovered.json',
+  ]);
 });
 
 for (const file of files) {

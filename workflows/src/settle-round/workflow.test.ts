@@ -286,7 +286,10 @@ describe('multi-step rounds', () => {
     });
     assert.equal(outcome.status, 'completed');
     assert.equal(await balance(p.externalId), 100_000 - 100 + 180);
-    await assert.rejects(handle.executeUpdate('finish', { args: [{ winMinor: '999' }] }), /round is done|already completed/);
+    await assert.rejects(
+      handle.executeUpdate('finish', { args: [{ winMinor: '999' }] }),
+      /round is done|already completed/,
+    );
     assert.equal(await balance(p.externalId), 100_000 - 100 + 180, 'cash-out credits once');
   });
 
