@@ -76,7 +76,12 @@ export async function startBenchStack(): Promise<BenchStack> {
 }
 
 /** Signed headers for one request (pp-operator-v1, a fresh nonce). */
-export function signedHeaders(key: string, method: string, pathAndQuery: string, body = ''): Record<string, string> {
+export function signedHeaders(
+  key: string,
+  method: string,
+  pathAndQuery: string,
+  body = '',
+): Record<string, string> {
   const timestamp = unixSeconds();
   const nonce = newRequestNonce();
   return {

@@ -76,7 +76,18 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
 export function createSettlementActivities(deps: SettlementDeps) {
   const log = deps.log ?? (() => {});
 
+  // Wallet URL and secret per operator, kept for a few seconds; a 401 drops the entry so a fixed
+  // secret is picked up on the very next attempt.
+  const walletCache = new Map<string, { url: string; secret: string; until: number }>();
   async function walletConfig(operatorId: string): Promise<{ url: string; secret: string }> {
+    const hit = walletCache.get(operatorId);
+    if (hit && hit.until > Date.now()) return hit;
+    const fresh = await loadWalletConfig(operatorId);
+    walletCache.set(operatorId, { ...fresh, until: Date.now() + 5_000 });
+    return fresh;
+  }
+
+  async function loadWalletConfig(operatorId: string): Promise<{ url: string; secret: string }> {
     const { rows } = await deps.pool.query<{
       wallet_base_url: string | null;
       wallet_secret_enc: string | null;
@@ -129,46 +140,47 @@ export function createSettlementActivities(deps: SettlementDeps) {
     return rows[0]!;
   }
 
+  /**
+   * The outcome, the round's status and (for a successful rollback) the reversed debit, in one
+   * statement: one round trip, atomic.
+   */
   async function recordOutcome(
     input: WalletStepInput,
     txId: string,
     outcome: { status: 'success' | 'failed'; balance?: string; error?: string; httpStatus?: number },
   ): Promise<void> {
-    const client = await deps.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `UPDATE wallet_transactions SET status = $2, wallet_balance = $3, error_code = $4, http_status = $5,
+    const roundStatus =
+      (outcome.status === 'success' ? input.roundStatusOnSuccess : input.roundStatusOnRejection) ?? null;
+    const reversesDebit = input.operation === 'rollback' && outcome.status === 'success';
+    await deps.pool.query(
+      `WITH tx AS (
+         UPDATE wallet_transactions SET status = $2, wallet_balance = $3, error_code = $4, http_status = $5,
                 last_error = NULL, completed_at = now(), updated_at = now()
-         WHERE transaction_id = $1 AND status = 'pending'`,
-        [txId, outcome.status, outcome.balance ?? null, outcome.error ?? null, outcome.httpStatus ?? null],
-      );
-      const roundStatus =
-        outcome.status === 'success' ? input.roundStatusOnSuccess : input.roundStatusOnRejection;
-      if (roundStatus) {
-        await client.query(
-          `UPDATE rounds SET status = $2, stuck = false, updated_at = now(), settled_at = now(),
-                  win_minor = CASE WHEN $2 = 'completed' THEN $3::bigint ELSE win_minor END
-           WHERE round_id = $1`,
-          [input.intent.roundId, roundStatus, input.operation === 'credit' ? input.amountMinor : '0'],
-        );
-      }
-      if (input.operation === 'rollback' && outcome.status === 'success') {
-        // The reversed debit's outcome is unknown and now irrelevant: it can no longer be pending.
-        await client.query(
-          `UPDATE wallet_transactions SET status = 'failed', error_code = 'reversed_by_rollback',
-                  completed_at = now(), updated_at = now()
-           WHERE transaction_id = $1 AND status = 'pending'`,
-          [input.intent.transactions.debit],
-        );
-      }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+         WHERE transaction_id = $1 AND status = 'pending' RETURNING 1
+       ), rd AS (
+         UPDATE rounds SET status = $6, stuck = false, updated_at = now(), settled_at = now(),
+                win_minor = CASE WHEN $6 = 'completed' THEN $7::bigint ELSE win_minor END
+         WHERE $6::text IS NOT NULL AND round_id = $8 RETURNING 1
+       ), rb AS (
+         -- The reversed debit's outcome is unknown and now irrelevant: it can no longer be pending.
+         UPDATE wallet_transactions SET status = 'failed', error_code = 'reversed_by_rollback',
+                completed_at = now(), updated_at = now()
+         WHERE $9::boolean AND transaction_id = $10 AND status = 'pending' RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM tx) AS tx, (SELECT count(*) FROM rd) AS rd, (SELECT count(*) FROM rb) AS rb`,
+      [
+        txId,
+        outcome.status,
+        outcome.balance ?? null,
+        outcome.error ?? null,
+        outcome.httpStatus ?? null,
+        roundStatus,
+        input.operation === 'credit' ? input.amountMinor : '0',
+        input.intent.roundId,
+        reversesDebit,
+        input.intent.transactions.debit,
+      ],
+    );
   }
 
   async function recordUnresolved(
@@ -248,6 +260,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
           });
           return { status: 'rejected', error: outcome.error };
         case 'config_fault':
+          walletCache.delete(input.intent.operatorId);
           log('error', 'wallet configuration fault: the wallet refused our signature', {
             alert: true,
             operator_id: input.intent.operatorId,

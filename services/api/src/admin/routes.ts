@@ -4,6 +4,7 @@ import {
   CreateApiKeyRequest,
   CreateOperatorRequest,
   EnabledRequest,
+  OperatorId,
   PROVIDER_IDS,
   ReleaseRegistryRequest,
   ThumbnailFormat,
@@ -14,6 +15,7 @@ import { isSafeSvg, sniffImageType } from '@opi/games';
 import type { Context, Middleware } from 'koa';
 import { createApiKey } from '../auth/keys.js';
 import type { OperatorRow } from '../auth/operator-scope.js';
+import { SAFE_SYMBOL } from '../catalog/artwork-routes.js';
 import { BLOCKER_TEXT } from '../catalog/availability.js';
 import { presentGame } from '../catalog/present.js';
 import { loadCatalog } from '../catalog/repository.js';
@@ -43,7 +45,12 @@ function newWalletSecret(): string {
   return `wsec_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Key ids are `key_<hex>` (or the bootstrap `adm_bootstrap`). */
+const SAFE_KEY_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 async function getOperator(deps: ApiDeps, operatorId: string): Promise<OperatorRow> {
+  // An id that cannot exist (e.g. with a NUL, which PostgreSQL refuses) is simply not found.
+  if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
   const { rows } = await deps.pool.query<OperatorRow>(
     `SELECT ${OPERATOR_COLUMNS} FROM operators WHERE operator_id = $1`,
     [operatorId],
@@ -53,6 +60,7 @@ async function getOperator(deps: ApiDeps, operatorId: string): Promise<OperatorR
 }
 
 async function requireGame(deps: ApiDeps, symbol: string): Promise<{ symbol: string; provider_id: string }> {
+  if (!SAFE_SYMBOL.test(symbol)) throw new HttpError(404, 'Game not found');
   const { rows } = await deps.pool.query<{ symbol: string; provider_id: string }>(
     `SELECT symbol, provider_id FROM games WHERE symbol = $1 OR slug = $1`,
     [symbol],
@@ -179,7 +187,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
   r.delete('/api-keys/:key_id', ...guard, async (ctx) => {
     const auth = ctx.state.auth as { keyId: string };
     if (ctx.params.key_id === auth.keyId) throw new HttpError(409, 'A key cannot revoke itself');
-    if (!(await deps.keys.revoke(ctx.params.key_id!)))
+    if (!SAFE_KEY_ID.test(ctx.params.key_id ?? '') || !(await deps.keys.revoke(ctx.params.key_id!)))
       throw new HttpError(404, 'API key not found or already revoked');
     ctx.body = { success: true, data: { key_id: ctx.params.key_id, revoked: true } };
   });

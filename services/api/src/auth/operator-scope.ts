@@ -1,3 +1,4 @@
+import { OperatorId } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import type { Context, Next } from 'koa';
 import type { ConfigCache } from '../cache/change-feed.js';
@@ -68,8 +69,10 @@ export function operatorScope(pool: Pool, cache: ConfigCache<OperatorRow | null>
       if (distinct.length > 1) throw new HttpError(400, 'The request names more than one operator');
       operatorId = distinct[0]!;
     }
-    const operator =
-      operatorId.length > 64 ? null : await cache.get(operatorId, () => loadOperator(pool, operatorId));
+    // An id that cannot exist (too long, a NUL PostgreSQL would refuse, ...) is not looked up.
+    const operator = !OperatorId.safeParse(operatorId).success
+      ? null
+      : await cache.get(operatorId, () => loadOperator(pool, operatorId));
     if (!operator) throw new HttpError(404, 'Operator not found');
     if (operator.status !== 'active') throw new HttpError(403, 'Operator is inactive');
     ctx.state.operator = operator;

@@ -10,12 +10,20 @@ async function collect(ctx: Context, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   if (ctx.method !== 'HEAD') {
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`);
-      chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of ctx.req) {
+        size += (chunk as Buffer).length;
+        // Past the limit, keep reading (and discarding) to the end of the body, as Node itself does
+        // for a declared oversize body: leaving the loop early would destroy the connection under
+        // a 413 that says keep-alive, and the client could lose the answer to a reset.
+        if (size <= limit) chunks.push(chunk as Buffer);
+      }
+    } catch {
+      // The client aborted or reset mid-body: its fault, not an unhandled server error.
+      throw new HttpError(400, 'The request body was not received completely');
     }
   }
+  if (size > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`);
   return Buffer.concat(chunks);
 }
 

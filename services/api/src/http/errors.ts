@@ -33,6 +33,18 @@ export function errorBoundary(logger: Logger) {
         ctx.body = { detail: 'Not Found' };
       } else if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) {
         ctx.body = { detail: 'Method Not Allowed' };
+      } else if (ctx.status === 501 && (ctx.body === undefined || ctx.body === null)) {
+        // @koa/router answers a method it does not implement (PROPFIND, TRACE, QUERY, ...) with a
+        // bare 501. That is the client's request, not a server fault: 405 where the path exists,
+        // else 404, with the usual JSON body.
+        if (ctx.response.get('Allow')) {
+          ctx.status = 405;
+          ctx.body = { detail: 'Method Not Allowed' };
+        } else {
+          ctx.remove('Allow');
+          ctx.status = 404;
+          ctx.body = { detail: 'Not Found' };
+        }
       }
     } catch (err) {
       if (err instanceof HttpError) {
