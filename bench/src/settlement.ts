@@ -46,7 +46,15 @@ const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
 const spawnService = (entry: string, env: Record<string, string>) => {
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, entry)],
+    [
+      ...(process.env.WORKER_CPU_PROF && entry.includes('worker')
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKER_CPU_PROF}`]
+        : []),
+      '--conditions=source',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, entry),
+    ],
     {
       env: { ...process.env, ...stack.env, LOG_LEVEL: 'error', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],

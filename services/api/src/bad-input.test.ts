@@ -1454,7 +1454,10 @@ function rawRequest(line: string, headers: string[] = [], body: string | Buffer 
   ]);
 }
 
-/** Fills the plan up to TARGET_REQUESTS with random recombinations of the systematic cases. */
+/**
+ * Guarantees at least TARGET_REQUESTS: should the systematic plan shrink below it, randomly chosen
+ * http cases are sent again with a hostile x-request-id and Accept header.
+ */
 function fill(cases: Case[]): Case[] {
   const httpCases = cases.filter((c) => c.via === 'http');
   const out = [...cases];

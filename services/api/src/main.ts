@@ -28,7 +28,7 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   server.close(() => {
-    deps.close().finally(() => process.exit(0));
+    void deps.close().finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 5000).unref();

@@ -75,6 +75,17 @@ const body = (ctx: Context) => ctx.state.body ?? {};
 export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Middleware[]): Router {
   const r = new Router({ prefix: '/api/admin/v1' });
 
+  // An admin write is visible to this process before its answer goes out: the local caches (keys,
+  // operators, catalogs) are dropped now rather than when the NOTIFY comes back, so a revoked key
+  // is refused from the next request on. Other processes drop theirs when the NOTIFY arrives.
+  r.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') deps.feed.version++;
+    }
+  });
+
   r.get('/games', ...guard, async (ctx) => {
     const rows = await loadCatalog(deps.pool, { operatorId: null });
     const present = { publicBaseUrl: deps.publicBaseUrl, operator: null, isProduction: deps.isProduction };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_KEY, call, type Harness, startApi } from '../test-support/harness.js';
+import { ADMIN_KEY, call, freePort, type Harness, startApi } from '../test-support/harness.js';
 
 /* The admin CLI as a child process against a real API (harness), over HTTP, every request signed. */
 
@@ -190,9 +190,10 @@ test('failures: exit 1 with the detail on stderr', async () => {
   assert.equal(usage.code, 1);
   assert.match(usage.stderr, /exactly one of --on or --off\n\nUsage: admin switch/);
 
-  const unreachable = await cli(['games', '--url', 'http://127.0.0.1:9', '--key', ADMIN_KEY], {});
+  const closed = `http://127.0.0.1:${await freePort()}`;
+  const unreachable = await cli(['games', '--url', closed, '--key', ADMIN_KEY], {});
   assert.equal(unreachable.code, 1);
-  assert.match(unreachable.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
+  assert.match(unreachable.stderr, new RegExp(`cannot reach ${closed}: .*ECONNREFUSED`));
 
   const noFile = await cli(['artwork', '--symbol', 'vs20emberfox', '--file', path.join(tmp, 'nope.png')]);
   assert.equal(noFile.code, 1);
