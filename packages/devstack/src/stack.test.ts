@@ -113,7 +113,10 @@ test('npm start brings the stack up, Ctrl-C stops it cleanly, a second start reu
   assert.equal(catalog.status, 200);
   const items = ((await catalog.json()) as { data: { items: { provider_id: string }[] } }).data.items;
   assert.deepEqual([...new Set(items.map((g) => g.provider_id))].sort(), ['prov_a', 'prov_c', 'prov_d']);
-  const wallet = await fetch(`http://127.0.0.1:${ports.wallet}/wallet/balance`, { method: 'POST', body: '{}' });
+  const wallet = await fetch(`http://127.0.0.1:${ports.wallet}/wallet/balance`, {
+    method: 'POST',
+    body: '{}',
+  });
   assert.equal(wallet.status, 401, 'the sandbox wallet is up and refuses unsigned callbacks');
 
   // The stack's own worker runs a workflow whose activity writes to the stack's PostgreSQL.
