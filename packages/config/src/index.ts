@@ -1,2 +1,3 @@
 export * from './load-config.js';
+export * from './logger.js';
 export * from './schema.js';
