@@ -1,3 +1,4 @@
 export * from './load-config.js';
 export * from './logger.js';
 export * from './schema.js';
+export * from './serve.js';

@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '@opi/config';
+import { loadConfigOrExit, stopOnSignals } from '@opi/config';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
@@ -23,20 +23,4 @@ const purge = setInterval(() => {
 }, 60_000);
 purge.unref();
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  server.close(() => {
-    void deps.close().finally(() => process.exit(0));
-  });
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// Under the default stack, exit if the supervisor died (no orphaned API processes).
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) stop();
-}, 1000).unref();
+stopOnSignals(server, () => deps.close());

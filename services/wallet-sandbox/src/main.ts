@@ -1,3 +1,4 @@
+import { stopOnSignals } from '@opi/config';
 import { createWalletApp } from './app.js';
 import { loadWalletConfigOrExit } from './config.js';
 import { createWalletDeps } from './deps.js';
@@ -31,22 +32,9 @@ const purge = setInterval(() => {
 }, 60_000);
 purge.unref();
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  logger.info('wallet sandbox stopping');
-  server.close(() => {
-    void deps.close().finally(() => process.exit(0));
-  });
-  // Idle keep-alive sockets, and any held by the timeout fault, must not delay the exit.
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// Under the default stack, exit if the supervisor died (no orphaned wallet processes).
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) stop();
-}, 1000).unref();
+// Idle keep-alive sockets, and any held by the timeout fault, must not delay the exit.
+stopOnSignals(
+  server,
+  () => deps.close(),
+  () => logger.info('wallet sandbox stopping'),
+);
