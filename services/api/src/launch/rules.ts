@@ -1,0 +1,109 @@
+import type { ProviderId } from '@opi/contract';
+import { decimalStringToMinor } from '@opi/money';
+
+/*
+ * The launch request's rules that depend only on the request, the operator and the title
+ * (spec: POST /api/provider/v1/launch-url). Each answers a value or a reason for a 422.
+ */
+
+export type RuleResult<T> = { ok: true; value: T } | { ok: false; field: string; reason: string };
+
+const ok = <T>(value: T): RuleResult<T> => ({ ok: true, value });
+const fail = (field: string, reason: string): RuleResult<never> => ({ ok: false, field, reason });
+
+export interface CurrencyInput {
+  requested: string | undefined;
+  operator: { default_currency: string; allowed_currencies: string[] };
+  game: { provider_id: ProviderId; crash_currencies: string[] | null | undefined };
+}
+
+/**
+ * The currency defaults to the operator's, then USD. Crash titles with a currency list (title 1:
+ * USD; title 2: USD, EUR, GBP) accept only those; other crash titles only the operator's default
+ * currency. The other families accept the operator's allowed currencies.
+ */
+export function resolveCurrency(input: CurrencyInput): RuleResult<string> {
+  const currency = input.requested ?? (input.operator.default_currency || 'USD');
+  if (input.game.provider_id === 'prov_d') {
+    const list = input.game.crash_currencies;
+    if (list && list.length > 0) {
+      return list.includes(currency)
+        ? ok(currency)
+        : fail('currency', `this crash title supports ${list.join(', ')} only`);
+    }
+    return currency === input.operator.default_currency
+      ? ok(currency)
+      : fail(
+          'currency',
+          `this crash title supports the operator's default currency (${input.operator.default_currency}) only`,
+        );
+  }
+  return input.operator.allowed_currencies.includes(currency)
+    ? ok(currency)
+    : fail('currency', `${currency} is not among the operator's allowed currencies`);
+}
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * return_url: an absolute URL without credentials or control characters. HTTPS everywhere;
+ * prov_a and prov_b also accept HTTP; prov_c accepts HTTP outside production only; prov_d
+ * accepts HTTP on loopback only (isolated testing).
+ */
+export function checkReturnUrl(
+  raw: string | undefined,
+  family: ProviderId,
+  isProduction: boolean,
+): RuleResult<string | null> {
+  if (raw === undefined) return ok(null);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw))
+    return fail('return_url', 'must not contain control characters');
+  if (raw.length > 2048) return fail('return_url', 'at most 2048 characters');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail('return_url', 'must be an absolute URL');
+  }
+  if (url.username || url.password) return fail('return_url', 'must not contain credentials');
+  if (url.protocol === 'https:') return ok(url.toString());
+  if (url.protocol !== 'http:') return fail('return_url', 'must be an https URL');
+  if (family === 'prov_a' || family === 'prov_b') return ok(url.toString());
+  if (family === 'prov_c' && !isProduction) return ok(url.toString());
+  if (family === 'prov_d' && isLoopback(url.hostname)) return ok(url.toString());
+  return fail('return_url', family === 'prov_d' ? 'must be https (http only on loopback)' : 'must be https');
+}
+
+export type Device = 'desktop' | 'mobile' | 'tablet';
+
+/** The device hint; the slot families (prov_a, prov_b) treat a tablet as mobile. */
+export function normalizeDevice(device: Device | undefined, family: ProviderId): Device {
+  const d = device ?? 'desktop';
+  return d === 'tablet' && (family === 'prov_a' || family === 'prov_b') ? 'mobile' : d;
+}
+
+/**
+ * The coin (prov_a/prov_b only; the other families choose stakes in game and ignore it): a finite
+ * number greater than zero, or such a number as a string, in currency units, exactly representable
+ * in minor units. Returns minor units, or null when it does not apply or is absent.
+ */
+export function parseCoin(
+  coin: number | string | undefined,
+  family: ProviderId,
+  currency: string,
+): RuleResult<bigint | null> {
+  if (coin === undefined || (family !== 'prov_a' && family !== 'prov_b')) return ok(null);
+  const text = typeof coin === 'number' ? (Number.isFinite(coin) ? String(coin) : '') : coin.trim();
+  if (!/^[0-9]+(?:\.[0-9]+)?$/.test(text)) return fail('coin', 'must be a finite number greater than zero');
+  let minor: bigint;
+  try {
+    minor = decimalStringToMinor(text, currency);
+  } catch {
+    return fail('coin', `must be a whole number of ${currency} minor units`);
+  }
+  return minor > 0n ? ok(minor) : fail('coin', 'must be greater than zero');
+}
