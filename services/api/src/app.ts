@@ -9,6 +9,7 @@ import type { ApiDeps } from './deps.js';
 import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
+import { launchRoutes } from './launch/routes.js';
 import { healthRoutes } from './routes/health.js';
 
 /**
@@ -33,6 +34,7 @@ export function createApp(deps: ApiDeps): Koa {
 
   const provider = new Router({ prefix: '/api/provider/v1' });
   provider.use(catalogRoutes(deps, providerGuard).routes());
+  provider.use(launchRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),

@@ -97,7 +97,9 @@ describe('coin', () => {
     assert.equal(value(parseCoin(0.1, 'prov_a', 'EUR')), 10n);
     assert.equal(value(parseCoin('0.25', 'prov_b', 'EUR')), 25n);
     assert.equal(value(parseCoin(5, 'prov_a', 'JPY')), 5n);
-    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '0', 'abc', '1e3', '', '0.001']) {
+    assert.equal(value(parseCoin('1e-2', 'prov_a', 'EUR')), 1n, 'exponent strings are numbers too');
+    assert.equal(value(parseCoin('1e3', 'prov_a', 'EUR')), 100000n);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '0', 'abc', '', '0.001', '1e-3', ' ']) {
       assert.equal(parseCoin(bad as number | string, 'prov_a', 'EUR').ok, false, String(bad));
     }
     assert.equal(parseCoin(0.5, 'prov_a', 'JPY').ok, false, 'no fraction in JPY');

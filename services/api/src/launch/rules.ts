@@ -97,8 +97,11 @@ export function parseCoin(
   currency: string,
 ): RuleResult<bigint | null> {
   if (coin === undefined || (family !== 'prov_a' && family !== 'prov_b')) return ok(null);
-  const text = typeof coin === 'number' ? (Number.isFinite(coin) ? String(coin) : '') : coin.trim();
-  if (!/^[0-9]+(?:\.[0-9]+)?$/.test(text)) return fail('coin', 'must be a finite number greater than zero');
+  const n =
+    typeof coin === 'number' ? coin : /^[0-9.eE+-]+$/.test(coin.trim()) ? Number(coin.trim()) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0) return fail('coin', 'must be a finite number greater than zero');
+  // Plain decimal digits (no exponent), then exact conversion: 0.001 EUR is refused, not rounded.
+  const text = n.toFixed(8).replace(/\.?0+$/, '');
   let minor: bigint;
   try {
     minor = decimalStringToMinor(text, currency);

@@ -1,0 +1,251 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest } from '@opi/contract';
+import { withTransaction } from '@opi/db';
+import type { OperatorRow } from '../auth/operator-scope.js';
+import { availabilityOf } from '../catalog/present.js';
+import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
+import type { ApiDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import { parseOr422 } from '../http/validate.js';
+import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
+
+/** Session lifetimes per family (spec, Limits). */
+export const LIFETIMES = {
+  /** prov_a/prov_b: inactivity deadline, extended by runtime activity. */
+  slotInactivityMs: 30 * 60_000,
+  /** prov_c: the play session, and the signed browser grant within it. */
+  nativeSessionMs: 30 * 60_000,
+  nativeGrantMs: 5 * 60_000,
+  /** prov_d: the login grant, then an authorized session of one hour unless revoked. */
+  crashGrantMs: 5 * 60_000,
+};
+
+/** The launch URL is a bearer secret: 256 random bits, stored only as a SHA-256 hash. */
+export function newLaunchToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLaunchToken(token) };
+}
+export function hashLaunchToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function rule<T>(r: RuleResult<T>): T {
+  if (!r.ok) throw new HttpError(422, [{ loc: ['body', r.field], msg: r.reason, type: 'value_error' }]);
+  return r.value;
+}
+
+/** Required launch fields missing: 400 (spec, Errors); malformed fields: 422. */
+function requireLaunchFields(body: unknown): void {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new HttpError(400, 'A JSON object body is required');
+  const b = body as Record<string, unknown>;
+  if (b.external_player_id === undefined) throw new HttpError(400, 'external_player_id is required');
+  if (b.symbol === undefined && b.slug === undefined) throw new HttpError(400, 'symbol or slug is required');
+}
+
+async function resolveGame(
+  deps: ApiDeps,
+  operatorId: string,
+  symbol?: string,
+  slug?: string,
+): Promise<CatalogRow> {
+  const lookup = async (id: string) => (await loadCatalog(deps.pool, { operatorId, symbolOrSlug: id }))[0];
+  const bySymbol = symbol !== undefined ? await lookup(symbol) : undefined;
+  const bySlug = slug !== undefined ? await lookup(slug) : undefined;
+  if (symbol !== undefined && slug !== undefined && bySymbol && bySlug && bySymbol.symbol !== bySlug.symbol) {
+    throw new HttpError(400, 'symbol and slug name different games');
+  }
+  const game = bySymbol ?? bySlug;
+  if (!game || (symbol !== undefined && !bySymbol) || (slug !== undefined && !bySlug))
+    throw new HttpError(404, 'Game not found');
+  return game;
+}
+
+/** Availability blockers as launch statuses: the catalog's rules decide, the spec's statuses answer. */
+function requireLaunchable(game: CatalogRow, operator: OperatorRow, isProduction: boolean): void {
+  const { availability } = availabilityOf(game, { operator, isProduction });
+  const b = new Set(availability.blockers);
+  if (b.has('unassigned')) throw new HttpError(404, 'Game not in the operator catalog');
+  if (b.has('transport_unavailable')) {
+    const why =
+      game.integration_mode !== 'operator-wallet'
+        ? `${game.integration_mode} titles do not accept operator-wallet launches`
+        : game.provider_id === 'prov_b'
+          ? 'prov_b is switched off'
+          : 'operator-wallet transport is not enabled for this title';
+    throw new HttpError(409, `Unsupported provider integration: ${why}`);
+  }
+  if (b.has('disabled')) throw new HttpError(403, 'Game not enabled for this operator');
+  if (b.has('release_acceptance'))
+    throw new HttpError(403, 'Game not enabled: its installed version has no accepted release');
+  if (b.has('operator_configuration')) throw new HttpError(409, 'The operator wallet is not configured');
+}
+
+function launchUrlFor(base: string, game: CatalogRow, token: string): string {
+  const path = (game.metadata.launch_path as string | null | undefined) ?? null;
+  if (!path) throw new HttpError(503, 'Provider runtime not configured for this title');
+  const url = new URL(path, base);
+  const param = game.provider_id === 'prov_c' ? 'grant' : game.provider_id === 'prov_d' ? 'login' : 'mgckey';
+  url.searchParams.set(param, token);
+  return url.toString();
+}
+
+export interface LaunchResult {
+  data: LaunchUrlData;
+  resumedRoundId: string | null;
+}
+
+/**
+ * POST /api/provider/v1/launch-url: create or resume a player's session and answer a fresh
+ * launch URL. The player, the session and the token change in one database transaction.
+ */
+export async function createLaunch(
+  deps: ApiDeps,
+  operator: OperatorRow,
+  rawBody: unknown,
+): Promise<LaunchResult> {
+  requireLaunchFields(rawBody);
+  const req = parseOr422(LaunchUrlRequest, rawBody, 'body');
+  if (deps.isProduction && !deps.publicBaseUrl.startsWith('https://')) {
+    throw new HttpError(500, 'The public game base address must be HTTPS in production');
+  }
+  const game = await resolveGame(deps, operator.operator_id, req.symbol, req.slug);
+  requireLaunchable(game, operator, deps.isProduction);
+
+  const family = game.provider_id;
+  const currency = rule(
+    resolveCurrency({
+      requested: req.currency,
+      operator,
+      game: {
+        provider_id: family,
+        crash_currencies: game.metadata.crash_currencies as string[] | null | undefined,
+      },
+    }),
+  );
+  const returnUrl = rule(checkReturnUrl(req.return_url, family, deps.isProduction));
+  const coinMinor = rule(parseCoin(req.coin, family, currency));
+  const device = normalizeDevice(req.device, family);
+  const { token, hash } = newLaunchToken();
+  const now = Date.now();
+  const expiresAt =
+    family === 'prov_c'
+      ? new Date(now + LIFETIMES.nativeSessionMs)
+      : family === 'prov_d'
+        ? new Date(now + LIFETIMES.crashGrantMs)
+        : new Date(now + LIFETIMES.slotInactivityMs);
+  const grantExpiresAt =
+    family === 'prov_c' ? new Date(now + LIFETIMES.nativeGrantMs) : family === 'prov_d' ? expiresAt : null;
+
+  return withTransaction(deps.pool, async (c) => {
+    // Player identity: global for prov_a/prov_b/prov_c (one operator owns an id); prov_d isolates
+    // by operator and currency and keeps the supplied id in callbacks.
+    const scope = family === 'prov_d' ? 'crash' : 'global';
+    await c.query(
+      `INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [
+        `p_${randomUUID()}`,
+        operator.operator_id,
+        req.external_player_id,
+        scope,
+        scope === 'crash' ? currency : null,
+      ],
+    );
+    const { rows: players } = await c.query<{ player_id: string; operator_id: string }>(
+      scope === 'crash'
+        ? `SELECT player_id, operator_id FROM players
+           WHERE scope = 'crash' AND operator_id = $1 AND external_player_id = $2 AND currency = $3`
+        : `SELECT player_id, operator_id FROM players WHERE scope = 'global' AND external_player_id = $2 AND $1::text IS NOT NULL`,
+      scope === 'crash'
+        ? [operator.operator_id, req.external_player_id, currency]
+        : [operator.operator_id, req.external_player_id],
+    );
+    const player = players[0]!;
+    if (player.operator_id !== operator.operator_id) {
+      throw new HttpError(409, 'external_player_id belongs to another operator');
+    }
+
+    // An unfinished round resumes only in its own currency, with its own wager and coin.
+    const { rows: open } = await c.query<{ round_id: string; currency: string }>(
+      `SELECT round_id, currency FROM rounds WHERE player_id = $1 AND symbol = $2 AND status = 'open'
+       ORDER BY created_at LIMIT 1`,
+      [player.player_id, game.symbol],
+    );
+    const unfinished = open[0];
+    if (unfinished && unfinished.currency.trim() !== currency) {
+      throw new HttpError(
+        409,
+        `An unfinished round of this game is in ${unfinished.currency.trim()}; launch in that currency`,
+      );
+    }
+
+    // Launching the same player again resumes (and refreshes) the session: a new token, a new deadline.
+    const { rows: existing } = await c.query<{ session_id: string; coin_minor: bigint | null }>(
+      `SELECT session_id, coin_minor FROM sessions
+       WHERE operator_id = $1 AND player_id = $2 AND symbol = $3 AND currency = $4 AND status = 'active'
+       ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
+      [operator.operator_id, player.player_id, game.symbol, currency],
+    );
+    let sessionId: string;
+    if (existing[0]) {
+      sessionId = existing[0].session_id;
+      await c.query(
+        `UPDATE sessions SET token_hash = $2, device = $3, lang = $4, return_url = $5,
+                coin_minor = CASE WHEN $8::boolean THEN coin_minor ELSE coalesce($6, coin_minor) END,
+                expires_at = $7, grant_expires_at = $9, last_activity_at = now()
+         WHERE session_id = $1`,
+        [
+          sessionId,
+          hash,
+          device,
+          req.lang ?? null,
+          returnUrl,
+          coinMinor,
+          expiresAt,
+          unfinished !== undefined,
+          grantExpiresAt,
+        ],
+      );
+    } else {
+      sessionId = `s_${randomUUID()}`;
+      await c.query(
+        `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash, device, lang,
+                               return_url, coin_minor, expires_at, grant_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          sessionId,
+          operator.operator_id,
+          player.player_id,
+          game.symbol,
+          family,
+          currency,
+          hash,
+          device,
+          req.lang ?? null,
+          returnUrl,
+          coinMinor,
+          expiresAt,
+          grantExpiresAt,
+        ],
+      );
+    }
+    const { integration } = availabilityOf(game, { operator, isProduction: deps.isProduction });
+    const data: LaunchUrlData = {
+      symbol: game.symbol,
+      slug: game.slug,
+      operator_id: operator.operator_id,
+      currency,
+      ...(req.lang ? { lang: req.lang } : {}),
+      session_id: sessionId,
+      launch_url: launchUrlFor(deps.publicBaseUrl, game, token),
+      expires_at: expiresAt.toISOString(),
+      contract_version: CONTRACT_VERSION,
+      amount_unit: AMOUNT_UNIT,
+      provider_session_id: null,
+      test_launch: !deps.isProduction,
+      operator_integration: integration,
+    };
+    return { data, resumedRoundId: unfinished?.round_id ?? null };
+  });
+}
