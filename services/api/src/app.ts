@@ -11,6 +11,8 @@ import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
 import { healthRoutes } from './routes/health.js';
+import { runtimeRoutes } from './runtime/routes.js';
+import { authenticateRuntime } from './runtime/session-auth.js';
 
 /**
  * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
@@ -41,6 +43,7 @@ export function createApp(deps: ApiDeps): Koa {
     artworkRoutes(deps),
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
+    runtimeRoutes(deps, [authenticateRuntime(deps)]),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

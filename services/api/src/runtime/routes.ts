@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { ApiDeps } from '../deps.js';
+import type { RuntimeSession } from './session-auth.js';
+import { readWalletBalance } from './wallet-balance.js';
+
+/** Runtime routes for the launched game page (never server to server). */
+export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
+  const router = new Router({ prefix: '/api/runtime' });
+  router.get('/session', ...guard, (ctx) => {
+    const s = ctx.state.session as RuntimeSession;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      session_id: s.session_id,
+      symbol: s.symbol,
+      provider_id: s.provider_id,
+      currency: s.currency,
+      coin_minor: s.coin_minor === null ? null : s.coin_minor.toString(),
+      device: s.device,
+      lang: s.lang,
+      return_url: s.return_url,
+      expires_at: s.expires_at?.toISOString() ?? null,
+    };
+  });
+  router.get('/balance', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await readWalletBalance(deps, ctx.state.session as RuntimeSession);
+  });
+  return router;
+}
