@@ -43,7 +43,7 @@ export function authenticateRuntime(deps: ApiDeps) {
       [hashLaunchToken(token)],
     );
     const session = rows[0];
-    if (!session || session.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
+    if (session?.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
     if (session.expires_at && session.expires_at.getTime() <= Date.now()) {
       throw new HttpError(401, 'The session has expired: launch the game again');
     }
