@@ -43,7 +43,7 @@ export function createApp(deps: ApiDeps): Koa {
     artworkRoutes(deps),
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
-    runtimeRoutes(deps, [authenticateRuntime(deps)]),
+    runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

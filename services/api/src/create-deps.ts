@@ -1,5 +1,6 @@
 import type { Config } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
+import { Client, Connection } from '@temporalio/client';
 import { KeyStore } from './auth/keys.js';
 import { NonceClaimer } from './auth/nonces.js';
 import { ChangeFeed, ConfigCache } from './cache/change-feed.js';
@@ -22,7 +23,19 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
   const box = createSecretBox(config.SERVICE_SECRET);
   const feed = new ChangeFeed(config.DATABASE_URL);
   await feed.start();
+  // Lazy: the API starts (and serves the catalog) before Temporal answers; calls wait for it.
+  const connection = config.TEMPORAL_ADDRESS
+    ? Connection.lazy({ address: config.TEMPORAL_ADDRESS })
+    : undefined;
   return {
+    ...(connection
+      ? {
+          temporal: {
+            client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
+            taskQueue: config.TEMPORAL_TASK_QUEUE,
+          },
+        }
+      : {}),
     pool,
     nonces: new NonceClaimer(noncePool),
     feed,
@@ -35,6 +48,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     async close() {
+      await connection?.close().catch(() => {});
       await feed.stop();
       await pool.end();
       await noncePool.end();

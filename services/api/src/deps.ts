@@ -1,10 +1,12 @@
 import type { Game } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
+import type { Client } from '@temporalio/client';
 import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
 import type { OperatorRow } from './auth/operator-scope.js';
 import type { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import type { Logger } from './http/logger.js';
+import type { SlotPlayer } from './runtime/spin.js';
 
 /** Everything the API's routes need, built once by main.ts (or a test). */
 export interface ApiDeps {
@@ -21,6 +23,10 @@ export interface ApiDeps {
   keys: KeyStore;
   logger: Logger;
   publicBaseUrl: string;
+  /** The slot engine the runtime's /spin plays (prov_a, prov_b). */
+  slots?: SlotPlayer;
+  /** The settlement workflows' client (absent when TEMPORAL_ADDRESS is not configured). */
+  temporal?: { client: Client; taskQueue: string };
   isProduction: boolean;
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;

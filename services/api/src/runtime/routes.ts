@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
 import type { RuntimeSession } from './session-auth.js';
+import { spin } from './spin.js';
 import { readWalletBalance } from './wallet-balance.js';
 
 /** Runtime routes for the launched game page (never server to server). */
@@ -21,6 +23,11 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       return_url: s.return_url,
       expires_at: s.expires_at?.toISOString() ?? null,
     };
+  });
+  router.post('/spin', ...guard, async (ctx) => {
+    if (!deps.slots) throw new HttpError(503, 'Provider runtime not configured (no slot engine)');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await spin(deps, deps.slots, ctx.state.session as RuntimeSession, ctx.state.body);
   });
   router.get('/balance', ...guard, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
