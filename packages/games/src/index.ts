@@ -1,2 +1,3 @@
 export * from './artwork.js';
 export * from './catalog.js';
+export * from './slots/index.js';

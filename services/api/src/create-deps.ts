@@ -6,6 +6,7 @@ import { NonceClaimer } from './auth/nonces.js';
 import { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import type { ApiDeps } from './deps.js';
 import { createLogger } from './http/logger.js';
+import { createSlotPlayer } from './runtime/slot-player.js';
 
 /** Builds the API's dependencies from the parsed configuration. */
 export async function createDeps(config: Config): Promise<ApiDeps & { close(): Promise<void> }> {
@@ -37,6 +38,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
         }
       : {}),
     pool,
+    slots: createSlotPlayer(),
     nonces: new NonceClaimer(noncePool),
     feed,
     caches: { operators: new ConfigCache(feed), catalogs: new ConfigCache(feed) },
