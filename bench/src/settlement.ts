@@ -31,6 +31,7 @@ import {
   transactionIdsFor,
 } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
+import { cpuPerUnit, cpuSnapshot } from './lib/cpu.js';
 import { BENCH_SERVICE_SECRET, startBenchStack } from './lib/stack.js';
 import { fmt, median, percentile } from './lib/stats.js';
 
@@ -51,6 +52,9 @@ const spawnService = (entry: string, env: Record<string, string>) => {
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKER_CPU_PROF}`]
         : []),
       '--conditions=source',
+      ...(process.env.WORKER_EXTRA_IMPORT && entry.includes('worker')
+        ? ['--import', process.env.WORKER_EXTRA_IMPORT]
+        : []),
       '--import',
       'tsx',
       path.join(REPO_ROOT, entry),
@@ -75,6 +79,14 @@ try {
     headless: true,
     // TEMPORAL_DB=memory: the dev server without its SQLite file (default: a file with WAL, as npm start).
     ...(process.env.TEMPORAL_DB === 'memory' ? {} : { dbFile: path.join(tmp, 'temporal.db') }),
+    ...(process.env.TEMPORAL_DYNAMIC_CONFIG
+      ? {
+          dynamicConfig: JSON.parse(process.env.TEMPORAL_DYNAMIC_CONFIG) as Record<
+            string,
+            string | number | boolean
+          >,
+        }
+      : {}),
   });
   await buildWorkflowBundle();
 
@@ -146,6 +158,7 @@ try {
   async function drive(rounds: number, one: (i: number, p: (typeof players)[number]) => Promise<void>) {
     let next = 0;
     const latencies: number[] = [];
+    const cpu0 = cpuSnapshot();
     const t0 = performance.now();
     await Promise.all(
       players.map(async (p) => {
@@ -159,7 +172,14 @@ try {
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { rps: rounds / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), seconds };
+    const cpu = cpuPerUnit(cpu0, cpuSnapshot(), rounds);
+    return {
+      rps: rounds / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      seconds,
+      cpu,
+    };
   }
 
   // Baseline: the two wallet calls, signed, directly.
@@ -204,7 +224,7 @@ try {
   );
   await drive(200, direct);
   await drive(200, viaTemporal(true, taskQueue));
-  const rows: Record<string, { rps: number; p50: number; p99: number }[]> = {
+  const rows: Record<string, { rps: number; p50: number; p99: number; cpu: [string, number][] }[]> = {
     direct: [],
     local: [],
     regular: [],
@@ -212,7 +232,9 @@ try {
   for (let run = 0; run < 3; run++) {
     rows.direct!.push(await drive(ROUNDS, direct));
     rows.local!.push(await drive(ROUNDS, viaTemporal(true, taskQueue)));
-    rows.regular!.push(await drive(Math.floor(ROUNDS / 2), viaTemporal(false, taskQueue)));
+    if (!process.env.SKIP_REGULAR)
+      rows.regular!.push(await drive(Math.floor(ROUNDS / 2), viaTemporal(false, taskQueue)));
+    else rows.regular!.push({ rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, seconds: 0, cpu: [] });
     const last = (k: string) => rows[k]![rows[k]!.length - 1]!;
     console.log(
       `run ${run + 1}: direct ${fmt(last('direct').rps, 0)}/s p50 ${fmt(last('direct').p50, 2)} ms | ` +
@@ -221,6 +243,11 @@ try {
     );
   }
   const m = (k: string, f: 'rps' | 'p50' | 'p99') => median(rows[k]!.map((r) => r[f]));
+  console.log('\nCPU per round (ms, last run), by process');
+  for (const k of ['direct', 'local', 'regular']) {
+    const cpu = rows[k]![rows[k]!.length - 1]!.cpu;
+    console.log(`  ${k.padEnd(8)} ${cpu.map(([l, ms]) => `${l} ${fmt(ms, 2)}`).join(', ')}`);
+  }
   console.log('\nmedians of 3 runs');
   for (const k of ['direct', 'local', 'regular']) {
     console.log(

@@ -19,6 +19,8 @@ export interface TemporalDevServerOptions {
   namespace?: string;
   runDir?: string;
   quiet?: boolean;
+  /** Extra `--dynamic-config-value KEY=VALUE` settings (values are JSON-encoded). */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
       '--sqlite-pragma',
       'synchronous=normal',
     );
+  }
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
   if (options.headless || !options.uiPort) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
