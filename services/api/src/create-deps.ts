@@ -41,7 +41,11 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     slots: createSlotPlayer(),
     nonces: new NonceClaimer(noncePool),
     feed,
-    caches: { operators: new ConfigCache(feed), catalogs: new ConfigCache(feed) },
+    caches: {
+      operators: new ConfigCache(feed),
+      catalogs: new ConfigCache(feed),
+      catalogRows: new ConfigCache(feed),
+    },
     box,
     keys: new KeyStore(pool, box, feed),
     logger: createLogger('api', config.LOG_LEVEL),

@@ -5,6 +5,7 @@ import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
 import type { OperatorRow } from './auth/operator-scope.js';
 import type { ChangeFeed, ConfigCache } from './cache/change-feed.js';
+import type { CatalogRow } from './catalog/repository.js';
 import type { Logger } from './http/logger.js';
 import type { SlotPlayer } from './runtime/spin.js';
 
@@ -18,6 +19,8 @@ export interface ApiDeps {
   caches: {
     operators: ConfigCache<OperatorRow | null>;
     catalogs: ConfigCache<Game[]>;
+    /** Every title with the operator's assignment (launch resolves games here). */
+    catalogRows: ConfigCache<CatalogRow[]>;
   };
   box: SecretBox;
   keys: KeyStore;

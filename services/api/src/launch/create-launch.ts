@@ -29,6 +29,15 @@ export function hashLaunchToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A named (prepared once per connection) statement: the launch path skips parse and plan. */
+function named(
+  name: string,
+  text: string,
+  values: unknown[],
+): { name: string; text: string; values: unknown[] } {
+  return { name, text, values };
+}
+
 function rule<T>(r: RuleResult<T>): T {
   if (!r.ok) throw new HttpError(422, [{ loc: ['body', r.field], msg: r.reason, type: 'value_error' }]);
   return r.value;
@@ -49,9 +58,11 @@ async function resolveGame(
   symbol?: string,
   slug?: string,
 ): Promise<CatalogRow> {
-  const lookup = async (id: string) => (await loadCatalog(deps.pool, { operatorId, symbolOrSlug: id }))[0];
-  const bySymbol = symbol !== undefined ? await lookup(symbol) : undefined;
-  const bySlug = slug !== undefined ? await lookup(slug) : undefined;
+  // The whole catalog with this operator's assignments, cached until any catalog table changes.
+  const rows = await deps.caches.catalogRows.get(operatorId, () => loadCatalog(deps.pool, { operatorId }));
+  const lookup = (id: string) => rows.find((r) => r.symbol === id) ?? rows.find((r) => r.slug === id);
+  const bySymbol = symbol !== undefined ? lookup(symbol) : undefined;
+  const bySlug = slug !== undefined ? lookup(slug) : undefined;
   if (symbol !== undefined && slug !== undefined && bySymbol && bySlug && bySymbol.symbol !== bySlug.symbol) {
     throw new HttpError(400, 'symbol and slug name different games');
   }
@@ -141,38 +152,81 @@ export async function createLaunch(
     // Player identity: global for prov_a/prov_b/prov_c (one operator owns an id); prov_d isolates
     // by operator and currency and keeps the supplied id in callbacks.
     const scope = family === 'prov_d' ? 'crash' : 'global';
-    await c.query(
-      `INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [
-        `p_${randomUUID()}`,
-        operator.operator_id,
-        req.external_player_id,
-        scope,
-        scope === 'crash' ? currency : null,
-      ],
-    );
+    // One statement: insert the player if new, else read the existing row.
     const { rows: players } = await c.query<{ player_id: string; operator_id: string }>(
-      scope === 'crash'
-        ? `SELECT player_id, operator_id FROM players
-           WHERE scope = 'crash' AND operator_id = $1 AND external_player_id = $2 AND currency = $3`
-        : `SELECT player_id, operator_id FROM players WHERE scope = 'global' AND external_player_id = $2 AND $1::text IS NOT NULL`,
-      scope === 'crash'
-        ? [operator.operator_id, req.external_player_id, currency]
-        : [operator.operator_id, req.external_player_id],
+      named(
+        `launch_player_${scope}`,
+        scope === 'crash'
+          ? `WITH ins AS (
+             INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
+             VALUES ($1, $2, $3, 'crash', $4) ON CONFLICT DO NOTHING RETURNING player_id, operator_id
+           )
+           SELECT player_id, operator_id FROM ins
+           UNION ALL
+           SELECT player_id, operator_id FROM players
+           WHERE scope = 'crash' AND operator_id = $2 AND external_player_id = $3 AND currency = $4
+           LIMIT 1`
+          : `WITH ins AS (
+             INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
+             VALUES ($1, $2, $3, 'global', $4) ON CONFLICT DO NOTHING RETURNING player_id, operator_id
+           )
+           SELECT player_id, operator_id FROM ins
+           UNION ALL
+           SELECT player_id, operator_id FROM players WHERE scope = 'global' AND external_player_id = $3
+           LIMIT 1`,
+        [
+          `p_${randomUUID()}`,
+          operator.operator_id,
+          req.external_player_id,
+          scope === 'crash' ? currency : null,
+        ],
+      ),
     );
-    const player = players[0]!;
+    // A concurrent first launch of the same player committed after this statement's snapshot:
+    // its row is visible to the next statement.
+    if (!players[0]) {
+      const again = await c.query<{ player_id: string; operator_id: string }>(
+        scope === 'crash'
+          ? `SELECT player_id, operator_id FROM players
+             WHERE scope = 'crash' AND operator_id = $1 AND external_player_id = $2 AND currency = $3`
+          : `SELECT player_id, operator_id FROM players
+             WHERE scope = 'global' AND external_player_id = $2 AND $1::text IS NOT NULL AND $3::text IS NULL`,
+        [operator.operator_id, req.external_player_id, scope === 'crash' ? currency : null],
+      );
+      players.push(...again.rows);
+    }
+    const player = players[0];
+    if (!player) throw new Error('player row missing after upsert');
     if (player.operator_id !== operator.operator_id) {
       throw new HttpError(409, 'external_player_id belongs to another operator');
     }
 
-    // An unfinished round resumes only in its own currency, with its own wager and coin.
-    const { rows: open } = await c.query<{ round_id: string; currency: string }>(
-      `SELECT round_id, currency FROM rounds WHERE player_id = $1 AND symbol = $2 AND status = 'open'
-       ORDER BY created_at LIMIT 1`,
-      [player.player_id, game.symbol],
+    // An unfinished round resumes only in its own currency, with its own wager and coin; and the
+    // player's live session of this game and currency, locked. One round trip for both.
+    const { rows: found } = await c.query<{
+      round_id: string | null;
+      round_currency: string | null;
+      session_id: string | null;
+    }>(
+      named(
+        'launch_find_round_session',
+        `SELECT r.round_id, r.currency AS round_currency, s.session_id
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         SELECT round_id, currency FROM rounds WHERE player_id = $2 AND symbol = $3 AND status = 'open'
+         ORDER BY created_at LIMIT 1
+       ) r ON true
+       LEFT JOIN LATERAL (
+         SELECT session_id FROM sessions
+         WHERE operator_id = $1 AND player_id = $2 AND symbol = $3 AND currency = $4 AND status = 'active'
+         ORDER BY created_at DESC LIMIT 1 FOR UPDATE
+       ) s ON true`,
+        [operator.operator_id, player.player_id, game.symbol, currency],
+      ),
     );
-    const unfinished = open[0];
+    const unfinished = found[0]?.round_id
+      ? { round_id: found[0].round_id, currency: found[0].round_currency ?? '' }
+      : undefined;
     if (unfinished && unfinished.currency.trim() !== currency) {
       throw new HttpError(
         409,
@@ -181,53 +235,54 @@ export async function createLaunch(
     }
 
     // Launching the same player again resumes (and refreshes) the session: a new token, a new deadline.
-    const { rows: existing } = await c.query<{ session_id: string; coin_minor: bigint | null }>(
-      `SELECT session_id, coin_minor FROM sessions
-       WHERE operator_id = $1 AND player_id = $2 AND symbol = $3 AND currency = $4 AND status = 'active'
-       ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-      [operator.operator_id, player.player_id, game.symbol, currency],
-    );
+    const existing = found[0]?.session_id ? [{ session_id: found[0].session_id }] : [];
     let sessionId: string;
     if (existing[0]) {
       sessionId = existing[0].session_id;
       await c.query(
-        `UPDATE sessions SET token_hash = $2, device = $3, lang = $4, return_url = $5,
+        named(
+          'launch_refresh_session',
+          `UPDATE sessions SET token_hash = $2, device = $3, lang = $4, return_url = $5,
                 coin_minor = CASE WHEN $8::boolean THEN coin_minor ELSE coalesce($6, coin_minor) END,
                 expires_at = $7, grant_expires_at = $9, last_activity_at = now()
          WHERE session_id = $1`,
-        [
-          sessionId,
-          hash,
-          device,
-          req.lang ?? null,
-          returnUrl,
-          coinMinor,
-          expiresAt,
-          unfinished !== undefined,
-          grantExpiresAt,
-        ],
+          [
+            sessionId,
+            hash,
+            device,
+            req.lang ?? null,
+            returnUrl,
+            coinMinor,
+            expiresAt,
+            unfinished !== undefined,
+            grantExpiresAt,
+          ],
+        ),
       );
     } else {
       sessionId = `s_${randomUUID()}`;
       await c.query(
-        `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash, device, lang,
+        named(
+          'launch_insert_session',
+          `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash, device, lang,
                                return_url, coin_minor, expires_at, grant_expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          sessionId,
-          operator.operator_id,
-          player.player_id,
-          game.symbol,
-          family,
-          currency,
-          hash,
-          device,
-          req.lang ?? null,
-          returnUrl,
-          coinMinor,
-          expiresAt,
-          grantExpiresAt,
-        ],
+          [
+            sessionId,
+            operator.operator_id,
+            player.player_id,
+            game.symbol,
+            family,
+            currency,
+            hash,
+            device,
+            req.lang ?? null,
+            returnUrl,
+            coinMinor,
+            expiresAt,
+            grantExpiresAt,
+          ],
+        ),
       );
     }
     const { integration } = availabilityOf(game, { operator, isProduction: deps.isProduction });

@@ -310,3 +310,41 @@ describe('launch-url', () => {
     }
   });
 });
+
+describe('launch-url under concurrency', () => {
+  test('simultaneous first launches of one new player create one player, and every launch answers 200', async () => {
+    const player = pid();
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => launch(a.key, { symbol: slotA.symbol, external_player_id: player })),
+    );
+    for (const r of results) assert.equal(r.status, 200, r.text);
+    const { rows } = await h.db.pool.query(
+      `SELECT count(*)::int AS n FROM players WHERE external_player_id = $1`,
+      [player],
+    );
+    assert.equal(rows[0].n, 1);
+  });
+
+  test('a game renamed in the catalog is found by its new slug at once (the launch cache follows changes)', async () => {
+    const player = pid();
+    const before = await launch(a.key, { slug: slotA.slug, external_player_id: player });
+    assert.equal(before.status, 200, before.text);
+    await h.db.pool.query(`UPDATE games SET slug = $2 WHERE symbol = $1`, [
+      slotA.symbol,
+      `${slotA.slug}-renamed`,
+    ]);
+    try {
+      let res = await launch(a.key, { slug: `${slotA.slug}-renamed`, external_player_id: player });
+      for (let i = 0; i < 50 && res.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        res = await launch(a.key, { slug: `${slotA.slug}-renamed`, external_player_id: player });
+      }
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.symbol, slotA.symbol);
+      const old = await launch(a.key, { slug: slotA.slug, external_player_id: player });
+      assert.equal(old.status, 404);
+    } finally {
+      await h.db.pool.query(`UPDATE games SET slug = $2 WHERE symbol = $1`, [slotA.symbol, slotA.slug]);
+    }
+  });
+});
