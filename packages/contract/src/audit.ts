@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
+import { OperatorTransaction } from './operator.js';
+import { CurrencyCode, MinorAmount, successEnvelope } from './primitives.js';
+
+/*
+ * The operator audit bodies and query parameters the spec leaves unstated ("not shown"): chosen
+ * here, documented in the README and the OpenAPI document, and used by the routes and the tests.
+ */
+
+/** Page size of the searches: 50 unless `limit` says otherwise, at most 200. */
+export const AUDIT_PAGE_DEFAULT = 50;
+export const AUDIT_PAGE_MAX = 200;
+/** Rounds that make up a reconciliation difference, listed at most this many (the totals cover all). */
+export const RECONCILIATION_ITEMS_MAX = 500;
+
+const IsoInstant = z.iso.datetime({ offset: true });
+const Id = z.string().min(1).max(200);
+
+/** Query parameters shared by both searches. */
+const SearchBase = {
+  session_id: Id.optional(),
+  /** The operator's external_player_id. */
+  player_id: Id.optional(),
+  currency: CurrencyCode.optional(),
+  /** Created at or after (ISO 8601 with offset). */
+  from: IsoInstant.optional(),
+  /** Created before (ISO 8601 with offset). */
+  to: IsoInstant.optional(),
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_DEFAULT),
+  /** Opaque; the `next_cursor` of the previous page. */
+  cursor: z.string().max(400).optional(),
+};
+
+/** `GET /api/operator/v1/transactions` query. */
+export const TransactionSearchQuery = z.strictObject({
+  ...SearchBase,
+  round_id: Id.optional(),
+  status: TransactionStatus.optional(),
+  type: TransactionType.optional(),
+});
+export type TransactionSearchQuery = z.infer<typeof TransactionSearchQuery>;
+
+export const ROUND_STATUSES = [
+  'open',
+  'settling',
+  'completed',
+  'rejected',
+  'cancelled',
+  'rolled_back',
+] as const;
+export const RoundStatus = z.enum(ROUND_STATUSES);
+
+/** `GET /api/operator/v1/rounds` query. */
+export const RoundSearchQuery = z.strictObject({
+  ...SearchBase,
+  status: RoundStatus.optional(),
+  game_symbol: Id.optional(),
+  stuck: z.enum(['true', 'false']).optional(),
+});
+export type RoundSearchQuery = z.infer<typeof RoundSearchQuery>;
+
+/** `GET /api/operator/v1/reconciliation` (and `.csv`) query: rounds created in [from, to). */
+export const ReconciliationQuery = z.strictObject({
+  from: IsoInstant.optional(),
+  to: IsoInstant.optional(),
+  currency: CurrencyCode.optional(),
+});
+export type ReconciliationQuery = z.infer<typeof ReconciliationQuery>;
+
+/** A page of a search, newest first. */
+function page<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    limit: z.number().int(),
+    /** Pass as `cursor` for the next page; null on the last page. */
+    next_cursor: z.string().nullable(),
+  });
+}
+
+export const TransactionSearchResponse = successEnvelope(page(OperatorTransaction));
+export type TransactionSearchResponse = z.infer<typeof TransactionSearchResponse>;
+
+/** A round as the operator audits it: a stable id and integer totals. */
+export const OperatorRound = z.object({
+  round_id: z.string(),
+  operator_id: z.string(),
+  session_id: z.string(),
+  player_id: z.string(),
+  game_symbol: z.string(),
+  provider_id: ProviderId,
+  currency: CurrencyCode,
+  status: RoundStatus,
+  /** True while a wallet step keeps failing and staff should look. */
+  stuck: z.boolean(),
+  bet_minor: MinorAmount,
+  win_minor: MinorAmount,
+  created_at: z.string(),
+  settled_at: z.string().nullable(),
+});
+export type OperatorRound = z.infer<typeof OperatorRound>;
+
+export const RoundSearchResponse = successEnvelope(page(OperatorRound));
+export type RoundSearchResponse = z.infer<typeof RoundSearchResponse>;
+
+export const RoundDetailResponse = successEnvelope(
+  OperatorRound.extend({ transactions: z.array(OperatorTransaction) }),
+);
+export type RoundDetailResponse = z.infer<typeof RoundDetailResponse>;
+
+/** `data` of `GET /api/operator/v1/sessions/{session_id}`. */
+export const OperatorSession = z.object({
+  session_id: z.string(),
+  operator_id: z.string(),
+  player_id: z.string(),
+  game_symbol: z.string(),
+  provider_id: ProviderId,
+  currency: CurrencyCode,
+  status: z.enum(['active', 'closed', 'revoked']),
+  device: z.string().nullable(),
+  lang: z.string().nullable(),
+  return_url: z.string().nullable(),
+  created_at: z.string(),
+  last_activity_at: z.string(),
+  expires_at: z.string().nullable(),
+  rounds: z.object({ total: z.number().int(), open: z.number().int(), stuck: z.number().int() }),
+});
+export type OperatorSession = z.infer<typeof OperatorSession>;
+export const OperatorSessionResponse = successEnvelope(OperatorSession);
+
+/** One currency's totals. Deltas are the player's side: a debit is negative, a credit positive. */
+export const ReconciliationCurrency = z.object({
+  currency: CurrencyCode,
+  rounds: z.number().int(),
+  transactions: z.number().int(),
+  /** Sum of successful debits (negative), credits, cancels and rollbacks (positive). */
+  wallet_delta_minor: MinorAmount,
+  /** Sum over rounds of win - bet; zero for rejected, cancelled and rolled-back rounds. */
+  game_delta_minor: MinorAmount,
+  difference_minor: MinorAmount,
+  pending_transactions: z.number().int(),
+  balanced: z.boolean(),
+});
+export type ReconciliationCurrency = z.infer<typeof ReconciliationCurrency>;
+
+/** A round whose wallet effect differs from its history, or with a pending transaction. */
+export const ReconciliationItem = z.object({
+  round_id: z.string(),
+  currency: CurrencyCode,
+  round_status: RoundStatus.nullable(),
+  wallet_delta_minor: MinorAmount,
+  game_delta_minor: MinorAmount,
+  difference_minor: MinorAmount,
+  pending_transactions: z.number().int(),
+  transaction_ids: z.array(z.string()),
+});
+export type ReconciliationItem = z.infer<typeof ReconciliationItem>;
+
+export const Reconciliation = z.object({
+  operator_id: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  /** Zero difference in every currency and no pending financial transaction. */
+  balanced: z.boolean(),
+  currencies: z.array(ReconciliationCurrency),
+  items: z.array(ReconciliationItem),
+  /** True when more rounds differ than `items` lists. */
+  items_truncated: z.boolean(),
+});
+export type Reconciliation = z.infer<typeof Reconciliation>;
+export const ReconciliationResponse = successEnvelope(Reconciliation);
+
+/** Header of `reconciliation.csv` (one row per currency after it). */
+export const RECONCILIATION_CSV_HEADER = [
+  'currency',
+  'rounds',
+  'transactions',
+  'wallet_delta_minor',
+  'game_delta_minor',
+  'difference_minor',
+  'pending_transactions',
+  'balanced',
+] as const;

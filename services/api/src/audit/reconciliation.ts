@@ -1,0 +1,144 @@
+import {
+  RECONCILIATION_CSV_HEADER,
+  RECONCILIATION_ITEMS_MAX,
+  type Reconciliation,
+  type ReconciliationCurrency,
+  type ReconciliationQuery,
+} from '@opi/contract';
+import type { Pool } from '@opi/db';
+
+/*
+ * Reconciliation of one operator over the rounds created in [from, to): per currency, the wallet
+ * delta (the effects of journalled successful debits, credits, cancels and rollbacks of those
+ * rounds, joined by round id and currency) against the game-history delta (each round's win minus
+ * its bet; zero for a rejected, cancelled or rolled-back round, whose wager never stood). Integer
+ * minor units, no conversion. Balanced only when every difference is zero and no financial
+ * transaction is pending. Rounds that differ, or have a pending transaction, are listed.
+ */
+
+const PER_ROUND = `
+  WITH r AS (
+    SELECT round_id, trim(currency) AS currency, status,
+           CASE WHEN status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
+                ELSE win_minor - bet_minor END AS game_delta
+    FROM rounds
+    WHERE operator_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND created_at < $3
+      AND ($4::text IS NULL OR currency = $4)
+  ), w AS (
+    SELECT t.round_id, trim(t.currency) AS currency,
+           sum(CASE WHEN t.status <> 'success' THEN 0
+                    WHEN t.transaction_type = 'debit' THEN -t.amount_minor
+                    ELSE t.amount_minor END) AS wallet_delta,
+           count(*) FILTER (WHERE t.status = 'pending') AS pending,
+           count(*) AS transactions,
+           array_agg(t.transaction_id ORDER BY t.created_at, t.transaction_id) AS transaction_ids
+    FROM wallet_transactions t
+    WHERE t.operator_id = $1 AND t.transaction_type <> 'balance'
+      AND t.round_id IN (SELECT round_id FROM r)
+    GROUP BY t.round_id, t.currency
+  ), per_round AS (
+    SELECT coalesce(r.round_id, w.round_id) AS round_id,
+           coalesce(r.currency, w.currency) AS currency,
+           r.status,
+           coalesce(r.game_delta, 0)::bigint AS game_delta,
+           coalesce(w.wallet_delta, 0)::bigint AS wallet_delta,
+           coalesce(w.pending, 0)::int AS pending,
+           coalesce(w.transactions, 0)::int AS transactions,
+           coalesce(w.transaction_ids, '{}') AS transaction_ids,
+           (r.round_id IS NOT NULL) AS has_round
+    FROM r FULL OUTER JOIN w ON w.round_id = r.round_id AND w.currency = r.currency
+  )`;
+
+export async function reconcile(
+  pool: Pool,
+  operatorId: string,
+  q: ReconciliationQuery,
+  now = new Date(),
+): Promise<Reconciliation> {
+  const to = q.to ?? now.toISOString();
+  const params = [operatorId, q.from ?? null, to, q.currency ?? null];
+  const totals = await pool.query<{
+    currency: string;
+    rounds: number;
+    transactions: number;
+    wallet_delta: bigint;
+    game_delta: bigint;
+    pending: number;
+  }>(
+    `${PER_ROUND}
+     SELECT currency, count(*) FILTER (WHERE has_round)::int AS rounds, sum(transactions)::int AS transactions,
+            sum(wallet_delta)::bigint AS wallet_delta, sum(game_delta)::bigint AS game_delta,
+            sum(pending)::int AS pending
+     FROM per_round GROUP BY currency ORDER BY currency`,
+    params,
+  );
+  const items = await pool.query<{
+    round_id: string;
+    currency: string;
+    status: Reconciliation['items'][number]['round_status'];
+    wallet_delta: bigint;
+    game_delta: bigint;
+    pending: number;
+    transaction_ids: string[];
+  }>(
+    `${PER_ROUND}
+     SELECT round_id, currency, status, wallet_delta, game_delta, pending, transaction_ids
+     FROM per_round WHERE wallet_delta <> game_delta OR pending > 0 OR NOT has_round
+     ORDER BY round_id LIMIT ${RECONCILIATION_ITEMS_MAX + 1}`,
+    params,
+  );
+  const currencies: ReconciliationCurrency[] = totals.rows.map((t) => ({
+    currency: t.currency,
+    rounds: t.rounds,
+    transactions: t.transactions,
+    wallet_delta_minor: t.wallet_delta,
+    game_delta_minor: t.game_delta,
+    difference_minor: t.wallet_delta - t.game_delta,
+    pending_transactions: t.pending,
+    balanced: t.wallet_delta === t.game_delta && t.pending === 0,
+  }));
+  return {
+    operator_id: operatorId,
+    from: q.from ?? null,
+    to,
+    balanced: currencies.every((c) => c.balanced),
+    currencies,
+    items: items.rows.slice(0, RECONCILIATION_ITEMS_MAX).map((i) => ({
+      round_id: i.round_id,
+      currency: i.currency,
+      round_status: i.status,
+      wallet_delta_minor: i.wallet_delta,
+      game_delta_minor: i.game_delta,
+      difference_minor: i.wallet_delta - i.game_delta,
+      pending_transactions: i.pending,
+      transaction_ids: i.transaction_ids,
+    })),
+    items_truncated: items.rows.length > RECONCILIATION_ITEMS_MAX,
+  };
+}
+
+/** RFC 4180: fields with a comma, quote, CR or LF are quoted, quotes doubled; CRLF line ends. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export function reconciliationCsv(r: Reconciliation): string {
+  const lines = [RECONCILIATION_CSV_HEADER.join(',')];
+  for (const c of r.currencies) {
+    lines.push(
+      [
+        c.currency,
+        String(c.rounds),
+        String(c.transactions),
+        c.wallet_delta_minor.toString(),
+        c.game_delta_minor.toString(),
+        c.difference_minor.toString(),
+        String(c.pending_transactions),
+        String(c.balanced),
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,269 @@
+import {
+  CONTRACT_VERSION,
+  type OperatorRound,
+  type OperatorSession,
+  type OperatorTransaction,
+  type RoundSearchQuery,
+  type TransactionSearchQuery,
+} from '@opi/contract';
+import type { Pool } from '@opi/db';
+import { HttpError } from '../http/errors.js';
+import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
+
+/*
+ * Set-based reads of the operator's own records. Every query names the operator; a record that
+ * exists under another operator is 403, one that does not exist 404 (spec, audit endpoints).
+ */
+
+interface TransactionRow {
+  transaction_id: string;
+  operator_id: string;
+  session_id: string;
+  round_id: string;
+  player_id: string;
+  game_symbol: string;
+  transaction_type: OperatorTransaction['transaction_type'];
+  amount_minor: bigint;
+  currency: string;
+  status: OperatorTransaction['status'];
+  request_hash: string;
+  micros: bigint;
+}
+
+const TRANSACTION_COLUMNS = `transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+  transaction_type, amount_minor, trim(currency) AS currency, status, request_hash,
+  (extract(epoch FROM created_at) * 1000000)::bigint AS micros`;
+
+export function presentTransaction(r: TransactionRow): OperatorTransaction {
+  return {
+    transaction_id: r.transaction_id,
+    operator_id: r.operator_id,
+    session_id: r.session_id,
+    round_id: r.round_id,
+    player_id: r.player_id,
+    game_symbol: r.game_symbol,
+    transaction_type: r.transaction_type,
+    amount_minor: r.amount_minor,
+    currency: r.currency,
+    status: r.status,
+    contract_version: CONTRACT_VERSION,
+    request_hash: r.request_hash,
+  };
+}
+
+/** Filters as SQL conditions with numbered parameters, the operator always first. */
+class Where {
+  readonly params: unknown[];
+  private readonly parts: string[] = [];
+  constructor(operatorId: string) {
+    this.params = [operatorId];
+    this.parts.push('operator_id = $1');
+  }
+  add(sql: (p: string) => string, value: unknown): void {
+    if (value === undefined) return;
+    this.params.push(value);
+    this.parts.push(sql(`$${this.params.length}`));
+  }
+  keyset(cursor: Cursor | null, idColumn: string): void {
+    if (!cursor) return;
+    this.params.push(cursor.micros.toString(), cursor.id);
+    const m = `$${this.params.length - 1}`;
+    const id = `$${this.params.length}`;
+    // Newest first: strictly before the last item of the previous page.
+    this.parts.push(
+      `(created_at, ${idColumn}) < (timestamptz 'epoch' + ${m}::bigint * interval '1 microsecond', ${id})`,
+    );
+  }
+  get sql(): string {
+    return this.parts.join(' AND ');
+  }
+}
+
+function page<Row extends { micros: bigint }, Item>(
+  rows: Row[],
+  limit: number,
+  id: (r: Row) => string,
+  present: (r: Row) => Item,
+) {
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(present),
+    limit,
+    next_cursor: more && last ? encodeCursor({ micros: last.micros, id: id(last) }) : null,
+  };
+}
+
+export async function searchTransactions(pool: Pool, operatorId: string, q: TransactionSearchQuery) {
+  const w = new Where(operatorId);
+  w.add((p) => `round_id = ${p}`, q.round_id);
+  w.add((p) => `session_id = ${p}`, q.session_id);
+  w.add((p) => `player_id = ${p}`, q.player_id);
+  w.add((p) => `currency = ${p}`, q.currency);
+  w.add((p) => `status = ${p}`, q.status);
+  w.add((p) => `transaction_type = ${p}`, q.type);
+  w.add((p) => `created_at >= ${p}`, q.from);
+  w.add((p) => `created_at < ${p}`, q.to);
+  w.keyset(decodeCursor(q.cursor), 'transaction_id');
+  w.params.push(q.limit + 1);
+  const { rows } = await pool.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
+     WHERE ${w.sql}
+     ORDER BY created_at DESC, transaction_id DESC
+     LIMIT $${w.params.length}`,
+    w.params,
+  );
+  return page(rows, q.limit, (r) => r.transaction_id, presentTransaction);
+}
+
+/** 403 when the id exists under another operator, 404 when it does not exist at all. */
+async function ownerCheck(pool: Pool, table: string, idColumn: string, id: string): Promise<never> {
+  const { rows } = await pool.query(`SELECT 1 FROM ${table} WHERE ${idColumn} = $1`, [id]);
+  if (rows.length > 0) throw new HttpError(403, 'This record belongs to another operator');
+  throw new HttpError(404, 'Not found');
+}
+
+export async function getTransaction(pool: Pool, operatorId: string, id: string) {
+  const { rows } = await pool.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions WHERE transaction_id = $1 AND operator_id = $2`,
+    [id, operatorId],
+  );
+  if (!rows[0]) return ownerCheck(pool, 'wallet_transactions', 'transaction_id', id);
+  return presentTransaction(rows[0]);
+}
+
+interface RoundRow {
+  round_id: string;
+  operator_id: string;
+  session_id: string;
+  player_id: string;
+  game_symbol: string;
+  provider_id: OperatorRound['provider_id'];
+  currency: string;
+  status: OperatorRound['status'];
+  stuck: boolean;
+  bet_minor: bigint;
+  win_minor: bigint;
+  created_at: Date;
+  settled_at: Date | null;
+  micros: bigint;
+}
+
+const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_player_id AS player_id,
+  r.symbol AS game_symbol, r.provider_id, trim(r.currency) AS currency, r.status, r.stuck, r.bet_minor,
+  r.win_minor, r.created_at, r.settled_at, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
+
+function presentRound(r: RoundRow): OperatorRound {
+  return {
+    round_id: r.round_id,
+    operator_id: r.operator_id,
+    session_id: r.session_id,
+    player_id: r.player_id,
+    game_symbol: r.game_symbol,
+    provider_id: r.provider_id,
+    currency: r.currency,
+    status: r.status,
+    stuck: r.stuck,
+    bet_minor: r.bet_minor,
+    win_minor: r.win_minor,
+    created_at: r.created_at.toISOString(),
+    settled_at: r.settled_at?.toISOString() ?? null,
+  };
+}
+
+export async function searchRounds(pool: Pool, operatorId: string, q: RoundSearchQuery) {
+  const w = new Where(operatorId);
+  w.add((p) => `session_id = ${p}`, q.session_id);
+  // The operator's external id: the round references our internal player, so resolve through players.
+  w.add(
+    (p) =>
+      `player_id IN (SELECT player_id FROM players WHERE operator_id = $1 AND external_player_id = ${p})`,
+    q.player_id,
+  );
+  w.add((p) => `currency = ${p}`, q.currency);
+  w.add((p) => `status = ${p}`, q.status);
+  w.add((p) => `symbol = ${p}`, q.game_symbol);
+  w.add((p) => `stuck = ${p}::boolean`, q.stuck);
+  w.add((p) => `created_at >= ${p}`, q.from);
+  w.add((p) => `created_at < ${p}`, q.to);
+  w.keyset(decodeCursor(q.cursor), 'round_id');
+  w.params.push(q.limit + 1);
+  const { rows } = await pool.query<RoundRow>(
+    `SELECT ${ROUND_COLUMNS}
+     FROM (SELECT * FROM rounds WHERE ${w.sql}
+           ORDER BY created_at DESC, round_id DESC LIMIT $${w.params.length}) r
+     JOIN players p ON p.player_id = r.player_id
+     ORDER BY r.created_at DESC, r.round_id DESC`,
+    w.params,
+  );
+  return page(rows, q.limit, (r) => r.round_id, presentRound);
+}
+
+export async function getRound(pool: Pool, operatorId: string, roundId: string) {
+  const { rows } = await pool.query<RoundRow>(
+    `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.player_id = r.player_id
+     WHERE r.round_id = $1 AND r.operator_id = $2`,
+    [roundId, operatorId],
+  );
+  if (!rows[0]) return ownerCheck(pool, 'rounds', 'round_id', roundId);
+  const tx = await pool.query<TransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
+     WHERE round_id = $1 AND operator_id = $2 ORDER BY created_at, transaction_id`,
+    [roundId, operatorId],
+  );
+  return { ...presentRound(rows[0]), transactions: tx.rows.map(presentTransaction) };
+}
+
+export async function getSession(
+  pool: Pool,
+  operatorId: string,
+  sessionId: string,
+): Promise<OperatorSession> {
+  const { rows } = await pool.query<{
+    session_id: string;
+    operator_id: string;
+    player_id: string;
+    game_symbol: string;
+    provider_id: OperatorSession['provider_id'];
+    currency: string;
+    status: OperatorSession['status'];
+    device: string | null;
+    lang: string | null;
+    return_url: string | null;
+    created_at: Date;
+    last_activity_at: Date;
+    expires_at: Date | null;
+    total: number;
+    open: number;
+    stuck: number;
+  }>(
+    `SELECT s.session_id, s.operator_id, p.external_player_id AS player_id, s.symbol AS game_symbol,
+            s.provider_id, trim(s.currency) AS currency, s.status, s.device, s.lang, s.return_url,
+            s.created_at, s.last_activity_at, s.expires_at,
+            (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id) AS total,
+            (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.status = 'open') AS open,
+            (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.stuck) AS stuck
+     FROM sessions s JOIN players p ON p.player_id = s.player_id
+     WHERE s.session_id = $1 AND s.operator_id = $2`,
+    [sessionId, operatorId],
+  );
+  const s = rows[0];
+  if (!s) return ownerCheck(pool, 'sessions', 'session_id', sessionId);
+  return {
+    session_id: s.session_id,
+    operator_id: s.operator_id,
+    player_id: s.player_id,
+    game_symbol: s.game_symbol,
+    provider_id: s.provider_id,
+    currency: s.currency,
+    status: s.status,
+    device: s.device,
+    lang: s.lang,
+    return_url: s.return_url,
+    created_at: s.created_at.toISOString(),
+    last_activity_at: s.last_activity_at.toISOString(),
+    expires_at: s.expires_at?.toISOString() ?? null,
+    rounds: { total: s.total, open: s.open, stuck: s.stuck },
+  };
+}
