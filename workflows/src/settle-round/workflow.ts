@@ -1,14 +1,7 @@
-import {
-  condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { SettlementActivities, WalletStepInput, WalletStepResult } from './activities.js';
 import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from './intent.js';
+import { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery } from './messages.js';
 
 /** Tunables, fixed per workflow run (passed by the starter so tests can shorten them). */
 export interface SettlementTuning {
@@ -27,18 +20,12 @@ export const DEFAULT_TUNING: SettlementTuning = {
   maxRetryMs: 30_000,
 };
 
+export { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery };
+
 export interface SettleRoundInput {
   intent: RoundIntent;
   tuning?: Partial<SettlementTuning>;
 }
-
-export const finishUpdate = defineUpdate<RoundOutcome, [{ winMinor: string }]>('finish');
-export const cancelUpdate = defineUpdate<RoundOutcome, [{ reason: string }]>('cancel');
-/** A stage of a multi-step round: resets the abandon timer and sets the current cash-out offer. */
-export const stageSignal = defineSignal<[{ cashoutMinor: string }]>('stage');
-/** Staff cancel of an unfinished round: applied once the debit's outcome is known. */
-export const staffCancelSignal = defineSignal<[{ reason: string }]>('staffCancel');
-export const stateQuery = defineQuery<{ phase: string; outcome?: RoundOutcome }>('state');
 
 /** Whether the failure chain carries a wallet configuration fault (a 401 from the wallet). */
 function isConfigFault(err: unknown): boolean {

@@ -11,7 +11,10 @@ import type { Pool } from '@opi/db';
  * Reconciliation of one operator over the rounds created in [from, to): per currency, the wallet
  * delta (the effects of journalled successful debits, credits, cancels and rollbacks of those
  * rounds, joined by round id and currency) against the game-history delta (each round's win minus
- * its bet; zero for a rejected, cancelled or rolled-back round, whose wager never stood). Integer
+ * its bet; zero for a rejected, cancelled or rolled-back round, whose wager never stood). A
+ * successful cancel or rollback counts as giving back what its original debit took: the debit's
+ * amount when that debit is journalled successful, else nothing (so an uncertain debit and its
+ * rollback net to zero whether or not the wallet had applied the debit). Integer
  * minor units, no conversion. Balanced only when every difference is zero and no financial
  * transaction is pending. Rounds that differ, or have a pending transaction, are listed.
  */
@@ -28,11 +31,16 @@ const PER_ROUND = `
     SELECT t.round_id, trim(t.currency) AS currency,
            sum(CASE WHEN t.status <> 'success' THEN 0
                     WHEN t.transaction_type = 'debit' THEN -t.amount_minor
-                    ELSE t.amount_minor END) AS wallet_delta,
+                    WHEN t.transaction_type = 'credit' THEN t.amount_minor
+                    -- A reversal gives back what its debit took: nothing when that debit is not
+                    -- journalled successful (never applied, or uncertain and netted out by it).
+                    WHEN o.status = 'success' THEN t.amount_minor
+                    ELSE 0 END) AS wallet_delta,
            count(*) FILTER (WHERE t.status = 'pending') AS pending,
            count(*) AS transactions,
            array_agg(t.transaction_id ORDER BY t.created_at, t.transaction_id) AS transaction_ids
     FROM wallet_transactions t
+    LEFT JOIN wallet_transactions o ON o.transaction_id = t.original_transaction_id
     WHERE t.operator_id = $1 AND t.transaction_type <> 'balance'
       AND t.round_id IN (SELECT round_id FROM r)
     GROUP BY t.round_id, t.currency

@@ -1,0 +1,12 @@
+// The settlement workflow's messages, shared by the workflow and its callers (the API's game
+// runtimes, staff tools, tests). Definitions only: safe to import outside the workflow bundle.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { RoundOutcome } from './intent.js';
+
+export const finishUpdate = defineUpdate<RoundOutcome, [{ winMinor: string }]>('finish');
+export const cancelUpdate = defineUpdate<RoundOutcome, [{ reason: string }]>('cancel');
+/** A stage of a multi-step round: resets the abandon timer and sets the current cash-out offer. */
+export const stageSignal = defineSignal<[{ cashoutMinor: string }]>('stage');
+/** Staff cancel of an unfinished round: applied once the debit's outcome is known. */
+export const staffCancelSignal = defineSignal<[{ reason: string }]>('staffCancel');
+export const stateQuery = defineQuery<{ phase: string; outcome?: RoundOutcome }>('state');
