@@ -28,6 +28,13 @@ test('BalanceRefreshRequest rejects bad player ids, currencies and missing playe
     rejects(BalanceRefreshRequest, { external_player_id: 'p', currency }, ['currency']);
   }
   rejects(BalanceRefreshRequest, { external_player_id: 'p', session_id: 7 }, ['session_id']);
+  accepts(BalanceRefreshRequest, {
+    external_player_id: 'p',
+    request_id: 'r'.repeat(128),
+    reason: 'x'.repeat(256),
+  });
+  rejects(BalanceRefreshRequest, { external_player_id: 'p', request_id: 'r'.repeat(129) }, ['request_id']);
+  rejects(BalanceRefreshRequest, { external_player_id: 'p', reason: 'x'.repeat(257) }, ['reason']);
 });
 
 test('BalanceRefreshData requires every field with integer counters', () => {

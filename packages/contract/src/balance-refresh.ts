@@ -19,10 +19,13 @@ export const BalanceRefreshRequest = z.object({
   game_symbol: z.string().min(1).optional(),
   /** Filter by session. */
   session_id: z.string().min(1).optional(),
-  /** Operator correlation id. */
-  request_id: z.string().optional(),
-  /** Why, e.g. a deposit or a manual adjustment. */
-  reason: z.string().optional(),
+  /**
+   * Operator correlation id, echoed to the caller and to the game page. At most 128 characters
+   * (the spec sets no limit; the signal travels in a size-limited NOTIFY payload).
+   */
+  request_id: z.string().max(128).optional(),
+  /** Why, e.g. a deposit or a manual adjustment; echoed like request_id. At most 256 characters. */
+  reason: z.string().max(256).optional(),
 });
 export type BalanceRefreshRequest = z.infer<typeof BalanceRefreshRequest>;
 

@@ -32,7 +32,7 @@ before(async () => {
   await ensureBootstrapAdminKey(deps.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
   assert.equal(deps.feed.healthy, true);
   // The LISTEN connection stays up (caches on) but no NOTIFY is ever seen by this process.
-  (deps.feed as unknown as { client: { removeAllListeners(e: string): void } }).client.removeAllListeners(
+  (deps.listener as unknown as { client: { removeAllListeners(e: string): void } }).client.removeAllListeners(
     'notification',
   );
   server = createApp(deps).listen(0, '127.0.0.1');

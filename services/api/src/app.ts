@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { adminRoutes } from './admin/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { operatorScope } from './auth/operator-scope.js';
+import { balanceRefreshRoutes } from './balance-refresh/routes.js';
 import { artworkRoutes } from './catalog/artwork-routes.js';
 import { catalogRoutes } from './catalog/routes.js';
 import type { ApiDeps } from './deps.js';
@@ -37,6 +38,7 @@ export function createApp(deps: ApiDeps): Koa {
   const provider = new Router({ prefix: '/api/provider/v1' });
   provider.use(catalogRoutes(deps, providerGuard).routes());
   provider.use(launchRoutes(deps, providerGuard).routes());
+  provider.use(balanceRefreshRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),

@@ -3,7 +3,9 @@ import { createPool, createSecretBox } from '@opi/db';
 import { Client, Connection } from '@temporalio/client';
 import { KeyStore } from './auth/keys.js';
 import { NonceClaimer } from './auth/nonces.js';
+import { RefreshHub } from './balance-refresh/hub.js';
 import { ChangeFeed, ConfigCache } from './cache/change-feed.js';
+import { PgListener } from './cache/pg-listener.js';
 import type { ApiDeps } from './deps.js';
 import { createLogger } from './http/logger.js';
 import { createSlotPlayer } from './runtime/slot-player.js';
@@ -22,8 +24,13 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     synchronousCommit: false,
   });
   const box = createSecretBox(config.SERVICE_SECRET);
-  const feed = new ChangeFeed(config.DATABASE_URL);
-  await feed.start();
+  const logger = createLogger('api', config.LOG_LEVEL);
+  // One LISTEN connection per process: channels are registered (feed, hub) before it starts.
+  const listener = new PgListener(config.DATABASE_URL);
+  const feed = new ChangeFeed(listener);
+  const refresh = new RefreshHub(pool, listener, logger);
+  await listener.start();
+  refresh.start();
   // Lazy: the API starts (and serves the catalog) before Temporal answers; calls wait for it.
   const connection = config.TEMPORAL_ADDRESS
     ? Connection.lazy({ address: config.TEMPORAL_ADDRESS })
@@ -40,7 +47,9 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     pool,
     slots: createSlotPlayer(),
     nonces: new NonceClaimer(noncePool),
+    listener,
     feed,
+    refresh,
     caches: {
       operators: new ConfigCache(feed),
       catalogs: new ConfigCache(feed),
@@ -48,14 +57,16 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     },
     box,
     keys: new KeyStore(pool, box, feed),
-    logger: createLogger('api', config.LOG_LEVEL),
+    logger,
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     isProduction: config.isProduction,
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     async close() {
       await connection?.close().catch(() => {});
-      await feed.stop();
+      // Ends the event streams and deletes this process's presence rows (needs the pool).
+      await refresh.stop();
+      await listener.stop();
       await pool.end();
       await noncePool.end();
     },

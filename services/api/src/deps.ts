@@ -4,7 +4,9 @@ import type { Client } from '@temporalio/client';
 import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
 import type { OperatorRow } from './auth/operator-scope.js';
+import type { RefreshHub } from './balance-refresh/hub.js';
 import type { ChangeFeed, ConfigCache } from './cache/change-feed.js';
+import type { PgListener } from './cache/pg-listener.js';
 import type { CatalogRow } from './catalog/repository.js';
 import type { Logger } from './http/logger.js';
 import type { SlotPlayer } from './runtime/spin.js';
@@ -14,8 +16,12 @@ export interface ApiDeps {
   pool: Pool;
   /** Single-use nonce claims (batched; synchronous_commit off). */
   nonces: NonceClaimer;
+  /** The process's one LISTEN connection (the change feed and the refresh hub hear through it). */
+  listener: PgListener;
   /** Cross-process change notifications for the in-memory caches. */
   feed: ChangeFeed;
+  /** Balance refresh signalling: the game pages' event streams, presence and NOTIFY fan-out. */
+  refresh: RefreshHub;
   caches: {
     operators: ConfigCache<OperatorRow | null>;
     catalogs: ConfigCache<Game[]>;

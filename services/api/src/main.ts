@@ -23,4 +23,9 @@ const purge = setInterval(() => {
 }, 60_000);
 purge.unref();
 
-stopOnSignals(server, () => deps.close());
+// Open event streams would hold server.close() until the grace timeout: end them first.
+stopOnSignals(
+  server,
+  () => deps.close(),
+  () => deps.refresh.closeStreams(),
+);

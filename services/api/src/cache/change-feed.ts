@@ -1,55 +1,24 @@
-import pg from 'pg';
+import type { PgListener } from './pg-listener.js';
 
 /**
- * LISTENs on `opi_config_changed` (see migration 2) and bumps `version` whenever a cached table
- * changes in any process. While the listening connection is down, `healthy` is false and callers
- * bypass their caches; reconnection bumps the version too (changes may have been missed).
+ * Hears `opi_config_changed` (see migration 2) on the process's listener and bumps `version`
+ * whenever a cached table changes in any process. While the listening connection is down,
+ * `healthy` is false and callers bypass their caches; reconnection bumps the version too (changes
+ * may have been missed).
  */
 export class ChangeFeed {
   version = 0;
   healthy = false;
-  private client: pg.Client | undefined;
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly url: string) {}
-
-  async start(): Promise<void> {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'opi-api-listen' });
-    const lost = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.healthy = false;
-      this.version++;
-      client.end().catch(() => {});
-      if (!this.stopped) this.retry = setTimeout(() => void this.start().catch(() => {}), 1000);
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (n) => {
-      if (process.env.OPI_DEBUG_FEED) process.stderr.write(`feed: ${n.payload}\n`);
+  constructor(listener: PgListener) {
+    listener.on('opi_config_changed', (payload) => {
+      if (process.env.OPI_DEBUG_FEED) process.stderr.write(`feed: ${payload}\n`);
       this.version++;
     });
-    try {
-      await client.connect();
-      await client.query('LISTEN opi_config_changed');
-      this.client = client;
+    listener.onState((healthy) => {
+      this.healthy = healthy;
       this.version++;
-      this.healthy = true;
-    } catch {
-      this.client = client;
-      lost();
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    const c = this.client;
-    this.client = undefined;
-    this.healthy = false;
-    await c?.end().catch(() => {});
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
+import { eventStream } from './events.js';
 import type { RuntimeSession } from './session-auth.js';
 import { spin } from './spin.js';
 import { readWalletBalance } from './wallet-balance.js';
@@ -33,5 +34,6 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await readWalletBalance(deps, ctx.state.session as RuntimeSession);
   });
+  router.get('/events', ...guard, eventStream(deps));
   return router;
 }

@@ -8,6 +8,7 @@ import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing'
 import { createApp } from '../app.js';
 import { seedCatalog } from '../catalog/seed.js';
 import { createDeps } from '../create-deps.js';
+import type { ApiDeps } from '../deps.js';
 
 export const SERVICE_SECRET = 'test-service-secret-0123456789abcdef';
 export const ADMIN_KEY = 'padm_test_admin_key_0123456789abcdefghijkl';
@@ -17,12 +18,25 @@ export interface Harness {
   base: string;
   server: Server;
   env: Record<string, string>;
+  deps: ApiDeps;
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Another harness's database: this API becomes a second process on it (already seeded; it is
+   * not dropped on close, so close this harness before the one that created the database).
+   */
+  db?: TestDatabase;
+}
+
 /** A test database with the catalog seeded, the bootstrap admin key, and the API on a free port. */
-export async function startApi(extraEnv: Record<string, string> = {}): Promise<Harness> {
-  const db = await createTestDatabase();
+export async function startApi(
+  extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<Harness> {
+  const shared = options.db !== undefined;
+  const db = options.db ?? (await createTestDatabase());
   const env = {
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
@@ -32,8 +46,10 @@ export async function startApi(extraEnv: Record<string, string> = {}): Promise<H
     ...extraEnv,
   };
   const deps = await createDeps(loadConfig(env));
-  await seedCatalog(deps.pool);
-  await ensureBootstrapAdminKey(deps.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+  if (!shared) {
+    await seedCatalog(deps.pool);
+    await ensureBootstrapAdminKey(deps.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+  }
   const server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -42,11 +58,12 @@ export async function startApi(extraEnv: Record<string, string> = {}): Promise<H
     base,
     server,
     env,
+    deps,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await deps.close();
-      await db.drop();
+      if (!shared) await db.drop();
     },
   };
 }

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import { REFRESH_FAMILY } from '../balance-refresh/refresh-player-balance.js';
+import type { ApiDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import type { RuntimeSession } from './session-auth.js';
+
+/**
+ * GET /api/runtime/events: the open game page's server-sent-event stream (read with fetch()
+ * streaming, so the session token travels in `x-session-token`). `ready` carries the subscriber
+ * id once the page counts as present; `balance-refresh` asks the page to read its balance again;
+ * a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409).
+ */
+export function eventStream(deps: ApiDeps) {
+  return async (ctx: Context) => {
+    const session = ctx.state.session as RuntimeSession;
+    if (session.provider_id !== REFRESH_FAMILY) {
+      throw new HttpError(
+        409,
+        `Unsupported provider operation: balance refresh events are supported for ${REFRESH_FAMILY} sessions only`,
+      );
+    }
+    const subscriber = deps.refresh.open(session.session_id);
+    // The page going away (or the server ending the stream) removes its presence row.
+    ctx.res.once('close', () => subscriber.close());
+    try {
+      await subscriber.ready;
+    } catch (err) {
+      subscriber.close();
+      throw err;
+    }
+    const socket = ctx.req.socket;
+    socket.setTimeout(0);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      // No proxy buffering; the connection is not reused after the stream ends.
+      'X-Accel-Buffering': 'no',
+      Connection: 'close',
+    });
+    ctx.body = subscriber.stream;
+  };
+}
