@@ -1,0 +1,143 @@
+/**
+ * Operator audit reads over one million journalled transactions: reconciliation (JSON and CSV)
+ * and transaction/round search pages, through one API process in production mode (signed
+ * requests). The journal is generated set-based in PostgreSQL: ROUNDS rounds across PLAYERS
+ * players and three currencies, each with a debit and a credit (a few pending, a few rejected).
+ *
+ *   npm run bench -- audit       (ROUNDS=500000 PLAYERS=2000 REPEATS=7 by default)
+ */
+import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
+import { fmt, median } from './lib/stats.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 500_000);
+const PLAYERS = Number(process.env.PLAYERS ?? 2000);
+const REPEATS = Number(process.env.REPEATS ?? 7);
+
+const stack = await startBenchStack();
+try {
+  const api = await stack.startApi();
+  await admin(api.origin, 'POST', '/api/admin/v1/operators', {
+    operator_id: 'op_bench',
+    name: 'Bench',
+    default_currency: 'EUR',
+    allowed_currencies: ['EUR', 'USD', 'GBP'],
+    wallet_base_url: 'https://wallet.bench.test/wallet',
+  });
+  const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
+    .api_key as string;
+  const symbol = (await stack.pool.query<{ symbol: string }>(`SELECT symbol FROM games LIMIT 1`)).rows[0]!
+    .symbol;
+
+  const t0 = performance.now();
+  await stack.pool.query(
+    `INSERT INTO players (player_id, operator_id, external_player_id, scope)
+     SELECT 'p_' || i, 'op_bench', 'ext-' || i, 'global' FROM generate_series(1, $1) i`,
+    [PLAYERS],
+  );
+  await stack.pool.query(
+    `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency)
+     SELECT 's_' || i, 'op_bench', 'p_' || i, $2, 'prov_a', (ARRAY['EUR','USD','GBP'])[1 + i % 3]
+     FROM generate_series(1, $1) i`,
+    [PLAYERS, symbol],
+  );
+  // Rounds spread over the last 30 days; every 997th is rejected, every 5003rd still open.
+  await stack.pool.query(
+    `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                         bet_minor, win_minor, intent, created_at, settled_at)
+     SELECT 'r_' || i, 'op_bench', 's_' || (1 + i % $2), 'p_' || (1 + i % $2), $3, 'prov_a',
+            (ARRAY['EUR','USD','GBP'])[1 + (1 + i % $2) % 3],
+            CASE WHEN i % 997 = 0 THEN 'rejected' WHEN i % 5003 = 0 THEN 'open' ELSE 'completed' END,
+            100 + i % 400, CASE WHEN i % 997 = 0 OR i % 5003 = 0 THEN 0 ELSE (i::bigint * 7919) % 900 END,
+            '{}'::jsonb, now() - (($1 - i) * interval '5 seconds'), now() - (($1 - i) * interval '5 seconds')
+     FROM generate_series(1, $1) i`,
+    [ROUNDS, PLAYERS, symbol],
+  );
+  await stack.pool.query(
+    `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+       transaction_type, amount_minor, currency, status, request_body, request_hash, attempts, created_at, completed_at)
+     SELECT r.round_id || ':' || t.type, 'op_bench', r.session_id, r.round_id, 'ext-' || substr(r.player_id, 3),
+            r.symbol, t.type, CASE t.type WHEN 'debit' THEN r.bet_minor ELSE r.win_minor END, r.currency,
+            CASE WHEN r.status = 'rejected' AND t.type = 'debit' THEN 'failed'
+                 WHEN r.status = 'open' AND t.type = 'credit' THEN 'pending'
+                 ELSE 'success' END,
+            '{}', repeat('a', 64), 1, r.created_at + t.offs, r.created_at + t.offs
+     FROM rounds r
+     CROSS JOIN (VALUES ('debit', interval '0'), ('credit', interval '1 millisecond')) t(type, offs)
+     WHERE r.operator_id = 'op_bench' AND NOT (r.status = 'rejected' AND t.type = 'credit')`,
+  );
+  await stack.pool.query('ANALYZE');
+  const { rows } = await stack.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM wallet_transactions WHERE operator_id = 'op_bench'`,
+  );
+  console.log(
+    `audit: ${rows[0]!.n} journalled transactions, ${ROUNDS} rounds, ${PLAYERS} players, 3 currencies ` +
+      `(generated in ${fmt((performance.now() - t0) / 1000, 1)} s); ${REPEATS} repeats each, medians`,
+  );
+
+  async function timed(path: string): Promise<{ ms: number; body: string }> {
+    const t = performance.now();
+    const res = await fetch(api.origin + path, { headers: signedHeaders(key, 'GET', path) });
+    const body = await res.text();
+    const ms = performance.now() - t;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 300)}`);
+    return { ms, body };
+  }
+  async function measure(label: string, path: string | (() => Promise<string>), target: number) {
+    const times: number[] = [];
+    let last = '';
+    for (let i = 0; i < REPEATS; i++) {
+      const p = typeof path === 'string' ? path : await path();
+      const r = await timed(p);
+      times.push(r.ms);
+      last = r.body;
+    }
+    const m = median(times);
+    console.log(
+      `  ${label.padEnd(44)} median ${fmt(m, 1).padStart(7)} ms  (min ${fmt(Math.min(...times), 1)}, max ${fmt(Math.max(...times), 1)})  target <= ${target} ms ${m <= target ? 'ok' : 'MISSED'}`,
+    );
+    return last;
+  }
+
+  const recon = await measure('reconciliation, all 1M (JSON)', '/api/operator/v1/reconciliation', 2000);
+  const parsed = JSON.parse(recon).data as { balanced: boolean; currencies: unknown[]; items: unknown[] };
+  console.log(
+    `    balanced ${parsed.balanced}; ${parsed.currencies.length} currencies; ${parsed.items.length} rounds listed`,
+  );
+  await measure('reconciliation.csv, all 1M', '/api/operator/v1/reconciliation.csv', 2000);
+  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  await measure('reconciliation, last 24 h', `/api/operator/v1/reconciliation?from=${since}`, 2000);
+  await measure('transactions, first page (50)', '/api/operator/v1/transactions', 50);
+  await measure('transactions, by player', '/api/operator/v1/transactions?player_id=ext-777', 50);
+  await measure('transactions, by session', '/api/operator/v1/transactions?session_id=s_1234', 50);
+  await measure('transactions, pending', '/api/operator/v1/transactions?status=pending', 50);
+  await measure('transactions, by round', '/api/operator/v1/transactions?round_id=r_250000', 50);
+  await measure(
+    'transactions, USD credits, 200 per page',
+    '/api/operator/v1/transactions?currency=USD&type=credit&limit=200',
+    50,
+  );
+  await measure(
+    'transactions, a time window',
+    `/api/operator/v1/transactions?from=${since}&to=${new Date(Date.now() - 12 * 3600_000).toISOString()}`,
+    50,
+  );
+  // The 20th page: follow cursors (each page timed; the last reported).
+  await measure(
+    'transactions, 20th page by cursor',
+    async () => {
+      let cursor = '';
+      for (let i = 0; i < 19; i++) {
+        const p = `/api/operator/v1/transactions${cursor ? `?cursor=${cursor}` : ''}`;
+        cursor = (JSON.parse((await timed(p)).body) as { data: { next_cursor: string } }).data.next_cursor;
+      }
+      return `/api/operator/v1/transactions?cursor=${cursor}`;
+    },
+    50,
+  );
+  await measure('rounds, first page (50)', '/api/operator/v1/rounds', 50);
+  await measure('rounds, by player', '/api/operator/v1/rounds?player_id=ext-777', 50);
+  await measure('rounds, open', '/api/operator/v1/rounds?status=open', 50);
+  console.log('targets: reconciliation <= 2000 ms, a search page <= 50 ms');
+} finally {
+  await stack.stop();
+}
