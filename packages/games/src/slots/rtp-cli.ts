@@ -7,9 +7,14 @@
  * Prints, per title: stored RTP, theoretical RTP, measured RTP, 99% CI,
  * whether the stored value lies inside the CI, spins and seconds.
  * Special mode defaults to the highest bet level.
+ *
+ * `--family native` runs the native titles (`cnmines`, `cnhilo`, `cndice`) instead, one row per
+ * documented player strategy (`--spins` is then rounds per strategy; `--symbol` or `--strategy`
+ * narrows the set): see ../native/simulate.ts.
  */
 import { parseArgs } from 'node:util';
 import { STORED_RTP } from '../catalog.js';
+import { runNative } from '../native/rtp-table.js';
 import { slotConfigs } from './configs.js';
 import type { SpinMode } from './engine.js';
 import { theoreticalRtp } from './math.js';
@@ -22,8 +27,20 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'base' },
     bl: { type: 'string' },
     seed: { type: 'string', default: '20250101' },
+    family: { type: 'string', default: 'slots' },
+    strategy: { type: 'string' },
   },
 });
+if (values.family === 'native') {
+  runNative({
+    rounds: Number(values.spins),
+    seed: Number(values.seed),
+    ...(values.symbol !== undefined ? { symbol: values.symbol } : {}),
+    ...(values.strategy !== undefined ? { strategy: values.strategy } : {}),
+  });
+  process.exit(0);
+}
+if (values.family !== 'slots') throw new Error(`bad --family ${values.family} (slots or native)`);
 
 const spins = Number(values.spins);
 const seed = Number(values.seed);
