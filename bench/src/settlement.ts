@@ -234,7 +234,7 @@ try {
     rows.local!.push(await drive(ROUNDS, viaTemporal(true, taskQueue)));
     if (!process.env.SKIP_REGULAR)
       rows.regular!.push(await drive(Math.floor(ROUNDS / 2), viaTemporal(false, taskQueue)));
-    else rows.regular!.push({ rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, seconds: 0, cpu: [] });
+    else rows.regular!.push({ rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, cpu: [] });
     const last = (k: string) => rows[k]![rows[k]!.length - 1]!;
     console.log(
       `run ${run + 1}: direct ${fmt(last('direct').rps, 0)}/s p50 ${fmt(last('direct').p50, 2)} ms | ` +

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { adminRoutes } from './admin/routes.js';
+import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { operatorScope } from './auth/operator-scope.js';
 import { balanceRefreshRoutes } from './balance-refresh/routes.js';
@@ -42,6 +43,7 @@ export function createApp(deps: ApiDeps): Koa {
 
   for (const router of [
     healthRoutes(),
+    auditRoutes(deps, providerGuard),
     artworkRoutes(deps),
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
