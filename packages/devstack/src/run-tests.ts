@@ -5,7 +5,7 @@
  * runner. Prints a closing `N passed, N failed` line.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +79,29 @@ const files = SEARCH_ROOTS.flatMap((r) => findTests(path.join(REPO_ROOT, r))).fi
 );
 say(`${files.length} test files`);
 
+// Browser tests (*.browser.test.ts) drive Debian's chromium through playwright-core (which never
+// downloads a browser). When it is missing and we are root with apt, it is installed; a run that
+// still has no browser fails here rather than skipping them.
+const CHROMIUM = '/usr/bin/chromium';
+if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync(CHROMIUM)) {
+  const apt = '/usr/bin/apt-get';
+  if (process.getuid?.() === 0 && existsSync(apt)) {
+    const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    say(`${CHROMIUM} is missing; the browser tests need it: apt-get update`);
+    await run(apt, ['update'], aptEnv);
+    say('apt-get install -y chromium');
+    await run(apt, ['install', '-y', 'chromium'], aptEnv);
+  }
+  if (!existsSync(CHROMIUM)) {
+    say(
+      `no browser at ${CHROMIUM}: the browser tests (*.browser.test.ts) cannot run. Install Debian's ` +
+        'chromium (as root: apt-get update && apt-get install -y chromium) and run the tests again.',
+    );
+    process.stdout.write('0 passed, 1 failed\n');
+    process.exit(1);
+  }
+}
+
 const pgDir = await mkdtemp(path.join(os.tmpdir(), 'opi-test-pg-'));
 const pgPort = await freePort();
 say(`starting embedded PostgreSQL on ${pgPort}`);
@@ -106,6 +129,7 @@ try {
     OPI_TEST_TEMPLATE_DB: 'opi_template',
     OPI_TEST_TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_CLI_PATH: cliPath,
+    OPI_TEST_CHROMIUM: CHROMIUM,
   };
   const result = await run(
     process.execPath,

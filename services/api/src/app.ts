@@ -12,6 +12,7 @@ import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
+import { pageRoutes } from './pages/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { runtimeRoutes } from './runtime/routes.js';
 import { authenticateRuntime } from './runtime/session-auth.js';
@@ -48,6 +49,7 @@ export function createApp(deps: ApiDeps): Koa {
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
     runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
+    pageRoutes(deps),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

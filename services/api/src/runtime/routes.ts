@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { eventStream } from './events.js';
+import { pageFacts } from './page-facts.js';
 import type { RuntimeSession } from './session-auth.js';
 import { spin } from './spin.js';
 import { readWalletBalance } from './wallet-balance.js';
@@ -10,8 +11,9 @@ import { readWalletBalance } from './wallet-balance.js';
 /** Runtime routes for the launched game page (never server to server). */
 export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const router = new Router({ prefix: '/api/runtime' });
-  router.get('/session', ...guard, (ctx) => {
+  router.get('/session', ...guard, async (ctx) => {
     const s = ctx.state.session as RuntimeSession;
+    const facts = await pageFacts(deps.pool, s);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       session_id: s.session_id,
@@ -23,6 +25,8 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       lang: s.lang,
       return_url: s.return_url,
       expires_at: s.expires_at?.toISOString() ?? null,
+      // What the game page shows and offers: title, currency exponent, the stakes (server-side).
+      ...facts,
     };
   });
   router.post('/spin', ...guard, async (ctx) => {

@@ -1,0 +1,453 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { createSecretBox } from '@opi/db';
+import { CATALOG } from '@opi/games';
+import { minorToDecimalString } from '@opi/money';
+import { createWalletApp } from '@opi/wallet-sandbox';
+import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  assign,
+  call,
+  createOperator,
+  type Harness,
+  SERVICE_SECRET,
+  startApi,
+} from '../test-support/harness.js';
+
+// The slot page in a real browser (Debian's chromium, driven by playwright-core), on the real
+// stack: launch through the API, the sandbox wallet over HTTP, spins settled by a Temporal worker.
+// The launch URL is opened unchanged: its host (PUBLIC_BASE_URL http://games.test) is mapped to
+// the API's port by Chromium's host resolver, and the operator's casino page that frames the game
+// to a tiny local server (both on loopback, so Chromium's local-network checks let the frame load);
+// the lobby (return_url) is answered by route interception. Nothing leaves the machine.
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const ADMIN_TOKEN = 'browser-test-admin-token';
+const SECRET = 'wsec_browser_test_secret_0123456789';
+const OPERATOR = 'op_browser';
+const LOBBY = 'https://lobby.operator.test/return?from=game';
+const WRAPPER = 'http://casino.operator.test/play';
+const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+const taskQueue = `browser-${randomUUID()}`;
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const MOBILE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+};
+
+let h: Harness;
+let wallet: Server;
+let admin: WalletAdminClient;
+let key: string;
+let worker: Worker;
+let running: Promise<void>;
+let native: NativeConnection;
+let browser: Browser;
+let casino: Server;
+/** The launch URL the operator's casino page frames (set by the test that uses it). */
+let framed = '';
+
+before(async () => {
+  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
+  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
+  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
+  await new Promise((r) => wallet.once('listening', r));
+  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
+  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
+  await admin.setSecret(OPERATOR, SECRET);
+  key = (
+    await createOperator(h.base, OPERATOR, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET })
+  ).key;
+  await assign(h.base, OPERATOR, [slot.symbol]);
+  native = await NativeConnection.connect({ address });
+  worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  });
+  running = worker.run();
+  const apiPort = new URL(h.base).port;
+  casino = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(
+      `<!doctype html><title>Casino</title><iframe src="${framed.replaceAll('&', '&amp;')}" width="1000" height="700"></iframe>`,
+    );
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => casino.once('listening', r));
+  const casinoPort = (casino.address() as AddressInfo).port;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP casino.operator.test:80 127.0.0.1:${casinoPort}, MAP * ~NOTFOUND`,
+    ],
+  });
+});
+after(async () => {
+  await browser?.close();
+  casino.closeAllConnections();
+  await new Promise<void>((r) => casino.close(() => r()));
+  worker.shutdown();
+  await running;
+  await native.close();
+  wallet.closeAllConnections();
+  await new Promise<void>((r) => wallet.close(() => r()));
+  await h.close();
+});
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────
+
+const money = new Intl.NumberFormat('en', {
+  style: 'currency',
+  currency: 'EUR',
+  currencyDisplay: 'code',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+/** What the page shows for an amount: the session currency at its exponent (EUR: 2 decimals). */
+const shown = (minor: string | bigint) =>
+  money.format(minorToDecimalString(BigInt(minor), 'EUR') as unknown as number).replace(/\s/g, ' ');
+const norm = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function launch(player: string, balanceMinor: number): Promise<{ url: string; token: string }> {
+  await admin.createPlayer({ operatorId: OPERATOR, playerId: player, currency: 'EUR', balanceMinor });
+  const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+    key,
+    body: { symbol: slot.symbol, external_player_id: player, return_url: LOBBY },
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.json.launch_url, /^http:\/\/games\.test\/gs2c\/html5Game\.do\?/);
+  return { url: res.json.launch_url, token: new URL(res.json.launch_url).searchParams.get('mgckey')! };
+}
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the browser requested, and whether a Referer header went with it. */
+  requests: { url: string; referer: string | undefined }[];
+  /** Uncaught page errors and console errors (a CSP violation is one). */
+  problems: string[];
+}
+
+async function open(options: typeof DESKTOP | typeof MOBILE): Promise<Opened> {
+  const context = await browser.newContext(options);
+  await context.route('https://lobby.operator.test/**', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><title>Lobby</title><p>lobby',
+    }),
+  );
+  const page = await context.newPage();
+  const requests: Opened['requests'] = [];
+  const problems: string[] = [];
+  page.on('request', (r) => requests.push({ url: r.url(), referer: r.headers()['referer'] }));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return { context, page, requests, problems };
+}
+
+const hook = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+/** The page shows the balance the sandbox wallet holds now (text and the exact minor units). */
+async function balanceMatchesWallet(page: Page, player: string): Promise<string> {
+  const held = (await admin.balance(OPERATOR, player, 'EUR')).balance_minor;
+  await until(`game-balance ${held}`, async () => {
+    const el = hook(page, 'game-balance');
+    return (await el.getAttribute('data-balance-minor')) === held;
+  });
+  assert.equal(norm(await hook(page, 'game-balance').textContent()), shown(held));
+  return held;
+}
+
+/** One spin through the page: the button is disabled until the answer; the answer is what shows. */
+async function spinOnce(page: Page, player: string, tap: boolean) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/api/runtime/spin', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/runtime/spin'));
+  const before = (await admin.balance(OPERATOR, player, 'EUR')).balance_minor;
+  if (tap) await hook(page, 'spin-button').tap();
+  else await hook(page, 'spin-button').click();
+  assert.equal(await hook(page, 'spin-button').isDisabled(), true, 'disabled while the spin is open');
+  assert.equal(await hook(page, 'stake-select').isDisabled(), true);
+  release();
+  const res = await answer;
+  await page.unroute('**/api/runtime/spin');
+  assert.equal(res.status(), 200);
+  const body = (await res.json()) as {
+    status: string;
+    bet_minor: string;
+    win_minor: string;
+    balance: string;
+  };
+  assert.equal(body.status, 'completed');
+  await until('spin button enabled', async () => !(await hook(page, 'spin-button').isDisabled()));
+  const held = await balanceMatchesWallet(page, player);
+  assert.equal(
+    BigInt(held),
+    BigInt(before) - BigInt(body.bet_minor) + BigInt(body.win_minor),
+    'the wallet recorded the settled round',
+  );
+  assert.equal(await hook(page, 'last-win').getAttribute('data-win-minor'), body.win_minor);
+  assert.equal(norm(await hook(page, 'last-win').textContent()), shown(body.win_minor));
+  const cells = await hook(page, 'reel-cell').allTextContents();
+  assert.equal(cells.length, 15);
+  assert.ok(
+    cells.every((c) => c.length > 0),
+    'the grid shows the outcome',
+  );
+  return body;
+}
+
+async function eventsRouteExists(token: string): Promise<boolean> {
+  const controller = new AbortController();
+  try {
+    const res = await fetch(`${h.base}/api/runtime/events`, {
+      headers: { 'x-session-token': token, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    return res.status !== 404;
+  } finally {
+    controller.abort();
+  }
+}
+
+function assertTokenStaysInTheLaunchUrl(o: Opened, token: string, launchUrl: string) {
+  for (const r of o.requests) {
+    if (r.url === launchUrl) continue;
+    assert.ok(!r.url.includes(token), `the token is in no other URL: ${r.url}`);
+  }
+  assert.deepEqual(
+    o.requests.filter((r) => r.referer !== undefined),
+    [],
+    'no request carries a Referer (the launch URL is a bearer secret)',
+  );
+}
+
+// ── tests ─────────────────────────────────────────────────────────────────────────────────────
+
+for (const [name, device] of [
+  ['desktop 1280x800', DESKTOP],
+  ['mobile 390x844 (touch)', MOBILE],
+] as const) {
+  test(`${name}: balance, spins settle to the wallet's balance, last win, close returns to the lobby`, async () => {
+    const player = `br-${device === MOBILE ? 'm' : 'd'}-${randomUUID().slice(0, 8)}`;
+    const { url, token } = await launch(player, 100_000);
+    const o = await open(device);
+    try {
+      const nav = await o.page.goto(url);
+      assert.equal(nav?.status(), 200);
+      assert.equal(o.page.url(), url, 'opened unchanged');
+      assert.equal(await o.page.title(), slot.title);
+      await balanceMatchesWallet(o.page, player);
+      assert.equal(norm(await hook(o.page, 'game-balance').textContent()), shown(100_000n));
+      assert.equal(await hook(o.page, 'game-error').isVisible(), false);
+
+      // The stakes are the server's, within the operator's limits (default 10 to 100000).
+      const session = await call(h.base, 'GET', '/api/runtime/session', {
+        headers: { 'x-session-token': token },
+      });
+      const options = await hook(o.page, 'stake-select')
+        .locator('option')
+        .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+      assert.deepEqual(options, session.json.stakes_minor);
+      assert.ok(options.every((v) => BigInt(v) >= 10n && BigInt(v) <= 100_000n));
+      await hook(o.page, 'stake-select').selectOption('100');
+
+      const spins = device === MOBILE ? 2 : 3;
+      for (let i = 0; i < spins; i++) {
+        const body = await spinOnce(o.page, player, device === MOBILE);
+        assert.equal(body.bet_minor, '100');
+      }
+
+      if (device === MOBILE) {
+        const width = await o.page.evaluate('document.documentElement.scrollWidth');
+        assert.ok(Number(width) <= 390, `no horizontal scrolling on a phone (${String(width)} px)`);
+        const box = await hook(o.page, 'spin-button').boundingBox();
+        assert.ok(box && box.height >= 44 && box.width >= 44, 'a touch-sized spin button');
+      }
+
+      assert.equal(await hook(o.page, 'close-button').isVisible(), true);
+      if (device === MOBILE) await hook(o.page, 'close-button').tap();
+      else await hook(o.page, 'close-button').click();
+      await o.page.waitForURL(LOBBY);
+      assertTokenStaysInTheLaunchUrl(o, token, url);
+      assert.deepEqual(o.problems, []);
+    } finally {
+      await o.context.close();
+    }
+  });
+}
+
+test('balance refresh: a sandbox deposit and player-balance-refresh update open pages (desktop and mobile)', async (t) => {
+  const id = randomUUID().slice(0, 8);
+  const players = [`br-r-${id}-d`, `br-r-${id}-m`];
+  const launched = [await launch(players[0]!, 20_000), await launch(players[1]!, 30_000)];
+  if (!(await eventsRouteExists(launched[0]!.token))) {
+    t.skip('GET /api/runtime/events is not there yet');
+    return;
+  }
+  const pages = [await open(DESKTOP), await open(MOBILE)];
+  try {
+    for (const [i, o] of pages.entries()) {
+      await o.page.goto(launched[i]!.url);
+      await balanceMatchesWallet(o.page, players[i]!);
+      await until(
+        'the event stream is ready',
+        async () => (await o.page.locator('main').getAttribute('data-events')) === 'ready',
+      );
+    }
+    for (const [i, o] of pages.entries()) {
+      const player = players[i]!;
+      const amount = i === 0 ? 12_345 : 500;
+      const before = (await admin.balance(OPERATOR, player, 'EUR')).balance_minor;
+      await admin.deposit({
+        operatorId: OPERATOR,
+        playerId: player,
+        currency: 'EUR',
+        amountMinor: amount,
+        reference: `dep-${player}`,
+      });
+      // The page does not poll: until the signal it still shows the old balance.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await hook(o.page, 'game-balance').getAttribute('data-balance-minor'), before);
+      const res = await call(h.base, 'POST', '/api/provider/v1/player-balance-refresh', {
+        key,
+        body: { external_player_id: player, reason: 'deposit', request_id: `req-${player}` },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.json.subscribers_notified >= 1, res.text);
+      const held = await balanceMatchesWallet(o.page, player);
+      assert.equal(BigInt(held), BigInt(before) + BigInt(amount));
+    }
+    for (const o of pages) assert.deepEqual(o.problems, []);
+  } finally {
+    for (const o of pages) await o.context.close();
+  }
+});
+
+test('close from inside the operator iframe navigates the top window to return_url', async () => {
+  const player = `br-f-${randomUUID().slice(0, 8)}`;
+  const { url } = await launch(player, 10_000);
+  const o = await open(DESKTOP);
+  try {
+    framed = url;
+    await o.page.goto(WRAPPER);
+    const frame = o.page.frameLocator('iframe');
+    await until(
+      'balance in the iframe',
+      async () =>
+        (await frame.locator('[data-testid="game-balance"]').getAttribute('data-balance-minor')) === '10000',
+    );
+    await frame.locator('[data-testid="close-button"]').click();
+    await o.page.waitForURL(LOBBY);
+  } finally {
+    await o.context.close();
+  }
+});
+
+test('an invalid token gets the error page: game-error and no game controls', async () => {
+  for (const device of [DESKTOP, MOBILE]) {
+    const o = await open(device);
+    try {
+      const res = await o.page.goto(
+        `http://games.test/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=not-a-real-token`,
+      );
+      assert.equal(res?.status(), 401);
+      assert.equal(await hook(o.page, 'game-error').isVisible(), true);
+      assert.match(norm(await hook(o.page, 'game-error').textContent()), /not valid/);
+      for (const id of ['spin-button', 'stake-select', 'game-balance', 'close-button']) {
+        assert.equal(await hook(o.page, id).count(), 0, id);
+      }
+      // The only console line is Chromium's note on the 401 document itself.
+      assert.deepEqual(
+        o.problems.filter((p) => !/Failed to load resource: .* 401/.test(p)),
+        [],
+      );
+    } finally {
+      await o.context.close();
+    }
+  }
+});
+
+test('a session that ends while the page is open: the next spin shows game-error and removes the controls', async () => {
+  const player = `br-e-${randomUUID().slice(0, 8)}`;
+  const { url } = await launch(player, 10_000);
+  const o = await open(DESKTOP);
+  try {
+    await o.page.goto(url);
+    await balanceMatchesWallet(o.page, player);
+    await launch(player, 10_000); // a relaunch retires the page's token
+    await hook(o.page, 'spin-button').click();
+    await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+    assert.match(norm(await hook(o.page, 'game-error').textContent()), /ended/);
+    assert.equal(await hook(o.page, 'spin-button').count(), 0);
+    assert.equal(await hook(o.page, 'stake-select').count(), 0);
+    assert.equal(await hook(o.page, 'close-button').isVisible(), true, 'the way back stays');
+    assert.equal((await admin.balance(OPERATOR, player, 'EUR')).balance_minor, '10000');
+  } finally {
+    await o.context.close();
+  }
+});
+
+test('insufficient funds: the wallet declines the bet, game-error says so, the balance stays', async () => {
+  const player = `br-i-${randomUUID().slice(0, 8)}`;
+  const { url } = await launch(player, 50);
+  const o = await open(MOBILE);
+  try {
+    await o.page.goto(url);
+    await balanceMatchesWallet(o.page, player);
+    await hook(o.page, 'stake-select').selectOption('100');
+    await hook(o.page, 'spin-button').tap();
+    await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+    assert.match(
+      norm(await hook(o.page, 'game-error').textContent()),
+      /declined by your casino wallet: not enough funds/,
+    );
+    await until('spin button enabled', async () => !(await hook(o.page, 'spin-button').isDisabled()));
+    assert.equal(await balanceMatchesWallet(o.page, player), '50');
+    assert.equal(await hook(o.page, 'last-win').getAttribute('data-win-minor'), '0');
+  } finally {
+    await o.context.close();
+  }
+});

@@ -1,0 +1,391 @@
+// The slot page's script: plain browser JavaScript, served as written from /gs2c/static/.
+// It reads the launch token (`mgckey`) from the page's own URL and sends it only in the
+// `x-session-token` header of same-origin runtime calls; it never puts it in another URL.
+// DOM updates use textContent and attributes only (the page's CSP enforces Trusted Types).
+(() => {
+  const token = new URLSearchParams(window.location.search).get('mgckey');
+  const byId = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const el = {
+    game: byId('game'),
+    balance: byId('game-balance'),
+    lastWin: byId('last-win'),
+    stake: byId('stake-select'),
+    level: byId('bet-level-select'),
+    levelField: document.querySelector('[data-field="bet-level"]'),
+    spin: byId('spin-button'),
+    close: byId('close-button'),
+    error: byId('game-error'),
+    message: byId('game-message'),
+    reels: byId('reels'),
+    controls: byId('controls'),
+  };
+
+  let session = null;
+  let money = null;
+  let spinning = false;
+  let ended = false;
+  /** Bumped whenever a newer balance is shown, so an older read answering late is dropped. */
+  let balanceEpoch = 0;
+  let refreshing = null;
+  let refreshAgain = false;
+  const stream = new AbortController();
+
+  // ── money: exact decimal strings at the currency's ISO 4217 exponent ─────────────────────────
+  function moneyFormat(currency, exponent, lang) {
+    const options = {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'code',
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    };
+    let nf;
+    try {
+      nf = new Intl.NumberFormat(lang || 'en', options);
+    } catch {
+      nf = new Intl.NumberFormat('en', options);
+    }
+    const toDecimal = (minor) => {
+      const negative = minor.startsWith('-');
+      const digits = negative ? minor.slice(1) : minor;
+      if (exponent === 0) return minor;
+      const padded = digits.padStart(exponent + 1, '0');
+      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+    };
+    return {
+      /** '12345' (minor units) -> 'EUR 123.45' in the page's language; strings are formatted exactly. */
+      format(minor) {
+        const decimal = toDecimal(minor);
+        try {
+          return nf.format(decimal);
+        } catch {
+          return `${currency} ${decimal}`;
+        }
+      },
+      /** The wallet's decimal string ('123.45') -> minor units ('12345'), or null if malformed. */
+      toMinor(decimal) {
+        const m = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(String(decimal));
+        if (!m) return null;
+        let fraction = m[3] || '';
+        while (fraction.length > exponent && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+        if (fraction.length > exponent) return null;
+        const digits = (m[2] + fraction.padEnd(exponent, '0')).replace(/^0+(?=[0-9])/, '');
+        return (m[1] === '-' && /[1-9]/.test(digits) ? '-' : '') + digits;
+      },
+    };
+  }
+
+  // ── messages ─────────────────────────────────────────────────────────────────────────────────
+  function showError(text) {
+    el.error.textContent = text;
+    el.error.hidden = false;
+  }
+  function clearError() {
+    el.error.textContent = '';
+    el.error.hidden = true;
+  }
+  function say(text) {
+    el.message.textContent = text;
+  }
+  /** The session is over or never started: a message and no game controls. */
+  function fatal(text) {
+    ended = true;
+    stream.abort();
+    el.controls?.remove();
+    el.reels?.remove();
+    el.close.hidden = !el.close.dataset.href;
+    say('');
+    showError(text);
+    el.game.dataset.state = 'error';
+  }
+  const WALLET_REASONS = {
+    insufficient_funds: 'not enough funds',
+    unknown_player: 'player not found',
+  };
+  const SESSION_ENDED = 'This game session has ended. Please open the game again from the casino.';
+  const detailOf = (json) => (json && typeof json.detail === 'string' ? json.detail : '');
+
+  // ── runtime calls (same origin, token in a header only) ─────────────────────────────────────
+  async function api(path, init = {}) {
+    const headers = { accept: 'application/json', 'x-session-token': token };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(path, {
+      method: init.method || 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: 'no-store',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+    let json = null;
+    try {
+      json = await res.json();
+    } catch {}
+    if (res.status === 401) fatal(SESSION_ENDED);
+    return { status: res.status, ok: res.ok, json };
+  }
+
+  // ── balance ──────────────────────────────────────────────────────────────────────────────────
+  function showBalance(decimal) {
+    balanceEpoch++;
+    const minor = money.toMinor(decimal);
+    el.balance.dataset.balanceMinor = minor ?? '';
+    el.balance.textContent = minor === null ? `${session.currency} ${decimal}` : money.format(minor);
+  }
+  async function readBalance() {
+    const epoch = balanceEpoch;
+    try {
+      const res = await api('/api/runtime/balance');
+      if (ended) return;
+      if (!res.ok) {
+        showError(`Your balance could not be read. ${detailOf(res.json)}`.trim());
+        return;
+      }
+      if (epoch === balanceEpoch) showBalance(res.json.balance);
+    } catch {
+      showError('Connection problem: your balance could not be read.');
+    }
+  }
+  /** One read at a time; a request during a read runs once more after it. */
+  function refreshBalance() {
+    if (refreshing) {
+      refreshAgain = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        refreshAgain = false;
+        await readBalance();
+      } while (refreshAgain && !ended);
+      refreshing = null;
+    })();
+    return refreshing;
+  }
+
+  // ── stakes ───────────────────────────────────────────────────────────────────────────────────
+  /** Level 0 is the base game; other levels are the title's special bet levels (cost bet x level). */
+  function stakesFor(level) {
+    if (level === 0) return session.stakes_minor;
+    return session.bet_levels.find((l) => l.bet_level === level)?.stakes_minor ?? [];
+  }
+  function fillStakes() {
+    const level = Number(el.level.value || 0);
+    const previous = el.stake.value;
+    el.stake.replaceChildren();
+    for (const bet of stakesFor(level)) {
+      const option = document.createElement('option');
+      option.value = bet;
+      option.textContent = money.format(level === 0 ? bet : (BigInt(bet) * BigInt(level)).toString());
+      el.stake.append(option);
+    }
+    if ([...el.stake.options].some((o) => o.value === previous)) el.stake.value = previous;
+  }
+  function fillLevels() {
+    el.level.replaceChildren();
+    const base = document.createElement('option');
+    base.value = '0';
+    base.textContent = 'Standard';
+    el.level.append(base);
+    for (const l of session.bet_levels) {
+      const option = document.createElement('option');
+      option.value = String(l.bet_level);
+      option.textContent = `Special x${l.bet_level}`;
+      el.level.append(option);
+    }
+    el.levelField.hidden = session.bet_levels.length === 0;
+  }
+  function setBusy(busy) {
+    el.spin.disabled = busy;
+    el.stake.disabled = busy;
+    el.level.disabled = busy;
+    el.spin.setAttribute('aria-busy', String(busy));
+  }
+
+  // ── reels ────────────────────────────────────────────────────────────────────────────────────
+  function showGrid(outcome) {
+    const grids = [outcome?.grid, ...(outcome?.freeSpins ?? []).map((f) => f.grid)].filter(
+      (g) => Array.isArray(g) && g.length > 0,
+    );
+    const grid = grids[grids.length - 1];
+    if (!grid || !el.reels) return;
+    const cells = el.reels.querySelectorAll('[data-testid="reel-cell"]');
+    grid.forEach((reel, r) => {
+      reel.forEach((symbol, row) => {
+        const cell = cells[r * 3 + row];
+        if (!cell) return;
+        cell.dataset.symbol = String(symbol);
+        cell.textContent = session.symbol_names[symbol] ?? String(symbol);
+      });
+    });
+  }
+
+  // ── spin ─────────────────────────────────────────────────────────────────────────────────────
+  async function spin() {
+    if (spinning || ended || !el.stake.value) return;
+    spinning = true;
+    setBusy(true);
+    clearError();
+    say('Spinning…');
+    const level = Number(el.level.value || 0);
+    const body =
+      level === 0
+        ? { bet_minor: el.stake.value, mode: 'base' }
+        : { bet_minor: el.stake.value, mode: 'special', bet_level: level };
+    try {
+      const res = await api('/api/runtime/spin', { method: 'POST', body });
+      if (ended) return;
+      if (!res.ok) {
+        say('');
+        showError(detailOf(res.json) || 'The spin could not be played.');
+        await refreshBalance();
+        return;
+      }
+      const r = res.json;
+      if (r.status === 'completed') {
+        showGrid(r.outcome);
+        showBalance(r.balance);
+        el.lastWin.dataset.winMinor = r.win_minor;
+        el.lastWin.textContent = money.format(r.win_minor);
+        say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
+      } else if (r.status === 'pending') {
+        showGrid(r.outcome);
+        el.lastWin.dataset.winMinor = r.win_minor;
+        el.lastWin.textContent = money.format(r.win_minor);
+        say('The round is still being settled; your balance updates when it completes.');
+        setTimeout(() => void refreshBalance(), 3000);
+      } else if (r.status === 'rejected') {
+        say('');
+        const why = Object.hasOwn(WALLET_REASONS, r.error) ? WALLET_REASONS[r.error] : r.error || 'rejected';
+        showError(`The bet was declined by your casino wallet: ${why}.`);
+        if (r.balance) showBalance(r.balance);
+        else await refreshBalance();
+      } else {
+        say('');
+        showError('The round was cancelled and your stake returned.');
+        if (r.balance) showBalance(r.balance);
+        else await refreshBalance();
+      }
+    } catch {
+      say('');
+      showError(
+        'Connection problem: the result of this spin is not known yet. Your balance is being read again.',
+      );
+      await refreshBalance();
+    } finally {
+      spinning = false;
+      if (!ended) setBusy(false);
+    }
+  }
+
+  // ── balance-refresh signals: GET /api/runtime/events (text/event-stream over fetch) ────────
+  /** Parses the stream into events; returns when the server closes it. */
+  async function readEvents(body, onEvent) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let event = '';
+    let data = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      const lines = buffer.split(/\r\n|\r|\n/);
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === '') {
+          if (event || data.length) onEvent(event || 'message', data.join('\n'));
+          event = '';
+          data = [];
+        } else if (!line.startsWith(':')) {
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const v = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'event') event = v;
+          else if (field === 'data') data.push(v);
+        }
+      }
+    }
+  }
+  async function subscribe() {
+    let delay = 1000;
+    let connectedBefore = false;
+    while (!ended) {
+      try {
+        const res = await fetch('/api/runtime/events', {
+          headers: { accept: 'text/event-stream', 'x-session-token': token },
+          cache: 'no-store',
+          credentials: 'omit',
+          referrerPolicy: 'no-referrer',
+          signal: stream.signal,
+        });
+        // Not offered (no such route, or a family without balance refresh), or the session is over.
+        if (res.status === 404 || res.status === 409 || res.status === 401 || res.status === 403) return;
+        if (res.ok && res.body) {
+          el.game.dataset.events = 'connecting';
+          await readEvents(res.body, (name) => {
+            if (name === 'ready') {
+              el.game.dataset.events = 'ready';
+              delay = 1000;
+              // A signal may have been missed while the stream was down.
+              if (connectedBefore) void refreshBalance();
+              connectedBefore = true;
+            } else if (name === 'balance-refresh') {
+              void refreshBalance();
+            }
+          });
+        }
+      } catch {
+        if (stream.signal.aborted) return;
+      }
+      el.game.dataset.events = 'reconnecting';
+      await new Promise((r) => setTimeout(r, delay + Math.floor(Math.random() * 500)));
+      delay = Math.min(delay * 2, 30_000);
+    }
+  }
+
+  // ── start ────────────────────────────────────────────────────────────────────────────────────
+  async function start() {
+    if (!token) return fatal('This game link is not valid. Please open the game again from the casino.');
+    let res;
+    try {
+      res = await api('/api/runtime/session');
+    } catch {
+      return fatal('The game could not be reached. Please check your connection and reload.');
+    }
+    if (ended) return;
+    if (!res.ok) return fatal('The game could not start. Please try again later.');
+    session = res.json;
+    money = moneyFormat(session.currency, session.currency_exponent, session.lang);
+    const ret = session.return_url ? new URL(session.return_url, window.location.href) : null;
+    if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
+      el.close.dataset.href = ret.href;
+      el.close.hidden = false;
+      el.close.disabled = false;
+    }
+    if (session.stakes_minor.length === 0 && session.bet_levels.length === 0) {
+      return fatal("No stake of this game fits the casino's bet limits.");
+    }
+    fillLevels();
+    fillStakes();
+    el.lastWin.textContent = money.format('0');
+    el.lastWin.dataset.winMinor = '0';
+    el.game.dataset.state = 'ready';
+    setBusy(false);
+    await refreshBalance();
+    void subscribe();
+  }
+
+  el.spin.addEventListener('click', () => void spin());
+  el.level.addEventListener('change', fillStakes);
+  el.close.addEventListener('click', () => {
+    const href = el.close.dataset.href;
+    if (!href) return;
+    stream.abort();
+    try {
+      window.top.location.href = href;
+    } catch {
+      window.location.href = href;
+    }
+  });
+  window.addEventListener('pagehide', () => stream.abort());
+  void start();
+})();
