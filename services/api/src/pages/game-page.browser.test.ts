@@ -141,11 +141,19 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-async function launch(player: string, balanceMinor: number): Promise<{ url: string; token: string }> {
+async function launch(
+  player: string,
+  balanceMinor: number,
+  returnUrl: string | null = LOBBY,
+): Promise<{ url: string; token: string }> {
   await admin.createPlayer({ operatorId: OPERATOR, playerId: player, currency: 'EUR', balanceMinor });
   const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
     key,
-    body: { symbol: slot.symbol, external_player_id: player, return_url: LOBBY },
+    body: {
+      symbol: slot.symbol,
+      external_player_id: player,
+      ...(returnUrl ? { return_url: returnUrl } : {}),
+    },
   });
   assert.equal(res.status, 200, res.text);
   assert.match(res.json.launch_url, /^http:\/\/games\.test\/gs2c\/html5Game\.do\?/);
@@ -430,13 +438,15 @@ test('a session that ends while the page is open: the next spin shows game-error
   }
 });
 
-test('insufficient funds: the wallet declines the bet, game-error says so, the balance stays', async () => {
+test('insufficient funds (and no return_url): the bet is declined in game-error, the balance stays, no close button', async () => {
   const player = `br-i-${randomUUID().slice(0, 8)}`;
-  const { url } = await launch(player, 50);
+  const { url } = await launch(player, 50, null);
   const o = await open(MOBILE);
   try {
     await o.page.goto(url);
     await balanceMatchesWallet(o.page, player);
+    assert.equal(await hook(o.page, 'close-button').isVisible(), false, 'no return_url, no close button');
+    assert.equal(await hook(o.page, 'close-button').isDisabled(), true);
     await hook(o.page, 'stake-select').selectOption('100');
     await hook(o.page, 'spin-button').tap();
     await hook(o.page, 'game-error').waitFor({ state: 'visible' });
