@@ -224,6 +224,13 @@ describe('operator audit API over real rounds', () => {
     assert.equal(pendingTx.json.data.items.length, 1);
     assert.equal(pendingTx.json.data.items[0].transaction_type, 'debit');
 
+    // The prov_a debit has spent its retry budget once its rollback is journalled.
+    await until('the rollback', async () => {
+      const { rows } = await h.db.pool.query(`SELECT 1 FROM wallet_transactions WHERE transaction_id = $1`, [
+        rb.intent.transactions.rollback,
+      ]);
+      return rows.length === 1;
+    });
     await admin.setFaults({});
     assert.equal((await rb.handle.result()).status, 'rolled_back');
     assert.equal((await stuck.handle.result()).status, 'completed');
