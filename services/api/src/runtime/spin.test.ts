@@ -120,3 +120,23 @@ test('bets outside the operator limits are 422; insufficient funds is a rejected
 test('runtime routes refuse a missing or stale token', async () => {
   assert.equal((await spinCall('nope', { bet_minor: 100 })).status, 401);
 });
+
+test('what is debited stays within the operator limits: a special bet above the maximum is 422', async () => {
+  await admin.createPlayer({
+    operatorId: 'op_spin',
+    playerId: 'spin-p3',
+    currency: 'EUR',
+    balanceMinor: 10_000_000,
+  });
+  const token = await launch('spin-p3');
+  // The default maximum is 100000 minor units: the bet itself is allowed, bet x level 2 is not.
+  const res = await spinCall(token, { bet_minor: 100_000, mode: 'special', bet_level: 2 });
+  assert.equal(res.status, 422, res.text);
+  assert.match(res.text, /above the operator's maximum/);
+  assert.equal((await admin.balance('op_spin', 'spin-p3', 'EUR')).balance_minor, '10000000');
+  const { rows } = await h.db.pool.query(
+    `SELECT count(*)::int AS n FROM rounds WHERE session_id = (SELECT session_id FROM sessions s
+       JOIN players p ON p.player_id = s.player_id WHERE p.external_player_id = 'spin-p3' LIMIT 1)`,
+  );
+  assert.equal(rows[0].n, 0, 'no round is written for a refused play');
+});

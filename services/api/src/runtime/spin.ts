@@ -86,6 +86,17 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   } catch (err) {
     throw new HttpError(422, err instanceof Error ? err.message : 'this play is not available for the title');
   }
+  // What is debited (a special bet's bet x level, a bought feature's price) stays within the
+  // operator's limits too. The check does not depend on the outcome, so refusing here biases nothing.
+  if (result.costMinor > limits.bet_max_minor) {
+    throw new HttpError(422, [
+      {
+        loc: ['body', req.mode === 'buy' ? 'mode' : 'bet_level'],
+        msg: `this play costs ${result.costMinor} minor units, above the operator's maximum of ${limits.bet_max_minor}`,
+        type: 'value_error',
+      },
+    ]);
+  }
 
   const roundId = `r_${randomUUID()}`;
   const intent: RoundIntent = {
