@@ -181,3 +181,46 @@ export const RECONCILIATION_CSV_HEADER = [
   'pending_transactions',
   'balanced',
 ] as const;
+
+/*
+ * Entries of the native history arrays (the spec: "not shown"). The session history lists every
+ * stage of every round of the session in order; the round history adds its ledger and wallet.
+ */
+
+/** One recorded stage of a multi-step round: a player action or an engine step. */
+export const NativeStageEntry = z.object({
+  round_id: z.string(),
+  /** 0, 1, 2 ... within the round. */
+  seq: z.number().int().nonnegative(),
+  /** bet, reveal, guess, roll, cashout, bust, abandon, cancel ... */
+  action: z.string(),
+  inputs: z.record(z.string(), z.unknown()),
+  outcome: z.record(z.string(), z.unknown()),
+  /** The running multiplier after this stage, an exact decimal string; null where none applies. */
+  multiplier: z.string().nullable(),
+  created_at: z.string(),
+});
+export type NativeStageEntry = z.infer<typeof NativeStageEntry>;
+
+/** A money movement the round caused at the operator's wallet (journalled successes only). */
+export const NativeLedgerEntry = z.object({
+  transaction_id: z.string(),
+  transaction_type: TransactionType,
+  /** The player's side: a debit is negative, a credit, cancel or rollback positive. */
+  delta_minor: MinorAmount,
+  currency: CurrencyCode,
+  /** The balance the wallet answered, as its decimal string. */
+  wallet_balance: z.string().nullable(),
+  completed_at: z.string().nullable(),
+});
+export type NativeLedgerEntry = z.infer<typeof NativeLedgerEntry>;
+
+/** A wallet call of the round as journalled: every transaction, whatever its status. */
+export const NativeWalletEntry = OperatorTransaction.extend({
+  attempts: z.number().int(),
+  http_status: z.number().int().nullable(),
+  error_code: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type NativeWalletEntry = z.infer<typeof NativeWalletEntry>;

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { adminRoutes } from './admin/routes.js';
+import { nativeHistoryRoutes } from './audit/native-history.js';
 import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { operatorScope } from './auth/operator-scope.js';
@@ -40,6 +41,7 @@ export function createApp(deps: ApiDeps): Koa {
   const provider = new Router({ prefix: '/api/provider/v1' });
   provider.use(catalogRoutes(deps, providerGuard).routes());
   provider.use(launchRoutes(deps, providerGuard).routes());
+  provider.use(nativeHistoryRoutes(deps, providerGuard).routes());
   provider.use(balanceRefreshRoutes(deps, providerGuard).routes());
 
   for (const router of [

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import {
+  NativeLedgerEntry,
+  NativeRoundHistoryResponse,
+  NativeSessionHistory,
+  NativeStageEntry,
+  NativeWalletEntry,
+} from '@opi/contract';
+import { createSecretBox } from '@opi/db';
+import { CATALOG } from '@opi/games';
+import { createWalletApp } from '@opi/wallet-sandbox';
+import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import {
+  createActivities,
+  finishUpdate,
+  type RoundIntent,
+  recordRound,
+  startSettlement,
+  stateQuery,
+  transactionIdsFor,
+  WORKFLOW_BUNDLE_PATH,
+} from '@opi/workflows';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import {
+  ADMIN_KEY,
+  assign,
+  call,
+  createOperator,
+  type Harness,
+  SERVICE_SECRET,
+  startApi,
+} from '../test-support/harness.js';
+
+// A native round with its stages, settled by the workflow (debit, stages, finish, credit) against
+// the sandbox wallet; then the two native history reads and their statuses.
+const SECRET = 'wsec_native_history_secret_012345678';
+const mines = CATALOG.find((e) => e.provider_id === 'prov_c' && e.integration_mode === 'operator-wallet')!;
+const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+const taskQueue = `native-history-${randomUUID()}`;
+let h: Harness;
+let wallet: Server;
+let admin: WalletAdminClient;
+let keyA: string;
+let keyB: string;
+let master: string;
+let worker: Worker;
+let running: Promise<void>;
+let native: NativeConnection;
+let conn: Connection;
+let client: Client;
+let sessionId = '';
+let slotSession = '';
+let otherSession = '';
+let roundId = '';
+
+before(async () => {
+  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
+  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
+  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'native-history-admin-0' }).listen(0, '127.0.0.1');
+  await new Promise((r) => wallet.once('listening', r));
+  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
+  admin = createWalletAdminClient({ baseUrl: base, token: 'native-history-admin-0' });
+  await admin.setSecret('op_nh_a', SECRET);
+  keyA = (
+    await createOperator(h.base, 'op_nh_a', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
+  ).key;
+  keyB = (
+    await createOperator(h.base, 'op_nh_b', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
+  ).key;
+  master = (await call(h.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: {} })).json.data
+    .api_key;
+  await call(h.base, 'PUT', `/api/admin/v1/games/${mines.symbol}/operator-wallet`, {
+    key: ADMIN_KEY,
+    body: { enabled: true },
+  });
+  for (const op of ['op_nh_a', 'op_nh_b']) await assign(h.base, op, [mines.symbol, slot.symbol]);
+  native = await NativeConnection.connect({ address });
+  worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  });
+  running = worker.run();
+  conn = await Connection.connect({ address });
+  client = new Client({ connection: conn });
+
+  const launch = async (key: string, symbol: string, player: string) => {
+    const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+      key,
+      body: { symbol, external_player_id: player },
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.json.session_id as string;
+  };
+  await admin.createPlayer({
+    operatorId: 'op_nh_a',
+    playerId: 'nh-player',
+    currency: 'EUR',
+    balanceMinor: 10_000,
+  });
+  sessionId = await launch(keyA, mines.symbol, 'nh-player');
+  slotSession = await launch(keyA, slot.symbol, 'nh-player');
+  otherSession = await launch(keyB, mines.symbol, 'nh-other');
+});
+after(async () => {
+  worker.shutdown();
+  await running;
+  await native.close();
+  await conn.close();
+  wallet.closeAllConnections();
+  await new Promise<void>((r) => wallet.close(() => r()));
+  await h.close();
+});
+
+const get = (key: string, path: string) => call(h.base, 'GET', path, { key, sign: true });
+
+test('a native round: intent, stages, ledger and wallet as played and settled', async () => {
+  const { rows } = await h.db.pool.query('SELECT player_id FROM sessions WHERE session_id = $1', [sessionId]);
+  roundId = `r_${randomUUID()}`;
+  const intent: RoundIntent = {
+    roundId,
+    operatorId: 'op_nh_a',
+    sessionId,
+    playerId: 'nh-player',
+    gameSymbol: mines.symbol,
+    providerId: 'prov_c',
+    currency: 'EUR',
+    actionType: 'bet',
+    stakeMinor: '200',
+    winMinor: null,
+    transactions: transactionIdsFor(roundId),
+    multiStep: { abandonAfterSeconds: 300, rule: 'cashout' },
+  };
+  await recordRound(h.db.pool, { intent, playerPk: rows[0].player_id });
+  const stages = [
+    ['bet', { stake_minor: '200', mines: 3 }, {}, '1'],
+    ['reveal', { cell: 7 }, { safe: true }, '1.1'],
+    ['reveal', { cell: 12 }, { safe: true }, '1.25'],
+    ['cashout', {}, { win_minor: '250' }, '1.25'],
+  ] as const;
+  for (const [seq, [action, inputs, outcome, multiplier]] of stages.entries()) {
+    await h.db.pool.query(
+      `INSERT INTO round_stages (round_id, seq, action, inputs, outcome, multiplier) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [roundId, seq, action, JSON.stringify(inputs), JSON.stringify(outcome), multiplier],
+    );
+  }
+  const handle = await startSettlement(client, taskQueue, intent);
+  for (let i = 0; i < 300 && (await handle.query(stateQuery)).phase !== 'open'; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  const done = await handle.executeUpdate(finishUpdate, { args: [{ winMinor: '250' }] });
+  assert.equal(done.status, 'completed');
+
+  const session = await get(keyA, `/api/provider/v1/native/history?session_id=${sessionId}`);
+  assert.equal(session.status, 200, session.text);
+  const s = NativeSessionHistory.parse(session.json);
+  assert.equal(session.json.success, undefined, 'the session history has no success/data wrapper');
+  assert.deepEqual([s.session_id, s.currency, s.mode], [sessionId, 'EUR', 'operator-wallet']);
+  assert.deepEqual(
+    s.stages.map((x) => NativeStageEntry.parse(x)).map((x) => [x.seq, x.action, x.multiplier]),
+    [
+      [0, 'bet', '1.00000000'],
+      [1, 'reveal', '1.10000000'],
+      [2, 'reveal', '1.25000000'],
+      [3, 'cashout', '1.25000000'],
+    ],
+  );
+
+  const res = await get(keyA, `/api/provider/v1/native/history/${roundId}?session_id=${sessionId}`);
+  assert.equal(res.status, 200, res.text);
+  const d = NativeRoundHistoryResponse.parse(res.json).data;
+  assert.equal(d.status, 'completed');
+  assert.equal(d.intent.stakeMinor, '200');
+  assert.equal(d.stages.length, 4);
+  const ledger = d.ledger.map((x) => NativeLedgerEntry.parse(x));
+  assert.deepEqual(
+    ledger.map((l) => [l.transaction_type, BigInt(l.delta_minor)]),
+    [
+      ['debit', -200n],
+      ['credit', 250n],
+    ],
+  );
+  const walletRows = d.wallet.map((x) => NativeWalletEntry.parse(x));
+  assert.deepEqual(
+    walletRows.map((w) => [w.transaction_id, w.status]),
+    [
+      [`${roundId}:debit`, 'success'],
+      [`${roundId}:credit`, 'success'],
+    ],
+  );
+  assert.equal((await admin.balance('op_nh_a', 'nh-player', 'EUR')).balance_minor, '10050');
+});
+
+test('statuses: 400 without scope or session, 403 another operator, 404 unknown session, service or round', async () => {
+  const path = (q: string, round = '') => `/api/provider/v1/native/history${round ? `/${round}` : ''}?${q}`;
+  assert.equal(
+    (await get(master, path(`session_id=${sessionId}`))).status,
+    400,
+    'a master key must name the operator',
+  );
+  assert.equal((await get(master, path(`session_id=${sessionId}&operator_id=op_nh_a`))).status, 200);
+  assert.equal((await get(keyA, '/api/provider/v1/native/history')).status, 400, 'session_id is required');
+  assert.equal((await get(keyA, path(`session_id=${otherSession}`))).status, 403);
+  assert.equal((await get(keyB, path(`session_id=${sessionId}`))).status, 403);
+  assert.equal((await get(keyA, path(`session_id=${sessionId}&operator_id=op_nh_b`))).status, 403);
+  assert.equal((await get(keyA, path('session_id=s_unknown'))).status, 404);
+  assert.equal(
+    (await get(keyA, path(`session_id=${slotSession}`))).status,
+    404,
+    'no native service for a slot',
+  );
+  assert.equal(
+    (await get(keyA, path(`session_id=${sessionId}`, `${roundId}:debit`))).status,
+    404,
+    'a transaction id is not a round id',
+  );
+  assert.equal((await get(keyA, path(`session_id=${sessionId}`, 'r_unknown'))).status, 404);
+  assert.equal((await get(keyB, path(`session_id=${sessionId}`, roundId))).status, 403);
+  assert.equal((await get(keyA, path(`session_id=${otherSession}`, roundId))).status, 403);
+  assert.equal((await get(keyA, path(`session_id=${sessionId}&extra=1`))).status, 422);
+  assert.equal((await call(h.base, 'GET', path(`session_id=${sessionId}`))).status, 401);
+});
