@@ -1,4 +1,5 @@
 export * from './artwork.js';
 export * from './catalog.js';
+export * from './crash/index.js';
 export * from './native/index.js';
 export * from './slots/index.js';

@@ -11,9 +11,14 @@
  * `--family native` runs the native titles (`cnmines`, `cnhilo`, `cndice`) instead, one row per
  * documented player strategy (`--spins` is then rounds per strategy; `--symbol` or `--strategy`
  * narrows the set): see ../native/simulate.ts.
+ *
+ * `--family crash` runs the crash titles (`dcrash1`, `dcrash2`, `dcrash3`): `--spins` rounds per
+ * title, each scored under the documented cash-out strategies (`--targets 1.01,1.5,2,10,100`;
+ * `--symbol` narrows the set): see ../crash/rtp-table.ts.
  */
 import { parseArgs } from 'node:util';
 import { STORED_RTP } from '../catalog.js';
+import { printCrashRtpTable } from '../crash/rtp-table.js';
 import { runNative } from '../native/rtp-table.js';
 import { slotConfigs } from './configs.js';
 import type { SpinMode } from './engine.js';
@@ -29,8 +34,18 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '20250101' },
     family: { type: 'string', default: 'slots' },
     strategy: { type: 'string' },
+    targets: { type: 'string' },
   },
 });
+if (values.family === 'crash') {
+  printCrashRtpTable({
+    rounds: Number(values.spins),
+    seed: Number(values.seed),
+    ...(values.symbol !== undefined ? { symbol: values.symbol } : {}),
+    ...(values.targets !== undefined ? { targets: values.targets } : {}),
+  });
+  process.exit(0);
+}
 if (values.family === 'native') {
   runNative({
     rounds: Number(values.spins),
@@ -40,7 +55,7 @@ if (values.family === 'native') {
   });
   process.exit(0);
 }
-if (values.family !== 'slots') throw new Error(`bad --family ${values.family} (slots or native)`);
+if (values.family !== 'slots') throw new Error(`bad --family ${values.family} (slots, native or crash)`);
 
 const spins = Number(values.spins);
 const seed = Number(values.seed);

@@ -1,0 +1,14 @@
+export {
+  type CrashPhase,
+  cashoutAt,
+  centsAt,
+  crashMs,
+  decidedAtMs,
+  GROWTH_PER_MS,
+  MAX_ROUND_MS,
+  msToReach,
+  phaseAt,
+} from './curve.js';
+export * from './fairness.js';
+export { type CrashSimulation, DEFAULT_TARGETS, type StrategyResult, simulateCrash } from './simulate.js';
+export { type FairnessRecord, type Verification, type VerificationCheck, verifyFairness } from './verify.js';
