@@ -8,6 +8,7 @@ import { operatorScope } from './auth/operator-scope.js';
 import { balanceRefreshRoutes } from './balance-refresh/routes.js';
 import { artworkRoutes } from './catalog/artwork-routes.js';
 import { catalogRoutes } from './catalog/routes.js';
+import { crashRoutes } from './crash/routes.js';
 import type { ApiDeps } from './deps.js';
 import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
@@ -52,6 +53,7 @@ export function createApp(deps: ApiDeps): Koa {
     adminRoutes(deps, adminGuard, artworkGuard),
     runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
     pageRoutes(deps),
+    ...crashRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

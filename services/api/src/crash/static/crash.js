@@ -1,0 +1,433 @@
+// The crash page's script: plain browser JavaScript, served as written from /games/assets/.
+// Launch mode: it exchanges the URL's `login` grant (5 minutes) for the page's session token
+// (one hour) once, removes the grant from the address bar and keeps the token in this tab's
+// sessionStorage, so a reload resumes. Demo mode: a play-money session. The token travels only in
+// the `x-session-token` header of same-origin calls. The server times every round: the page
+// animates the multiplier from the round's start on the server clock and learns the crash from the
+// server. DOM updates use textContent and attributes only (the CSP enforces Trusted Types).
+(() => {
+  const byId = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const el = {
+    game: byId('game'),
+    balance: byId('game-balance'),
+    lastWin: byId('last-win'),
+    stake: byId('stake-select'),
+    auto: byId('auto-cashout'),
+    bet: byId('bet-button'),
+    cashout: byId('cashout-button'),
+    multiplier: byId('multiplier'),
+    message: byId('game-message'),
+    error: byId('game-error'),
+    close: byId('close-button'),
+    commitment: byId('commitment'),
+    nonce: byId('nonce'),
+    terminal: byId('chain-terminal'),
+    clientSeed: byId('client-seed'),
+    roundId: byId('round-id'),
+    crashPoint: byId('crash-point'),
+    revealed: byId('revealed-seed'),
+  };
+  const mode = el.game.dataset.mode;
+  const slug = el.game.dataset.slug;
+  const tokenKey = `crash:${mode === 'demo' ? 'demo' : 'session'}:${slug}`;
+  const seedKey = `crash:client-seed:${slug}`;
+
+  let token = null;
+  let state = null;
+  let money = null;
+  let round = null;
+  let clockOffset = 0;
+  let frame = 0;
+  let ended = false;
+  let betting = false;
+  let cashingOut = false;
+
+  // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
+  function moneyFormat(currency, exponent) {
+    const toDecimal = (minor) => {
+      const negative = minor.startsWith('-');
+      const digits = negative ? minor.slice(1) : minor;
+      if (exponent === 0) return minor;
+      const padded = digits.padStart(exponent + 1, '0');
+      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+    };
+    let nf = null;
+    try {
+      nf = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency,
+        currencyDisplay: 'code',
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      });
+    } catch {
+      nf = null;
+    }
+    return {
+      format(minor) {
+        const decimal = toDecimal(String(minor));
+        try {
+          if (nf) return nf.format(decimal);
+        } catch {}
+        return `${currency} ${decimal}`;
+      },
+    };
+  }
+
+  const multiplierText = (cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}×`;
+
+  // ── messages ─────────────────────────────────────────────────────────────────────────────────
+  function say(text) {
+    el.message.textContent = text;
+  }
+  function fatal(text) {
+    ended = true;
+    cancelAnimationFrame(frame);
+    el.error.textContent = text;
+    el.error.hidden = false;
+    el.game.dataset.state = 'error';
+    for (const b of [el.bet, el.cashout, el.stake, el.auto, el.clientSeed]) b.disabled = true;
+  }
+
+  // ── calls ────────────────────────────────────────────────────────────────────────────────────
+  async function api(method, path, body) {
+    const headers = { 'x-session-token': token };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+    let json = null;
+    try {
+      json = await res.json();
+    } catch {
+      json = null;
+    }
+    if (res.status === 401) {
+      if (mode !== 'demo') sessionStorage.removeItem(tokenKey);
+      fatal(
+        mode === 'demo'
+          ? 'The demo session has ended. Reload the page to play again.'
+          : 'This game session has ended or was closed. Please open the game again from the casino.',
+      );
+      throw new Error('unauthorized');
+    }
+    return { ok: res.ok, status: res.status, json };
+  }
+
+  async function obtainToken() {
+    if (mode === 'launch') {
+      const login = new URLSearchParams(window.location.search).get('login') || '';
+      // The grant is a bearer secret: it leaves the address bar (and the history entry) at once.
+      window.history.replaceState(null, '', window.location.pathname);
+      const res = await fetch('/api/runtime/crash/authorize', {
+        method: 'POST',
+        headers: { 'x-login-grant': login },
+        cache: 'no-store',
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+      });
+      const json = await res.json().catch(() => null);
+      if (!res.ok || !json?.session_token) {
+        fatal(
+          (json && typeof json.detail === 'string' && json.detail) ||
+            'This game link is not valid. Please open the game again from the casino.',
+        );
+        return false;
+      }
+      token = json.session_token;
+      sessionStorage.setItem(tokenKey, token);
+      return true;
+    }
+    token = sessionStorage.getItem(tokenKey);
+    if (token) return true;
+    if (mode === 'resume') {
+      fatal('This game link is not valid. Please open the game again from the casino.');
+      return false;
+    }
+    const res = await fetch('/api/runtime/crash/demo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug }),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+    const json = await res.json().catch(() => null);
+    if (!res.ok || !json) {
+      fatal('The demo could not start. Please try again later.');
+      return false;
+    }
+    token = json.session_token;
+    sessionStorage.setItem(tokenKey, token);
+    return true;
+  }
+
+  // ── rendering ────────────────────────────────────────────────────────────────────────────────
+  function setBalance(minor) {
+    if (minor === null || minor === undefined) return;
+    el.balance.dataset.balanceMinor = String(minor);
+    el.balance.textContent = money.format(String(minor));
+  }
+
+  function showFairness(next) {
+    if (!next) return;
+    el.commitment.textContent = next.commitment;
+    el.nonce.textContent = String(next.nonce);
+    el.terminal.textContent = next.terminal_hash;
+  }
+
+  function showRevealed(r) {
+    if (!r) return;
+    el.roundId.textContent = r.round_id;
+    el.crashPoint.textContent = r.crash_point ? `${r.crash_point}×` : '—';
+    el.revealed.textContent = r.fairness.server_seed || '—';
+  }
+
+  function setMultiplier(cents, phase) {
+    el.multiplier.dataset.cents = String(cents);
+    el.multiplier.dataset.state = phase;
+    el.multiplier.textContent = multiplierText(cents);
+  }
+
+  function controls() {
+    const running = round && (round.state === 'running' || round.state === 'debiting');
+    el.bet.disabled = ended || betting || running || !state;
+    el.stake.disabled = el.bet.disabled;
+    el.auto.disabled = el.bet.disabled;
+    el.clientSeed.disabled = el.bet.disabled;
+    const cents = Number(el.multiplier.dataset.cents);
+    el.cashout.disabled =
+      ended || cashingOut || !round || round.state !== 'running' || cents < 101 || !round.started_at;
+    el.game.dataset.state = ended ? 'error' : running ? 'running' : betting ? 'betting' : 'ready';
+  }
+
+  function fillStakes() {
+    const previous = el.stake.value;
+    el.stake.replaceChildren();
+    for (const minor of state.stakes_minor) {
+      const o = document.createElement('option');
+      o.value = minor;
+      o.textContent = money.format(minor);
+      el.stake.append(o);
+    }
+    const preferred =
+      state.stakes_minor.find((s) => s === previous) ||
+      state.stakes_minor.find((s) => BigInt(s) >= 100n) ||
+      state.stakes_minor[0];
+    if (preferred) el.stake.value = preferred;
+  }
+
+  function randomSeed() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  // ── the running multiplier (server time) ─────────────────────────────────────────────────────
+  function animate() {
+    cancelAnimationFrame(frame);
+    const k = state.curve.growth_per_ms;
+    const tick = () => {
+      if (round?.state !== 'running' || !round.started_at) return;
+      const elapsed = Math.max(0, Date.now() + clockOffset - round.started_at);
+      setMultiplier(Math.floor(100 * Math.exp(k * elapsed)), 'running');
+      controls();
+      frame = requestAnimationFrame(tick);
+    };
+    tick();
+  }
+
+  async function follow(roundId) {
+    while (
+      !ended &&
+      round &&
+      round.round_id === roundId &&
+      (round.state === 'running' || round.state === 'debiting')
+    ) {
+      let res;
+      try {
+        res = await api('GET', `/api/runtime/crash/rounds/${encodeURIComponent(roundId)}?wait=1`);
+      } catch {
+        if (ended) return;
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      const stillOpen =
+        round && round.round_id === roundId && (round.state === 'running' || round.state === 'debiting');
+      if (!res.ok || !stillOpen) return;
+      if (res.json.state === 'running' || res.json.state === 'debiting') {
+        round = res.json;
+        continue;
+      }
+      await finish(res.json, null);
+    }
+  }
+
+  function play(r) {
+    round = r;
+    if (r.state === 'running') {
+      clockOffset = r.server_now - Date.now();
+      say('');
+      animate();
+      void follow(r.round_id);
+    } else if (r.state === 'debiting') {
+      say('Waiting for the wallet…');
+      void follow(r.round_id);
+    }
+    controls();
+  }
+
+  async function finish(r, balanceMinor) {
+    cancelAnimationFrame(frame);
+    round = r;
+    if (r.state === 'cashed_out') {
+      setMultiplier(Number(r.cashout_multiplier.replace('.', '')), 'cashed-out');
+      say(`Cashed out at ${r.cashout_multiplier}× — the round crashed at ${r.crash_point}×`);
+    } else if (r.state === 'crashed') {
+      setMultiplier(Number(r.crash_point.replace('.', '')), 'crashed');
+      say(`Crashed at ${r.crash_point}×`);
+    } else if (r.state === 'cancelled' || r.state === 'cancelling') {
+      say('The round could not start and was cancelled: the stake is returned.');
+    } else if (r.state === 'rejected') {
+      say('The bet was refused by the wallet.');
+    }
+    if (r.state === 'cashed_out' || r.state === 'crashed') {
+      el.lastWin.dataset.winMinor = r.win_minor || '0';
+      el.lastWin.textContent = money.format(r.win_minor || '0');
+    }
+    showRevealed(r);
+    setBalance(balanceMinor);
+    controls();
+    await refresh();
+  }
+
+  async function refresh() {
+    const res = await api('GET', '/api/runtime/crash/state');
+    if (!res.ok) return;
+    state = res.json;
+    setBalance(state.balance_minor);
+    showFairness(state.next);
+    if (
+      state.round &&
+      (!round || round.round_id !== state.round.round_id || round.state !== state.round.state)
+    ) {
+      play(state.round);
+    } else if (!state.round && round && (round.state === 'running' || round.state === 'debiting')) {
+      round = null;
+    }
+    controls();
+  }
+
+  // ── actions ──────────────────────────────────────────────────────────────────────────────────
+  async function bet() {
+    if (el.bet.disabled) return;
+    const seed = el.clientSeed.value.trim();
+    if (!/^[\x21-\x7e]{1,64}$/.test(seed)) {
+      say('The client seed is 1 to 64 printable characters without spaces.');
+      return;
+    }
+    sessionStorage.setItem(seedKey, seed);
+    betting = true;
+    el.error.hidden = true;
+    say('Placing the bet…');
+    setMultiplier(100, 'idle');
+    controls();
+    let res;
+    try {
+      res = await api('POST', '/api/runtime/crash/bet', {
+        stake_minor: el.stake.value,
+        client_seed: seed,
+        commitment: state.next.commitment,
+        auto_cashout: el.auto.value.trim() || null,
+      });
+    } catch {
+      betting = false;
+      if (!ended) say('The bet could not be sent. Please check your connection.');
+      controls();
+      return;
+    }
+    betting = false;
+    if (!res.ok) {
+      const detail = res.json?.detail;
+      say(typeof detail === 'string' ? detail : 'The bet was not accepted.');
+      if (res.json?.next) showFairness(res.json.next);
+      await refresh();
+      return;
+    }
+    setBalance(res.json.balance_minor);
+    if (res.json.round.state === 'running' || res.json.round.state === 'debiting') play(res.json.round);
+    else await finish(res.json.round, res.json.balance_minor);
+  }
+
+  async function cashout() {
+    if (el.cashout.disabled || !round) return;
+    cashingOut = true;
+    controls();
+    let res;
+    try {
+      res = await api('POST', '/api/runtime/crash/cashout', { round_id: round.round_id });
+    } catch {
+      cashingOut = false;
+      controls();
+      return;
+    }
+    cashingOut = false;
+    if (!res.ok) {
+      const detail = res.json?.detail;
+      if (typeof detail === 'string') say(detail);
+      controls();
+      return;
+    }
+    await finish(res.json.round, res.json.balance_minor);
+  }
+
+  async function start() {
+    if (!(await obtainToken())) return;
+    let res;
+    try {
+      res = await api('GET', '/api/runtime/crash/state');
+    } catch {
+      if (!ended) fatal('The game could not be reached. Please check your connection and reload.');
+      return;
+    }
+    if (!res.ok) return fatal('The game could not start. Please try again later.');
+    state = res.json;
+    money = moneyFormat(state.currency, state.currency_exponent);
+    if (state.return_url) {
+      const ret = new URL(state.return_url, window.location.href);
+      if (ret.protocol === 'https:' || ret.protocol === 'http:') {
+        el.close.dataset.href = ret.href;
+        el.close.hidden = false;
+        el.close.disabled = false;
+      }
+    }
+    if (state.stakes_minor.length === 0) return fatal("No stake of this game fits the casino's bet limits.");
+    fillStakes();
+    el.clientSeed.value = sessionStorage.getItem(seedKey) || randomSeed();
+    el.lastWin.dataset.winMinor = '0';
+    el.lastWin.textContent = money.format('0');
+    setBalance(state.balance_minor);
+    if (state.balance_error) say(state.balance_error);
+    showFairness(state.next);
+    if (state.last_round) showRevealed(state.last_round);
+    if (state.round) play(state.round);
+    controls();
+  }
+
+  el.bet.addEventListener('click', () => void bet());
+  el.cashout.addEventListener('click', () => void cashout());
+  el.close.addEventListener('click', () => {
+    const href = el.close.dataset.href;
+    if (!href) return;
+    try {
+      window.top.location.href = href;
+    } catch {
+      window.location.href = href;
+    }
+  });
+  void start();
+})();
