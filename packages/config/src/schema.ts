@@ -69,6 +69,8 @@ export const EnvSchema = z.object({
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.max(1000).default(100),
   /** Wallet callback timeout per attempt, milliseconds. */
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+  /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
+  NATIVE_ABANDON_AFTER_SECONDS: positiveInt.max(3600).default(300),
   /** Logging threshold. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

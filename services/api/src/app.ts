@@ -14,6 +14,7 @@ import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
+import { nativeRoutes } from './native/routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { runtimeRoutes } from './runtime/routes.js';
@@ -52,6 +53,7 @@ export function createApp(deps: ApiDeps): Koa {
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
     runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
+    nativeRoutes(deps),
     pageRoutes(deps),
     ...crashRoutes(deps, adminGuard),
   ]) {

@@ -46,6 +46,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
       : {}),
     pool,
     slots: createSlotPlayer(),
+    native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
     nonces: new NonceClaimer(noncePool),
     listener,
     feed,

@@ -34,6 +34,8 @@ export interface ApiDeps {
   publicBaseUrl: string;
   /** The slot engine the runtime's /spin plays (prov_a, prov_b). */
   slots?: SlotPlayer;
+  /** prov_c native titles: the abandon rule's idle time (NATIVE_ABANDON_AFTER_SECONDS; 300 s by default). */
+  native?: { abandonAfterSeconds: number };
   /** The settlement workflows' client (absent when TEMPORAL_ADDRESS is not configured). */
   temporal?: { client: Client; taskQueue: string };
   isProduction: boolean;

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { hashLaunchToken, LIFETIMES } from '../launch/create-launch.js';
+import { findPlayTokenSession } from '../native/play-token.js';
 
 export interface RuntimeSession {
   session_id: string;
@@ -35,15 +36,28 @@ export function authenticateRuntime(deps: ApiDeps) {
   return async (ctx: Context, next: Next) => {
     const token = presentedToken(ctx);
     if (!token || token.length > 128) throw new HttpError(401, 'Missing or invalid session token');
-    const { rows } = await deps.pool.query<RuntimeSession & { status: string }>(
+    const hash = hashLaunchToken(token);
+    const { rows } = await deps.pool.query<
+      RuntimeSession & { status: string; grant_expires_at: Date | null }
+    >(
       `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-              trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at, s.status
+              trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at, s.status,
+              s.grant_expires_at
        FROM sessions s JOIN players p ON p.player_id = s.player_id
        WHERE s.token_hash = $1`,
-      [hashLaunchToken(token)],
+      [hash],
     );
-    const session = rows[0];
+    // prov_c: the launch URL's grant counts only for its 5 minutes; the page exchanges it for a
+    // play token (native/play-token.ts) that lasts the 30-minute play session.
+    const session = rows[0] ?? (await findPlayTokenSession(deps.pool, hash));
     if (session?.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
+    if (
+      session.provider_id === 'prov_c' &&
+      session.grant_expires_at &&
+      session.grant_expires_at.getTime() <= Date.now()
+    ) {
+      throw new HttpError(401, 'The launch grant has expired: open the game again');
+    }
     if (session.expires_at && session.expires_at.getTime() <= Date.now()) {
       throw new HttpError(401, 'The session has expired: launch the game again');
     }

@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { createSecretBox } from '@opi/db';
+import { minorToDecimalString } from '@opi/money';
+import { createWalletApp } from '@opi/wallet-sandbox';
+import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  ADMIN_KEY,
+  assign,
+  call,
+  createOperator,
+  type Harness,
+  SERVICE_SECRET,
+  startApi,
+} from '../test-support/harness.js';
+
+// The native pages in a real browser (Debian's chromium driven by playwright-core, launched the
+// way the slot page's browser tests launch it) on the real stack: launch through the provider
+// API, the launch URL opened unchanged (games.test mapped to the API's port by Chromium's host
+// resolver), rounds settled by a Temporal worker against the sandbox wallet over HTTP. Desktop
+// (1280x800, mouse) and phone (390x844, touch): Mines to a cash-out, Hi-Lo to a loss.
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const ADMIN_TOKEN = 'native-browser-admin-token';
+const SECRET = 'wsec_native_browser_secret_012345678';
+const OP = 'op_native_browser';
+const LOBBY = 'https://lobby.operator.test/return?from=native';
+const taskQueue = `native-browser-${randomUUID()}`;
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+};
+const DEVICES = [
+  ['desktop', DESKTOP, false],
+  ['phone', PHONE, true],
+] as const;
+
+let h: Harness;
+let wallet: Server;
+let admin: WalletAdminClient;
+let key: string;
+let worker: Worker;
+let running: Promise<void>;
+let native: NativeConnection;
+let browser: Browser;
+
+before(async () => {
+  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
+  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
+  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
+  await new Promise((r) => wallet.once('listening', r));
+  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
+  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
+  await admin.setSecret(OP, SECRET);
+  key = (await createOperator(h.base, OP, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET }))
+    .key;
+  for (const symbol of ['cnmines', 'cnhilo', 'cndice']) {
+    const res = await call(h.base, 'PUT', `/api/admin/v1/games/${symbol}/operator-wallet`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      sign: true,
+    });
+    assert.equal(res.status, 200, res.text);
+  }
+  await assign(h.base, OP, ['cnmines', 'cnhilo', 'cndice']);
+  native = await NativeConnection.connect({ address });
+  worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  });
+  running = worker.run();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${new URL(h.base).port}, MAP * ~NOTFOUND`,
+    ],
+  });
+});
+after(async () => {
+  await browser?.close();
+  worker.shutdown();
+  await running;
+  await native.close();
+  wallet.closeAllConnections();
+  await new Promise<void>((r) => wallet.close(() => r()));
+  await h.close();
+});
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────
+
+const eur = new Intl.NumberFormat('en', {
+  style: 'currency',
+  currency: 'EUR',
+  currencyDisplay: 'code',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const shown = (minor: string | bigint) =>
+  eur.format(minorToDecimalString(BigInt(minor), 'EUR') as unknown as number).replace(/\s/g, ' ');
+const norm = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function launch(symbol: string, player: string, balanceMinor: number) {
+  await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor });
+  const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+    key,
+    body: { symbol, external_player_id: player, return_url: LOBBY },
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.json.launch_url, /^http:\/\/games\.test\/native\/[a-z-]+\/\?grant=/);
+  return { url: res.json.launch_url as string, sessionId: res.json.session_id as string };
+}
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+  referers: string[];
+}
+
+async function openPage(device: typeof DESKTOP | typeof PHONE): Promise<Opened> {
+  const context = await browser.newContext(device);
+  await context.route('https://lobby.operator.test/**', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><title>Lobby</title><p>lobby',
+    }),
+  );
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const referers: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('request', (r) => {
+    const ref = r.headers()['referer'];
+    if (ref) referers.push(`${r.url()} <- ${ref}`);
+  });
+  return { context, page, problems, referers };
+}
+
+const hook = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const press = (page: Page, id: string, touch: boolean) =>
+  touch ? hook(page, id).tap() : hook(page, id).click();
+
+async function balanceMatchesWallet(page: Page, player: string): Promise<string> {
+  const held = (await admin.balance(OP, player, 'EUR')).balance_minor;
+  await until(
+    `game-balance ${held}`,
+    async () => (await hook(page, 'game-balance').getAttribute('data-balance-minor')) === held,
+  );
+  assert.equal(norm(await hook(page, 'game-balance').textContent()), shown(held));
+  return held;
+}
+
+const gameState = (page: Page) => hook(page, 'game').getAttribute('data-state');
+const waitState = (page: Page, state: string) =>
+  until(`page state ${state}`, async () => (await gameState(page)) === state);
+
+/** Every control is inside the viewport (nothing needs a scroll to be reached on this device). */
+async function controlsVisible(page: Page, ids: string[]) {
+  const vp = page.viewportSize()!;
+  for (const id of ids) {
+    const box = await hook(page, id).boundingBox();
+    assert.ok(box, `${id} is rendered`);
+    assert.ok(
+      box.x >= 0 && box.x + box.width <= vp.width + 1,
+      `${id} fits the width (${JSON.stringify(box)})`,
+    );
+    assert.ok(box.width >= 24 && box.height >= 24, `${id} is large enough to hit`);
+  }
+}
+
+// ── the tests ────────────────────────────────────────────────────────────────────────────────
+
+describe('native pages in chromium', () => {
+  for (const [name, device, touch] of DEVICES) {
+    test(`${name}: Ember Mines to a cash-out, then close to the lobby`, async () => {
+      const player = `nb-mines-${name}-${randomUUID().slice(0, 6)}`;
+      const { url } = await launch('cnmines', player, 50_000);
+      const o = await openPage(device);
+      try {
+        const { page } = o;
+        const res = await page.goto(url);
+        assert.equal(res?.status(), 200);
+        await waitState(page, 'ready');
+        await balanceMatchesWallet(page, player);
+        await controlsVisible(page, [
+          'play-button',
+          'stake-select',
+          'mines-select',
+          'mine-cell-0',
+          'mine-cell-24',
+        ]);
+        await hook(page, 'stake-select').selectOption('1000');
+        await hook(page, 'mines-select').selectOption('3');
+        await press(page, 'play-button', touch);
+        await waitState(page, 'playing');
+        assert.equal(await hook(page, 'cashout-button').isDisabled(), true, 'nothing to cash out yet');
+        const roundId = (await hook(page, 'game').getAttribute('data-round-id'))!;
+        const { rows } = await h.db.pool.query(`SELECT outcome FROM rounds WHERE round_id = $1`, [roundId]);
+        const mines: number[] = rows[0].outcome.mines;
+        const safe = Array.from({ length: 25 }, (_, i) => i).filter((i) => !mines.includes(i));
+        for (const [n, cell] of safe.slice(0, 2).entries()) {
+          await press(page, `mine-cell-${cell}`, touch);
+          await until(
+            `cell ${cell} revealed`,
+            async () => (await hook(page, `mine-cell-${cell}`).getAttribute('data-state')) === 'safe',
+          );
+          await until(`${n + 1} reveals`, async () => !(await hook(page, 'cashout-button').isDisabled()));
+        }
+        assert.match(norm(await hook(page, 'cashout-button').textContent()), /Cash out EUR 12\.59/);
+        await press(page, 'cashout-button', touch);
+        await waitState(page, 'completed');
+        assert.equal(await hook(page, 'last-win').getAttribute('data-win-minor'), '1259');
+        assert.equal(norm(await hook(page, 'last-win').textContent()), shown(1259n));
+        const held = await balanceMatchesWallet(page, player);
+        assert.equal(held, String(50_000 - 1000 + 1259));
+        // The layout shows once the round is over.
+        assert.equal(await page.locator('[data-state="mine"]').count(), 3);
+        assert.equal(await hook(page, 'play-button').isDisabled(), false, 'ready for the next round');
+        assert.equal(await hook(page, 'game-error').isHidden(), true);
+        assert.deepEqual(o.problems, []);
+        assert.deepEqual(o.referers, [], 'no request carries a Referer');
+        await press(page, 'close-button', touch);
+        await page.waitForURL(LOBBY);
+      } finally {
+        await o.context.close();
+      }
+    });
+
+    test(`${name}: Ash Hi-Lo to a loss`, async () => {
+      const player = `nb-hilo-${name}-${randomUUID().slice(0, 6)}`;
+      const { url } = await launch('cnhilo', player, 50_000);
+      const o = await openPage(device);
+      try {
+        const { page } = o;
+        await page.goto(url);
+        await waitState(page, 'ready');
+        await balanceMatchesWallet(page, player);
+        await controlsVisible(page, [
+          'play-button',
+          'stake-select',
+          'hilo-higher',
+          'hilo-lower',
+          'cashout-button',
+        ]);
+        await hook(page, 'stake-select').selectOption('500');
+        let lost = false;
+        for (let attempt = 0; attempt < 20 && !lost; attempt++) {
+          await press(page, 'play-button', touch);
+          await waitState(page, 'playing');
+          const card = (await hook(page, 'hilo-card').getAttribute('data-rank'))!;
+          assert.match(card, /^([1-9]|1[0-3])$/);
+          // "Same" is right one time in 13: a loss is the likely end; a right guess is cashed out.
+          await press(page, 'hilo-same', touch);
+          await until('the guess answered', async () => {
+            const s = await gameState(page);
+            return (
+              s === 'completed' || (s === 'playing' && !(await hook(page, 'cashout-button').isDisabled()))
+            );
+          });
+          if ((await gameState(page)) === 'completed') {
+            lost = true;
+            break;
+          }
+          await press(page, 'cashout-button', touch);
+          await waitState(page, 'completed');
+        }
+        assert.ok(lost, 'a wrong guess within 20 rounds');
+        assert.match(norm(await hook(page, 'game-message').textContent()), /Wrong guess/);
+        assert.equal(await hook(page, 'last-win').getAttribute('data-win-minor'), '0');
+        const { rows } = await h.db.pool.query(
+          `SELECT coalesce(sum(win_minor - bet_minor), 0)::bigint AS net FROM rounds r JOIN players p USING (player_id)
+           WHERE p.external_player_id = $1 AND r.status = 'completed'`,
+          [player],
+        );
+        const held = await balanceMatchesWallet(page, player);
+        assert.equal(BigInt(held), 50_000n + rows[0].net);
+        assert.deepEqual(o.problems, []);
+      } finally {
+        await o.context.close();
+      }
+    });
+  }
+
+  test('an expired grant shows the error page; insufficient funds is shown on the page', async () => {
+    const { url, sessionId } = await launch('cndice', `nb-dice-${randomUUID().slice(0, 6)}`, 100);
+    const o = await openPage(PHONE);
+    try {
+      const { page } = o;
+      await page.goto(url);
+      await waitState(page, 'ready');
+      await hook(page, 'dice-target').fill('50.00');
+      assert.match(norm(await hook(page, 'dice-multiplier').textContent()), /×1\.96/);
+      await hook(page, 'stake-select').selectOption('200');
+      await press(page, 'play-button', true);
+      await waitState(page, 'rejected');
+      assert.match(norm(await hook(page, 'game-error').textContent()), /Insufficient funds/);
+      await h.db.pool.query(
+        `UPDATE sessions SET grant_expires_at = now() - interval '1 second' WHERE session_id = $1`,
+        [sessionId],
+      );
+      const res = await page.goto(url);
+      assert.equal(res?.status(), 401);
+      assert.match(norm(await hook(page, 'game-error').textContent()), /expired/);
+      assert.equal(await hook(page, 'play-button').count(), 0, 'no game controls');
+    } finally {
+      await o.context.close();
+    }
+  });
+});

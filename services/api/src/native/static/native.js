@@ -1,0 +1,439 @@
+// The native titles' page script (Ember Mines, Ash Hi-Lo, Spark Dice): plain browser JavaScript,
+// served as written from /native/static/. It reads the launch `grant` from the page's own URL,
+// exchanges it once for a play token (POST /api/runtime/native/session-from-grant) and sends that
+// token only in the `x-session-token` header of same-origin runtime calls. The server decides
+// every outcome; this script only shows it. DOM updates use textContent and attributes only (the
+// page's CSP enforces Trusted Types).
+(() => {
+  const grant = new URLSearchParams(window.location.search).get('grant');
+  const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const game = $('game');
+  const family = game.dataset.family;
+  const el = {
+    balance: $('game-balance'),
+    lastWin: $('last-win'),
+    stake: $('stake-select'),
+    play: $('play-button'),
+    cashout: $('cashout-button'),
+    close: $('close-button'),
+    error: $('game-error'),
+    message: $('game-message'),
+    minesSelect: $('mines-select'),
+    nextMultiplier: $('next-multiplier'),
+    cells: [...document.querySelectorAll('[data-cell]')],
+    card: $('hilo-card'),
+    history: $('hilo-history'),
+    guesses: [...document.querySelectorAll('[data-guess]')],
+    diceTarget: $('dice-target'),
+    diceRoll: $('dice-roll'),
+    diceMultiplier: $('dice-multiplier'),
+  };
+
+  let token = null;
+  let boot = null;
+  let money = null;
+  let round = null;
+  let busy = false;
+  let ended = false;
+  let pollTimer = null;
+  let balanceEpoch = 0;
+
+  // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
+  function moneyFormat(currency, exponent, lang) {
+    const options = {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'code',
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    };
+    let nf;
+    try {
+      nf = new Intl.NumberFormat(lang || 'en', options);
+    } catch {
+      nf = new Intl.NumberFormat('en', options);
+    }
+    const toDecimal = (minor) => {
+      if (exponent === 0) return minor;
+      const padded = minor.padStart(exponent + 1, '0');
+      return `${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+    };
+    const show = (decimal) => {
+      try {
+        return nf.format(decimal);
+      } catch {
+        return `${currency} ${decimal}`;
+      }
+    };
+    return { minor: (m) => show(toDecimal(String(m))), decimal: show };
+  }
+
+  // ── calls ──────────────────────────────────────────────────────────────────────────────────
+  async function api(path, body) {
+    const headers = { accept: 'application/json' };
+    if (token) headers['x-session-token'] = token;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+      referrerPolicy: 'no-referrer',
+    });
+    let json = null;
+    try {
+      json = await res.json();
+    } catch {}
+    return { ok: res.ok, status: res.status, json };
+  }
+  const detailOf = (res) =>
+    res.json && typeof res.json.detail === 'string' ? res.json.detail : `The game answered ${res.status}.`;
+
+  function fatal(text) {
+    ended = true;
+    clearTimeout(pollTimer);
+    showError(text);
+    game.dataset.state = 'error';
+    for (const b of [
+      el.play,
+      el.cashout,
+      el.stake,
+      el.minesSelect,
+      el.diceTarget,
+      ...el.cells,
+      ...el.guesses,
+    ]) {
+      if (b) b.disabled = true;
+    }
+  }
+  function showError(text) {
+    el.error.textContent = text;
+    el.error.hidden = !text;
+  }
+  const say = (text) => {
+    el.message.textContent = text;
+  };
+
+  // ── balance ────────────────────────────────────────────────────────────────────────────────
+  function showBalance(decimal) {
+    el.balance.textContent = money.decimal(decimal);
+    el.balance.dataset.balance = decimal;
+    // The same amount in minor units (exact: digits only, padded to the currency's exponent).
+    const [whole, fraction = ''] = decimal.split('.');
+    const exponent = boot.session.exponent;
+    el.balance.dataset.balanceMinor = BigInt(
+      whole + fraction.padEnd(exponent, '0').slice(0, exponent),
+    ).toString();
+  }
+  async function refreshBalance() {
+    const epoch = ++balanceEpoch;
+    try {
+      const res = await api('/api/runtime/balance');
+      if (res.ok && epoch === balanceEpoch && !ended) showBalance(res.json.balance);
+    } catch {}
+  }
+
+  // ── rendering ──────────────────────────────────────────────────────────────────────────────
+  const over = (r) => !r || r.status === 'completed' || r.status === 'rejected' || r.status === 'cancelled';
+  const times = (m) => `×${Number(m).toFixed(2)}`;
+
+  function renderMines(r) {
+    const playing = r && r.status === 'playing';
+    const m = r ? r.mines : null;
+    const revealed = new Set(m ? m.revealed : []);
+    const mines = new Set(m?.mines_at ? m.mines_at : []);
+    for (const cell of el.cells) {
+      const i = Number(cell.dataset.cell);
+      let state = 'hidden';
+      if (m && m.exploded === i) state = 'exploded';
+      else if (revealed.has(i)) state = 'safe';
+      else if (mines.has(i)) state = 'mine';
+      cell.dataset.state = state;
+      cell.textContent = state === 'safe' ? '◆' : state === 'exploded' ? '✹' : state === 'mine' ? '●' : '';
+      cell.disabled = busy || !playing || revealed.has(i) || !m.next_multiplier;
+    }
+    el.minesSelect.disabled = busy || !over(r);
+    el.nextMultiplier.textContent =
+      playing && m.next_multiplier
+        ? `${times(m.next_multiplier)} · ${money.minor(m.next_offer_minor)}`
+        : over(r)
+          ? times(boot.mines.first_multiplier[el.minesSelect.value])
+          : '—';
+  }
+
+  function renderHilo(r) {
+    const playing = r && r.status === 'playing';
+    const h = r?.hilo && r.hilo.card !== null ? r.hilo : null;
+    el.card.textContent = h ? h.name : '?';
+    el.card.dataset.card = h ? String(h.card) : '';
+    el.card.dataset.rank = h ? String(h.rank) : '';
+    el.card.dataset.suit = h ? h.name.slice(-1) : '';
+    el.history.replaceChildren(
+      ...(h ? h.history : []).map((c) => {
+        const li = document.createElement('li');
+        li.textContent = c.guess ? `${c.guess} → ${c.name}` : c.name;
+        if (c.correct === false) li.dataset.wrong = 'true';
+        return li;
+      }),
+    );
+    const options = new Map((playing && h ? h.options : []).map((o) => [o.guess, o]));
+    for (const b of el.guesses) {
+      const o = options.get(b.dataset.guess);
+      b.disabled = busy || !o;
+      b.querySelector('small').textContent = o
+        ? ` ${times(o.multiplier)} · ${(Number(o.probability) * 100).toFixed(1)}%`
+        : '';
+    }
+  }
+
+  function targetHundredths() {
+    const m = /^\s*([0-9]{1,2})(?:[.,]([0-9]{0,2}))?\s*$/.exec(el.diceTarget.value);
+    if (!m) return null;
+    const t = Number(m[1]) * 100 + Number((m[2] || '').padEnd(2, '0'));
+    return t >= boot.dice.min_target && t <= boot.dice.max_target ? t : null;
+  }
+  function renderDice(r) {
+    const d = r ? r.dice : null;
+    el.diceRoll.textContent = d && d.roll !== null ? (d.roll / 100).toFixed(2) : '—';
+    el.diceRoll.dataset.roll = d && d.roll !== null ? String(d.roll) : '';
+    el.diceRoll.dataset.win = d && d.win !== null ? String(d.win) : '';
+    el.diceTarget.disabled = busy || !over(r);
+    const t = targetHundredths();
+    // Display only: the server pays exactly RTP / p (98.00 / target).
+    el.diceMultiplier.textContent = t ? times(Number(boot.rtp) / (t / 100)) : '—';
+  }
+
+  function render() {
+    const r = round;
+    game.dataset.state = ended ? 'error' : r ? r.status : 'ready';
+    game.dataset.roundId = r ? r.round_id : '';
+    if (family === 'mines') renderMines(r);
+    else if (family === 'hilo') renderHilo(r);
+    else renderDice(r);
+    el.stake.disabled = busy || !over(r);
+    el.play.disabled = ended || busy || !over(r);
+    el.cashout.disabled = ended || busy || !r?.can_cash_out;
+    el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
+    if (r && r.status === 'completed' && r.win_minor !== null) {
+      el.lastWin.textContent = money.minor(r.win_minor);
+      el.lastWin.dataset.winMinor = r.win_minor;
+    }
+    if (!r) return say('Choose a stake and press Bet.');
+    if (r.stake_minor && !over(r)) el.stake.value = r.stake_minor;
+    switch (r.status) {
+      case 'placing':
+        return say('Placing your wager…');
+      case 'settling':
+        return say('Settling the round…');
+      case 'rejected':
+        showError(
+          r.error === 'insufficient_funds'
+            ? 'Insufficient funds: the wager was refused and the round did not start.'
+            : `The wallet refused the wager (${r.error}). The round did not start.`,
+        );
+        return say('');
+      case 'cancelled':
+        return say('The round was cancelled and the wager returned.');
+      case 'playing':
+        return say(
+          family === 'mines'
+            ? r.can_cash_out
+              ? 'Reveal another cell or cash out.'
+              : `Stake ${money.minor(r.stake_minor)} placed: reveal a cell.`
+            : r.can_cash_out
+              ? 'Guess again or cash out.'
+              : `Stake ${money.minor(r.stake_minor)} placed: higher, lower or same?`,
+        );
+      case 'completed': {
+        const win = BigInt(r.win_minor || '0');
+        if (r.abandoned) {
+          return say(
+            win > 0n
+              ? `The round was left idle and cashed out automatically: ${money.minor(r.win_minor)}.`
+              : 'The round was left idle and ended without a win.',
+          );
+        }
+        if (family === 'dice') {
+          return say(
+            win > 0n
+              ? `Rolled ${(r.dice.roll / 100).toFixed(2)}: you win ${money.minor(r.win_minor)}!`
+              : `Rolled ${(r.dice.roll / 100).toFixed(2)}: no win.`,
+          );
+        }
+        return say(
+          win > 0n
+            ? `You won ${money.minor(r.win_minor)}!`
+            : family === 'mines'
+              ? 'Boom! A mine: the round is lost.'
+              : 'Wrong guess: the round is lost.',
+        );
+      }
+    }
+  }
+
+  function show(r) {
+    round = r;
+    if (r?.balance) showBalance(r.balance);
+    render();
+    schedulePoll();
+  }
+
+  // ── polling while the wallet or the workflow is working ────────────────────────────────────
+  function schedulePoll() {
+    clearTimeout(pollTimer);
+    if (ended || !round) return;
+    let wait = null;
+    if (round.status === 'placing' || round.status === 'settling') wait = 700;
+    else if (round.status === 'playing' && round.act_before) {
+      // Past the deadline the round is settled by its abandon rule: watch for it.
+      wait = Math.max(1000, Date.parse(round.act_before) - Date.now() + 1000);
+    }
+    if (wait !== null) pollTimer = setTimeout(() => void poll(), Math.min(wait, 2_147_000_000));
+  }
+  async function poll() {
+    if (busy || ended) return schedulePoll();
+    try {
+      const res = await api('/api/runtime/native/state');
+      if (res.status === 401)
+        return fatal('The game session has expired. Please open the game again from the casino.');
+      if (res.ok && !busy) {
+        const before = round?.status;
+        show(res.json.round);
+        if (before !== round?.status && over(round)) void refreshBalance();
+        return;
+      }
+    } catch {}
+    schedulePoll();
+  }
+
+  // ── actions ────────────────────────────────────────────────────────────────────────────────
+  async function send(path, body) {
+    if (busy || ended) return;
+    busy = true;
+    balanceEpoch++;
+    showError('');
+    render();
+    try {
+      const res = await api(path, body);
+      if (res.status === 401)
+        return fatal('The game session has expired. Please open the game again from the casino.');
+      if (res.ok) {
+        round = res.json.round;
+      } else {
+        showError(detailOf(res));
+        const state = await api('/api/runtime/native/state');
+        if (state.ok) round = state.json.round;
+      }
+    } catch {
+      showError('The game could not be reached. Please check your connection.');
+    } finally {
+      busy = false;
+      show(round);
+    }
+  }
+
+  el.play.addEventListener('click', () => {
+    const body = { stake_minor: el.stake.value };
+    if (family === 'mines') body.mines = Number(el.minesSelect.value);
+    if (family === 'dice') {
+      const t = targetHundredths();
+      if (t === null) return showError('Choose a target from 1.00 to 98.00.');
+      body.target = t;
+    }
+    void send('/api/runtime/native/bet', body);
+  });
+  el.cashout.addEventListener('click', () => {
+    if (round) void send('/api/runtime/native/action', { round_id: round.round_id, action: 'cashout' });
+  });
+  for (const cell of el.cells) {
+    cell.addEventListener('click', () => {
+      if (round)
+        void send('/api/runtime/native/action', {
+          round_id: round.round_id,
+          action: 'reveal',
+          cell: Number(cell.dataset.cell),
+        });
+    });
+  }
+  for (const b of el.guesses) {
+    b.addEventListener('click', () => {
+      if (round)
+        void send('/api/runtime/native/action', {
+          round_id: round.round_id,
+          action: 'guess',
+          guess: b.dataset.guess,
+        });
+    });
+  }
+  if (el.minesSelect) el.minesSelect.addEventListener('change', render);
+  if (el.diceTarget) el.diceTarget.addEventListener('input', render);
+  el.close.addEventListener('click', () => {
+    const href = el.close.dataset.href;
+    if (!href) return;
+    clearTimeout(pollTimer);
+    try {
+      window.top.location.href = href;
+    } catch {
+      window.location.href = href;
+    }
+  });
+  window.addEventListener('pagehide', () => clearTimeout(pollTimer));
+
+  // ── start: exchange the grant, then show the resumed round (if any) ─────────────────────────
+  async function start() {
+    if (!grant) return fatal('This game link is not valid. Please open the game again from the casino.');
+    let res;
+    try {
+      res = await api('/api/runtime/native/session-from-grant', { grant });
+    } catch {
+      return fatal('The game could not be reached. Please check your connection and reload.');
+    }
+    if (res.status === 401) {
+      return fatal(
+        res.json && res.json.reason === 'invalid'
+          ? 'This game link is not valid. Please open the game again from the casino.'
+          : 'This game link has expired. Please open the game again from the casino.',
+      );
+    }
+    if (!res.ok) return fatal('The game could not start. Please try again later.');
+    boot = res.json;
+    token = boot.token;
+    money = moneyFormat(boot.session.currency, boot.session.exponent, boot.session.lang);
+    const ret = boot.session.return_url ? new URL(boot.session.return_url, window.location.href) : null;
+    if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
+      el.close.dataset.href = ret.href;
+      el.close.hidden = false;
+      el.close.disabled = false;
+    }
+    el.stake.replaceChildren(
+      ...boot.stakes_minor.map((m) => {
+        const o = document.createElement('option');
+        o.value = m;
+        o.textContent = money.minor(m);
+        return o;
+      }),
+    );
+    el.stake.value = boot.default_stake_minor;
+    if (family === 'mines') {
+      const opts = [];
+      for (let n = boot.mines.min; n <= boot.mines.max; n++) {
+        const o = document.createElement('option');
+        o.value = String(n);
+        o.textContent = `${n} mine${n > 1 ? 's' : ''}`;
+        opts.push(o);
+      }
+      el.minesSelect.replaceChildren(...opts);
+      el.minesSelect.value = String(boot.mines.default);
+    }
+    el.lastWin.textContent = money.minor('0');
+    el.lastWin.dataset.winMinor = '0';
+    const resumed = boot.round && !over(boot.round) ? boot.round : null;
+    if (resumed && family === 'mines') el.minesSelect.value = String(resumed.mines.mine_count);
+    if (resumed && family === 'dice') el.diceTarget.value = (resumed.dice.target / 100).toFixed(2);
+    show(resumed ?? (boot.round?.abandoned ? boot.round : null));
+    if (resumed) say(`Your unfinished round is back. ${el.message.textContent}`);
+    await refreshBalance();
+  }
+  void start();
+})();
