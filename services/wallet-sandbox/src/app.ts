@@ -10,6 +10,7 @@ import type { Logger } from './logger.js';
 import { silentLogger } from './logger.js';
 import { walletRoutes } from './wallet-routes.js';
 import { WalletService } from './wallet-service.js';
+import type { WireLog } from './wire-log.js';
 
 export interface WalletDeps {
   pool: Pool;
@@ -24,6 +25,8 @@ export interface WalletDeps {
   faults?: FaultInjector;
   /** Current Unix seconds, for tests. */
   nowSeconds?: () => number;
+  /** Records every /wallet request on arrival, before faults and signature checks (src/wire-log.ts). */
+  wireLog?: WireLog;
 }
 
 export type WalletApp = Koa & { faults: FaultInjector; service: WalletService };
@@ -97,10 +100,13 @@ export function createWalletApp(deps: WalletDeps): WalletApp {
   app.use(requestId(logger));
   app.use(errorBoundary(logger));
 
+  const isWallet = (path: string) => path === '/wallet' || path.startsWith('/wallet/');
+  if (deps.wireLog) {
+    const record = deps.wireLog.middleware();
+    app.use((ctx, next) => (isWallet(ctx.path) ? record(ctx, next) : next()));
+  }
   const walletFaults = faults.middleware();
-  app.use((ctx, next) =>
-    ctx.path === '/wallet' || ctx.path.startsWith('/wallet/') ? walletFaults(ctx, next) : next(),
-  );
+  app.use((ctx, next) => (isWallet(ctx.path) ? walletFaults(ctx, next) : next()));
 
   const health = new Router();
   health.get('/health', (ctx) => {

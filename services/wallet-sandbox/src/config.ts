@@ -32,6 +32,11 @@ export const WalletEnvSchema = z.object({
     .regex(/^[0-9]{1,18}$/, 'a non-negative integer amount in minor units')
     .transform((v) => BigInt(v))
     .optional(),
+  /**
+   * Testing: append a JSON line per /wallet request, on arrival (before faults and signature
+   * checks), to this file — the evidence of everything a caller ever sent (src/wire-log.ts).
+   */
+  WALLET_WIRE_LOG: z.string().min(1).optional(),
 });
 
 export interface WalletConfig {
@@ -45,6 +50,7 @@ export interface WalletConfig {
   adminToken: string | undefined;
   faults: FaultConfig | undefined;
   autoCreatePlayersWithMinor: bigint | null;
+  wireLogFile: string | undefined;
 }
 
 /** Parses the environment (empty strings count as unset). Throws ConfigError naming each bad variable. */
@@ -77,6 +83,7 @@ export function loadWalletConfig(env: Record<string, string | undefined> = proce
     adminToken: w.WALLET_ADMIN_TOKEN,
     faults: w.WALLET_FAULTS,
     autoCreatePlayersWithMinor: w.WALLET_AUTO_CREATE_PLAYERS_MINOR ?? null,
+    wireLogFile: w.WALLET_WIRE_LOG,
   };
 }
 

@@ -3,6 +3,7 @@ import type { WalletDeps } from './app.js';
 import type { WalletConfig } from './config.js';
 import { FaultInjector } from './faults.js';
 import { createLogger, type Logger } from './logger.js';
+import { WireLog } from './wire-log.js';
 
 /** Builds the wallet's dependencies from its configuration (main.ts). */
 export function createWalletDeps(
@@ -13,6 +14,7 @@ export function createWalletDeps(
     max: config.databasePoolSize,
     applicationName: 'opi-wallet-sandbox',
   });
+  const wireLog = config.wireLogFile ? new WireLog(config.wireLogFile) : undefined;
   return {
     pool,
     logger: createLogger('wallet-sandbox', config.logLevel),
@@ -20,7 +22,9 @@ export function createWalletDeps(
     maxSkewSeconds: config.maxSkewSeconds,
     autoCreatePlayersWithMinor: config.autoCreatePlayersWithMinor,
     faults: new FaultInjector(config.faults ?? {}),
+    ...(wireLog ? { wireLog } : {}),
     async close() {
+      wireLog?.close();
       await pool.end();
     },
   };

@@ -8,3 +8,4 @@ export * from './faults.js';
 export * from './logger.js';
 export * from './migrate.js';
 export { type Answer, type Outcome, WALLET_ERRORS, WalletService } from './wallet-service.js';
+export * from './wire-log.js';

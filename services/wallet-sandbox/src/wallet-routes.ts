@@ -84,7 +84,8 @@ export function walletRoutes(deps: WalletRouteDeps): Router {
       return;
     }
     const receivedAt = new Date();
-    const raw = await readRawBody(ctx);
+    // Already read when the wire log is on (src/wire-log.ts).
+    const raw = (ctx.state.rawBody as Buffer | undefined) ?? (await readRawBody(ctx));
     const auth = await authenticate(deps, ctx, raw);
     if (!auth.ok) {
       deps.logger.warn('callback rejected: invalid signature', {
