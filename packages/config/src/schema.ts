@@ -71,6 +71,11 @@ export const EnvSchema = z.object({
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
   NATIVE_ABANDON_AFTER_SECONDS: positiveInt.max(3600).default(300),
+  /**
+   * Shared by the API and the staff portal: with it, the API believes the client address the
+   * portal forwards (login rate limits and the staff audit log). The default stack generates one.
+   */
+  STAFF_PORTAL_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   /** Logging threshold. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

@@ -9,4 +9,5 @@ export * from './native-history.js';
 export * from './operator.js';
 export * from './primitives.js';
 export * from './queries.js';
+export * from './staff.js';
 export * from './wallet.js';

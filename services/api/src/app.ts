@@ -19,6 +19,8 @@ import { pageRoutes } from './pages/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { runtimeRoutes } from './runtime/routes.js';
 import { authenticateRuntime } from './runtime/session-auth.js';
+import { staffAdminRoutes } from './staff/admin-routes.js';
+import { staffRoutes } from './staff/routes.js';
 
 /**
  * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
@@ -52,6 +54,8 @@ export function createApp(deps: ApiDeps): Koa {
     artworkRoutes(deps),
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),
+    staffAdminRoutes(deps, adminGuard),
+    staffRoutes(deps),
     runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
     nativeRoutes(deps),
     pageRoutes(deps),

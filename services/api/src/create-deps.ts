@@ -60,6 +60,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     keys: new KeyStore(pool, box, feed),
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+    ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
     isProduction: config.isProduction,
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,

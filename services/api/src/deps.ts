@@ -38,6 +38,8 @@ export interface ApiDeps {
   native?: { abandonAfterSeconds: number };
   /** The settlement workflows' client (absent when TEMPORAL_ADDRESS is not configured). */
   temporal?: { client: Client; taskQueue: string };
+  /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
+  staffPortalSecret?: string;
   isProduction: boolean;
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;

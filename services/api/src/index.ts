@@ -5,3 +5,4 @@ export * from './create-deps.js';
 export type * from './deps.js';
 export * from './http/errors.js';
 export * from './http/logger.js';
+export { ensureDemoStaff } from './staff/accounts.js';

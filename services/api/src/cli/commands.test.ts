@@ -235,6 +235,11 @@ describe('admin CLI: every command maps to its admin route', () => {
       'operator:get',
       'operator:update',
       'release',
+      'staff:create',
+      'staff:list',
+      'staff:role',
+      'staff:unrole',
+      'staff:update',
       'switch',
       'unassign',
     ]);

@@ -289,6 +289,90 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return { method: 'PUT', path: `${ADMIN_PREFIX}/games/${seg(symbol)}/artwork${query}`, file };
     },
   },
+  'staff:create': {
+    summary: 'create a staff portal account (a generated password is shown once)',
+    usage:
+      'staff:create --username <name> [--name <display name>] [--password <password>]\n' +
+      '    [--provider-role viewer|admin] [--role <operator_id>=viewer|admin]...',
+    options: {
+      username: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      'provider-role': { type: 'string' },
+      role: { type: 'string', multiple: true },
+    },
+    build(v, fail) {
+      const json: Record<string, unknown> = { username: required(v, 'username', fail) };
+      if (str(v, 'name') !== undefined) json.display_name = str(v, 'name');
+      if (str(v, 'password') !== undefined) json.password = str(v, 'password');
+      if (str(v, 'provider-role') !== undefined) json.provider_role = str(v, 'provider-role');
+      if (v.role !== undefined) {
+        json.roles = (v.role as string[]).map((grant) => {
+          const [operatorId, role, ...rest] = grant.split('=');
+          if (!operatorId || !role || rest.length)
+            fail(`--role takes <operator_id>=viewer|admin, not ${grant}`);
+          return { operator_id: operatorId, role };
+        });
+      }
+      return { method: 'POST', path: `${ADMIN_PREFIX}/staff`, json };
+    },
+  },
+  'staff:list': {
+    summary: 'list the staff portal accounts and their roles',
+    usage: 'staff:list',
+    options: {},
+    build: () => ({ method: 'GET', path: `${ADMIN_PREFIX}/staff` }),
+  },
+  'staff:update': {
+    summary: 'change a staff account; --reset-password shows the new password once',
+    usage:
+      'staff:update --username <name> [--name <display name>] [--password <password> | --reset-password]\n' +
+      '    [--provider-role viewer|admin|none] [--disable | --enable]',
+    options: {
+      username: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      'reset-password': { type: 'boolean' },
+      'provider-role': { type: 'string' },
+      disable: { type: 'boolean' },
+      enable: { type: 'boolean' },
+    },
+    build(v, fail) {
+      const username = required(v, 'username', fail);
+      const json: Record<string, unknown> = {};
+      if (str(v, 'name') !== undefined) json.display_name = str(v, 'name');
+      if (str(v, 'password') !== undefined) json.password = str(v, 'password');
+      if (v['reset-password']) {
+        if (json.password !== undefined) fail('--password and --reset-password exclude each other');
+        json.reset_password = true;
+      }
+      const providerRole = str(v, 'provider-role');
+      if (providerRole !== undefined) json.provider_role = providerRole === 'none' ? null : providerRole;
+      if (v.disable && v.enable) fail('--disable and --enable exclude each other');
+      if (v.disable || v.enable) json.disabled = v.disable === true;
+      if (Object.keys(json).length === 0) fail('nothing to change: give at least one field');
+      return { method: 'PATCH', path: `${ADMIN_PREFIX}/staff/${seg(username)}`, json };
+    },
+  },
+  'staff:role': {
+    summary: "grant (or change) a staff account's role on an operator",
+    usage: 'staff:role --username <name> --operator <operator_id> --role viewer|admin',
+    options: { username: { type: 'string' }, operator: { type: 'string' }, role: { type: 'string' } },
+    build: (v, fail) => ({
+      method: 'PUT',
+      path: `${ADMIN_PREFIX}/staff/${seg(required(v, 'username', fail))}/roles/${seg(required(v, 'operator', fail))}`,
+      json: { role: required(v, 'role', fail) },
+    }),
+  },
+  'staff:unrole': {
+    summary: "remove a staff account's role on an operator",
+    usage: 'staff:unrole --username <name> --operator <operator_id>',
+    options: { username: { type: 'string' }, operator: { type: 'string' } },
+    build: (v, fail) => ({
+      method: 'DELETE',
+      path: `${ADMIN_PREFIX}/staff/${seg(required(v, 'username', fail))}/roles/${seg(required(v, 'operator', fail))}`,
+    }),
+  },
 };
 
 const GLOBAL_USAGE =

@@ -1,0 +1,119 @@
+import type { Reconciliation } from '@opi/contract';
+import type { Pool } from '@opi/db';
+
+/** Days shown when the request names no window. */
+export const DEFAULT_CHART_DAYS = 30;
+
+export interface DailyTotals {
+  day: string;
+  currency: string;
+  rounds: number;
+  bet_minor: bigint;
+  win_minor: bigint;
+}
+
+export interface TitleRtp {
+  symbol: string;
+  title: string;
+  currency: string;
+  rounds: number;
+  bet_minor: bigint;
+  win_minor: bigint;
+  /** Stored metadata (percent, as published), not a measured rate. */
+  stored_rtp: string | null;
+}
+
+export function chartWindow(q: { from?: string | undefined; to?: string | undefined }, now = new Date()) {
+  const to = q.to ?? now.toISOString();
+  const from = q.from ?? new Date(new Date(to).getTime() - DEFAULT_CHART_DAYS * 86_400_000).toISOString();
+  return { from, to };
+}
+
+/**
+ * Bet and win per UTC day and currency, and per title and currency with the title's stored RTP,
+ * over the rounds created in [from, to) whose wager stood (rejected, cancelled and rolled-back
+ * rounds count nothing, as in reconciliation). One scan, two grouping sets.
+ */
+export async function playCharts(pool: Pool, operatorId: string, window: { from: string; to: string }) {
+  const { rows } = await pool.query<{
+    day: Date | null;
+    currency: string;
+    symbol: string | null;
+    rounds: number;
+    bet_minor: bigint;
+    win_minor: bigint;
+  }>(
+    `SELECT date_trunc('day', created_at, 'UTC') AS day, trim(currency) AS currency, symbol,
+            count(*)::int AS rounds, sum(bet_minor)::bigint AS bet_minor, sum(win_minor)::bigint AS win_minor
+     FROM rounds
+     WHERE operator_id = $1 AND created_at >= $2 AND created_at < $3
+       AND status NOT IN ('rejected', 'cancelled', 'rolled_back')
+     GROUP BY GROUPING SETS ((1, 2), (3, 2))`,
+    [operatorId, window.from, window.to],
+  );
+  const symbols = [...new Set(rows.flatMap((r) => (r.symbol ? [r.symbol] : [])))];
+  const games = symbols.length
+    ? (
+        await pool.query<{ symbol: string; title: string; rtp: string | null }>(
+          `SELECT symbol, title, rtp FROM games WHERE symbol = ANY($1)`,
+          [symbols],
+        )
+      ).rows
+    : [];
+  const bySymbol = new Map(games.map((g) => [g.symbol, g]));
+  const daily: DailyTotals[] = rows
+    .filter((r) => r.day)
+    .map((r) => ({
+      day: r.day!.toISOString().slice(0, 10),
+      currency: r.currency,
+      rounds: r.rounds,
+      bet_minor: r.bet_minor,
+      win_minor: r.win_minor,
+    }))
+    .sort((a, b) => (a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1));
+  const titles: TitleRtp[] = rows
+    .filter((r) => r.symbol)
+    .map((r) => ({
+      symbol: r.symbol!,
+      title: bySymbol.get(r.symbol!)?.title ?? r.symbol!,
+      currency: r.currency,
+      rounds: r.rounds,
+      bet_minor: r.bet_minor,
+      win_minor: r.win_minor,
+      stored_rtp: bySymbol.get(r.symbol!)?.rtp ?? null,
+    }))
+    .sort((a, b) => a.title.localeCompare(b.title) || a.currency.localeCompare(b.currency));
+  return { ...window, daily, titles };
+}
+
+/**
+ * Reconciliation differences over time: the rounds the reconciliation lists (those whose wallet
+ * effect differs from their history, or with a pending transaction) bucketed by the UTC day they
+ * were created, per currency. Exact while the listing is complete (`items_truncated` false).
+ */
+export async function differencesByDay(pool: Pool, r: Reconciliation) {
+  if (r.items.length === 0) return [];
+  const { rows } = await pool.query<{ round_id: string; day: Date }>(
+    `SELECT round_id, date_trunc('day', created_at, 'UTC') AS day FROM rounds
+     WHERE operator_id = $1 AND round_id = ANY($2)`,
+    [r.operator_id, r.items.map((i) => i.round_id)],
+  );
+  const dayOf = new Map(rows.map((x) => [x.round_id, x.day.toISOString().slice(0, 10)]));
+  const buckets = new Map<
+    string,
+    { day: string; currency: string; rounds: number; difference_minor: bigint; pending: number }
+  >();
+  for (const i of r.items) {
+    const day = dayOf.get(i.round_id);
+    if (!day) continue;
+    const key = `${day}|${i.currency}`;
+    const b = buckets.get(key) ?? { day, currency: i.currency, rounds: 0, difference_minor: 0n, pending: 0 };
+    b.rounds++;
+    b.difference_minor += BigInt(i.difference_minor);
+    b.pending += i.pending_transactions;
+    buckets.set(key, b);
+  }
+  return [...buckets.values()].sort((a, b) =>
+    a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1,
+  );
+}

@@ -1,0 +1,361 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CONTRACT_VERSION, type WalletCheckResult } from '@opi/contract';
+import type { Pool, SecretBox } from '@opi/db';
+import { decimalStringToMinor, minorToDecimalString } from '@opi/money';
+import {
+  buildCallbackBody,
+  type MoneyOperation,
+  type RoundIntent,
+  sendWalletCallback,
+  transactionIdsFor,
+  type WalletOutcome,
+} from '@opi/workflows';
+import type { OperatorRow } from '../auth/operator-scope.js';
+import { HttpError } from '../http/errors.js';
+
+/*
+ * The go-live wallet checks (spec, "Go-live checks": callback signature verification; balance,
+ * debit, credit, cancel and rollback; duplicate transaction_id idempotency; insufficient funds
+ * failing closed), run from the API against the operator's configured wallet with the operator's
+ * own secret. The secret never leaves the API. Test money nets to zero: every debit is credited
+ * back, cancelled or rolled back. Diagnostic rounds are not journalled as game rounds: their ids
+ * start with `diag_` so the operator's wallet staff can tell them apart.
+ */
+
+const TIMEOUT_MS = 5_000;
+
+export interface DiagnosticsRun {
+  passed: boolean;
+  wallet_base_url: string;
+  player_id: string;
+  currency: string;
+  amount_minor: string;
+  checks: WalletCheckResult[];
+}
+
+interface Ctx {
+  baseUrl: string;
+  secret: string;
+  operator: OperatorRow;
+  playerId: string;
+  currency: string;
+  gameSymbol: string;
+  sessionId: string;
+}
+
+function describe(o: WalletOutcome): string {
+  switch (o.kind) {
+    case 'success':
+      return `HTTP ${o.httpStatus}, success, balance ${o.balance}`;
+    case 'rejected':
+      return `HTTP ${o.httpStatus}, rejected with ${o.error}${o.message ? ` (${o.message})` : ''}`;
+    case 'config_fault':
+      return `HTTP ${o.httpStatus}: the wallet refused our signature (${o.error}) — the wallet secret configured for this operator does not match the wallet's`;
+    default:
+      return `no definite answer: ${o.reason}`;
+  }
+}
+
+const statusOf = (o: WalletOutcome) => ('httpStatus' in o ? (o.httpStatus ?? null) : null);
+
+function intentFor(c: Ctx): RoundIntent {
+  const roundId = `diag_${randomUUID()}`;
+  return {
+    roundId,
+    operatorId: c.operator.operator_id,
+    sessionId: c.sessionId,
+    playerId: c.playerId,
+    gameSymbol: c.gameSymbol,
+    providerId: 'prov_a',
+    currency: c.currency,
+    actionType: 'diagnostics',
+    stakeMinor: '0',
+    winMinor: '0',
+    transactions: transactionIdsFor(roundId),
+  };
+}
+
+function balanceBody(c: Ctx): { body: string; requestId: string } {
+  const requestId = randomUUID();
+  return {
+    requestId,
+    body: JSON.stringify({
+      contract_version: CONTRACT_VERSION,
+      operator_id: c.operator.operator_id,
+      player_id: c.playerId,
+      session_id: c.sessionId,
+      game_symbol: c.gameSymbol,
+      currency: c.currency,
+      request_id: requestId,
+      transaction_id: `diag_balance:${requestId}`,
+      round_id: `diag_balance:${c.sessionId}`,
+      transaction_type: 'balance',
+      action_type: 'balance',
+      amount: 0,
+      amount_minor: 0,
+    }),
+  };
+}
+
+function send(c: Ctx, operation: MoneyOperation | 'balance', body: string, secret = c.secret) {
+  const requestId = (JSON.parse(body) as { request_id: string }).request_id;
+  return sendWalletCallback({
+    baseUrl: c.baseUrl,
+    operation,
+    secret,
+    body,
+    requestId,
+    timeoutMs: TIMEOUT_MS,
+  });
+}
+
+const money = (intent: RoundIntent, op: MoneyOperation, minor: bigint) =>
+  buildCallbackBody(intent, op, minor.toString());
+
+/** The balance in minor units from a success answer, or null when it is not a decimal of this currency. */
+function minorOf(o: WalletOutcome, currency: string): bigint | null {
+  if (o.kind !== 'success') return null;
+  try {
+    return decimalStringToMinor(o.balance, currency);
+  } catch {
+    return null;
+  }
+}
+
+/** Runs every check in order; a check that depends on an earlier failure says so. */
+export async function runWalletDiagnostics(
+  pool: Pool,
+  box: SecretBox,
+  operator: OperatorRow,
+  input: { playerId: string; currency: string },
+): Promise<DiagnosticsRun> {
+  if (!operator.wallet_base_url || !operator.wallet_secret_enc) {
+    throw new HttpError(409, 'The operator wallet is not configured (URL and secret)');
+  }
+  if (!operator.allowed_currencies.includes(input.currency)) {
+    throw new HttpError(422, [
+      {
+        loc: ['body', 'currency'],
+        msg: `not one of the operator's currencies (${operator.allowed_currencies.join(', ')})`,
+        type: 'value_error',
+      },
+    ]);
+  }
+  const { rows } = await pool.query<{ symbol: string }>(
+    `SELECT symbol FROM operator_games WHERE operator_id = $1 ORDER BY symbol LIMIT 1`,
+    [operator.operator_id],
+  );
+  const c: Ctx = {
+    baseUrl: operator.wallet_base_url,
+    secret: box.decrypt(operator.wallet_secret_enc),
+    operator,
+    playerId: input.playerId,
+    currency: input.currency,
+    gameSymbol: rows[0]?.symbol ?? 'diagnostics',
+    sessionId: `diag_session_${randomBytes(6).toString('hex')}`,
+  };
+  const amount = operator.bet_min_minor;
+  const checks: WalletCheckResult[] = [];
+  const check = async (
+    id: string,
+    name: string,
+    expected: string,
+    run: () => Promise<{ passed: boolean; detail: string; http_status: number | null }>,
+  ) => {
+    const t = performance.now();
+    let r: { passed: boolean; detail: string; http_status: number | null };
+    try {
+      r = await run();
+    } catch (err) {
+      r = { passed: false, detail: `check failed: ${(err as Error).message}`, http_status: null };
+    }
+    checks.push({ id, name, expected, ...r, duration_ms: Math.round(performance.now() - t) });
+    return r.passed;
+  };
+  const fmt = (minor: bigint) => `${minorToDecimalString(minor, c.currency)} ${c.currency}`;
+  const readBalance = async () => {
+    const b = balanceBody(c);
+    return send(c, 'balance', b.body);
+  };
+
+  // 1. A request signed with the wrong secret must be refused with 401.
+  await check('signature', 'Bad signature refused', 'HTTP 401 invalid_signature', async () => {
+    const b = balanceBody(c);
+    const o = await send(c, 'balance', b.body, `wsec_wrong_${randomBytes(16).toString('hex')}`);
+    const http = statusOf(o);
+    if (http === 401)
+      return { passed: true, detail: 'HTTP 401: the wallet refused a bad signature', http_status: 401 };
+    return {
+      passed: false,
+      detail: `expected HTTP 401, got ${describe(o)}: the wallet accepts requests it cannot authenticate`,
+      http_status: http,
+    };
+  });
+
+  // 2. Balance.
+  let start: bigint | null = null;
+  await check('balance', 'Balance', 'HTTP 200, success, a decimal-string balance', async () => {
+    const o = await readBalance();
+    start = minorOf(o, c.currency);
+    if (o.kind === 'success' && start !== null)
+      return { passed: true, detail: `balance ${fmt(start)}`, http_status: statusOf(o) };
+    return { passed: false, detail: describe(o), http_status: statusOf(o) };
+  });
+
+  const needBalance = (): { passed: false; detail: string; http_status: null } | null =>
+    start === null
+      ? { passed: false, detail: 'not run: the balance check failed', http_status: null }
+      : start < amount
+        ? {
+            passed: false,
+            detail: `not run: the test player needs at least ${fmt(amount)} (has ${fmt(start)})`,
+            http_status: null,
+          }
+        : null;
+
+  // 3. Debit, 4. the same debit again (idempotent), 5. credit back.
+  const r1 = intentFor(c);
+  const debitBody = money(r1, 'debit', amount);
+  let firstDebit: WalletOutcome | undefined;
+  await check('debit', 'Debit', `HTTP 200, balance lowered by ${fmt(amount)}`, async () => {
+    const skip = needBalance();
+    if (skip) return skip;
+    firstDebit = await send(c, 'debit', debitBody);
+    const after = minorOf(firstDebit, c.currency);
+    if (after === null)
+      return { passed: false, detail: describe(firstDebit), http_status: statusOf(firstDebit) };
+    const ok = after === start! - amount;
+    return {
+      passed: ok,
+      detail: ok
+        ? `balance ${fmt(start!)} → ${fmt(after)}`
+        : `balance ${fmt(start!)} → ${fmt(after)}: expected ${fmt(start! - amount)}`,
+      http_status: statusOf(firstDebit),
+    };
+  });
+  await check(
+    'duplicate',
+    'Duplicate transaction_id',
+    'the repeated debit returns the original result; no second debit',
+    async () => {
+      if (firstDebit?.kind !== 'success')
+        return { passed: false, detail: 'not run: the debit check failed', http_status: null };
+      const again = await send(c, 'debit', debitBody);
+      if (again.kind !== 'success')
+        return { passed: false, detail: describe(again), http_status: statusOf(again) };
+      const now = minorOf(await readBalance(), c.currency);
+      const same = again.balance === firstDebit.balance;
+      const once = now === start! - amount;
+      return {
+        passed: same && once,
+        detail: !same
+          ? `the repeat answered balance ${again.balance}, the original ${firstDebit.balance}`
+          : !once
+            ? `the balance is ${now === null ? 'unreadable' : fmt(now)}: the debit was applied twice`
+            : `the original result (balance ${again.balance}) came back; the money moved once`,
+        http_status: statusOf(again),
+      };
+    },
+  );
+  await check('credit', 'Credit', `HTTP 200, balance raised by ${fmt(amount)}`, async () => {
+    if (firstDebit?.kind !== 'success')
+      return { passed: false, detail: 'not run: the debit check failed', http_status: null };
+    const o = await send(c, 'credit', money(r1, 'credit', amount));
+    const after = minorOf(o, c.currency);
+    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
+    return {
+      passed: after === start!,
+      detail:
+        after === start! ? `balance back to ${fmt(after)}` : `balance ${fmt(after)}: expected ${fmt(start!)}`,
+      http_status: statusOf(o),
+    };
+  });
+
+  // 6. Cancel: a debit, then the round's cancel gives the wager back.
+  await check('cancel', 'Cancel', 'HTTP 200, the cancelled wager returned', async () => {
+    const skip = needBalance();
+    if (skip) return skip;
+    const r = intentFor(c);
+    const d = await send(c, 'debit', money(r, 'debit', amount));
+    if (d.kind !== 'success')
+      return {
+        passed: false,
+        detail: `the debit before the cancel: ${describe(d)}`,
+        http_status: statusOf(d),
+      };
+    const o = await send(c, 'cancel', money(r, 'cancel', amount));
+    const after = minorOf(o, c.currency);
+    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
+    return {
+      passed: after === start!,
+      detail:
+        after === start!
+          ? `wager returned, balance ${fmt(after)}`
+          : `balance ${fmt(after)}: expected ${fmt(start!)}`,
+      http_status: statusOf(o),
+    };
+  });
+
+  // 7. Rollback: a debit, then a rollback carrying original_transaction_id.
+  await check('rollback', 'Rollback', 'HTTP 200, the debit reversed', async () => {
+    const skip = needBalance();
+    if (skip) return skip;
+    const r = intentFor(c);
+    const d = await send(c, 'debit', money(r, 'debit', amount));
+    if (d.kind !== 'success')
+      return {
+        passed: false,
+        detail: `the debit before the rollback: ${describe(d)}`,
+        http_status: statusOf(d),
+      };
+    const o = await send(c, 'rollback', money(r, 'rollback', amount));
+    const after = minorOf(o, c.currency);
+    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
+    return {
+      passed: after === start!,
+      detail:
+        after === start!
+          ? `debit reversed, balance ${fmt(after)}`
+          : `balance ${fmt(after)}: expected ${fmt(start!)}`,
+      http_status: statusOf(o),
+    };
+  });
+
+  // 8. Insufficient funds: a debit of more than the balance is refused (HTTP 400).
+  await check('insufficient_funds', 'Insufficient funds', 'HTTP 400 insufficient_funds', async () => {
+    if (start === null)
+      return { passed: false, detail: 'not run: the balance check failed', http_status: null };
+    const r = intentFor(c);
+    const tooMuch = start + 1n;
+    const o = await send(c, 'debit', money(r, 'debit', tooMuch));
+    if (o.kind === 'rejected' && o.error === 'insufficient_funds')
+      return {
+        passed: true,
+        detail: `a debit of ${fmt(tooMuch)} was refused: insufficient_funds`,
+        http_status: statusOf(o),
+      };
+    if (o.kind === 'success') {
+      // Leave nothing behind: reverse the debit the wallet should have refused.
+      await send(c, 'rollback', money(r, 'rollback', tooMuch));
+      return {
+        passed: false,
+        detail: `a debit of ${fmt(tooMuch)} over a balance of ${fmt(start)} was accepted (rolled back again)`,
+        http_status: statusOf(o),
+      };
+    }
+    return {
+      passed: false,
+      detail: `expected insufficient_funds, got ${describe(o)}`,
+      http_status: statusOf(o),
+    };
+  });
+
+  return {
+    passed: checks.every((x) => x.passed),
+    wallet_base_url: c.baseUrl,
+    player_id: c.playerId,
+    currency: c.currency,
+    amount_minor: amount.toString(),
+    checks,
+  };
+}

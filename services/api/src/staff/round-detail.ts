@@ -1,0 +1,76 @@
+import type { Pool } from '@opi/db';
+import { getRound } from '../audit/repository.js';
+
+/** A wallet call on the round's timeline: the journal's timing and attempts beside the transaction. */
+export interface TimelineEntry {
+  transaction_id: string;
+  transaction_type: string;
+  status: string;
+  amount_minor: bigint;
+  attempts: number;
+  http_status: number | null;
+  error_code: string | null;
+  wallet_balance: string | null;
+  original_transaction_id: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface StageEntry {
+  seq: number;
+  action: string;
+  inputs: Record<string, unknown>;
+  outcome: Record<string, unknown>;
+  multiplier: string | null;
+  created_at: string;
+}
+
+/**
+ * One round for staff: the audit API's round with its transactions (same scope checks: 403 for
+ * another operator's round, 404 unknown), the wallet calls with their timing for the timeline,
+ * and the stage history of multi-step titles (native, crash), in order.
+ */
+export async function roundDetail(pool: Pool, operatorId: string, roundId: string) {
+  const round = await getRound(pool, operatorId, roundId);
+  const [timing, stages, extra] = await Promise.all([
+    pool.query<
+      Omit<TimelineEntry, 'created_at' | 'completed_at'> & { created_at: Date; completed_at: Date | null }
+    >(
+      `SELECT transaction_id, transaction_type, status, amount_minor, attempts, http_status, error_code,
+              wallet_balance, original_transaction_id, created_at, completed_at
+       FROM wallet_transactions WHERE round_id = $1 AND operator_id = $2
+       ORDER BY created_at, transaction_id`,
+      [roundId, operatorId],
+    ),
+    pool.query<Omit<StageEntry, 'created_at'> & { created_at: Date }>(
+      `SELECT seq, action, inputs, outcome, multiplier::text AS multiplier, created_at
+       FROM round_stages WHERE round_id = $1 ORDER BY seq`,
+      [roundId],
+    ),
+    pool.query<{
+      intent: Record<string, unknown>;
+      rtp: string | null;
+      title: string | null;
+      updated_at: Date;
+    }>(
+      `SELECT r.intent, g.rtp, g.title, r.updated_at FROM rounds r LEFT JOIN games g ON g.symbol = r.symbol
+       WHERE r.round_id = $1`,
+      [roundId],
+    ),
+  ]);
+  const e = extra.rows[0];
+  return {
+    ...round,
+    game_title: e?.title ?? null,
+    stored_rtp: e?.rtp ?? null,
+    updated_at: e?.updated_at.toISOString() ?? null,
+    /** prov_a rounds end by rollback; the others keep their intent (shown with the family). */
+    multi_step: Boolean(e?.intent && (e.intent as { multiStep?: unknown }).multiStep),
+    timeline: timing.rows.map((t) => ({
+      ...t,
+      created_at: t.created_at.toISOString(),
+      completed_at: t.completed_at?.toISOString() ?? null,
+    })),
+    stages: stages.rows.map((s) => ({ ...s, created_at: s.created_at.toISOString() })),
+  };
+}

@@ -1,0 +1,270 @@
+import Router from '@koa/router';
+import {
+  ReconciliationQuery,
+  RoundSearchQuery,
+  StaffAuditQuery,
+  StaffCancelRequest,
+  StaffCatalogQuery,
+  StaffChartsQuery,
+  StaffLoginRequest,
+  StaffSessionSearchQuery,
+  StaffUsername,
+  WalletDiagnosticsRequest,
+} from '@opi/contract';
+import type { Context } from 'koa';
+import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
+import { getSession, searchRounds } from '../audit/repository.js';
+import type { ApiDeps } from '../deps.js';
+import { readBody } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
+import { sendJson } from '../http/json.js';
+import { flatQuery, parseOr422 } from '../http/validate.js';
+import { getAudit, listAudit, writeAudit } from './audit-log.js';
+import {
+  authenticateStaff,
+  clientIp,
+  findSession,
+  openSession,
+  operatorOf,
+  revokeSession,
+  roleOn,
+  type StaffPrincipal,
+  staffOf,
+  staffScope,
+} from './auth.js';
+import { cancelRound } from './cancel.js';
+import { staffCatalog } from './catalog.js';
+import { chartWindow, differencesByDay, playCharts } from './charts.js';
+import { runWalletDiagnostics } from './diagnostics.js';
+import { decoyHash, verifyPassword } from './password.js';
+import { countLoginAttempt, loginSucceeded, purgeOldAttempts } from './rate-limit.js';
+import { roundDetail } from './round-detail.js';
+import { searchSessions } from './sessions.js';
+
+function pathId(ctx: Context, name: string): string {
+  const id = ctx.params[name] ?? '';
+  if (id.length < 1 || id.length > 200 || id.includes('\u0000')) {
+    throw new HttpError(422, [
+      { loc: ['path', name], msg: 'must be 1 to 200 characters', type: 'value_error' },
+    ]);
+  }
+  return id;
+}
+
+const query = (ctx: Context) => flatQuery(ctx.query);
+
+/** The staff member and the operators they may open, for the portal's header and picker. */
+async function me(deps: ApiDeps, staff: StaffPrincipal) {
+  const { rows } = await deps.pool.query<{ operator_id: string; name: string; status: string }>(
+    staff.providerRole
+      ? `SELECT operator_id, name, status FROM operators ORDER BY operator_id`
+      : `SELECT operator_id, name, status FROM operators WHERE operator_id = ANY($1) ORDER BY operator_id`,
+    staff.providerRole ? [] : [Object.keys(staff.roles)],
+  );
+  return {
+    username: staff.username,
+    display_name: staff.displayName,
+    provider_role: staff.providerRole,
+    operators: rows.map((o) => ({ ...o, role: roleOn(staff, o.operator_id)! })),
+  };
+}
+
+/**
+ * The staff API behind the portal (/api/staff/v1). Login answers a session token; every other
+ * route takes it as a bearer token. Operator routes live under /operators/{operator_id}, where
+ * staffScope decides, in one place, whether this staff member may read (viewer) or act (admin).
+ * Reads reuse the audit repository and reconciliation; nothing here reaches around them.
+ */
+export function staffRoutes(deps: ApiDeps): Router {
+  const r = new Router({ prefix: '/api/staff/v1' });
+  const pool = deps.pool;
+  const auth = authenticateStaff(pool);
+  const viewer = staffScope(pool, 'viewer');
+  const admin = staffScope(pool, 'admin');
+  const ipOf = (ctx: Context) => clientIp(ctx, deps.staffPortalSecret);
+  r.use(async (ctx, next) => {
+    await next();
+    ctx.set('Cache-Control', 'no-store');
+  });
+
+  r.post('/login', readBody(), async (ctx) => {
+    const input = parseOr422(StaffLoginRequest, ctx.state.body ?? {}, 'body');
+    const parsedName = StaffUsername.safeParse(input.username);
+    const username = parsedName.success ? parsedName.data : input.username.trim().toLowerCase().slice(0, 64);
+    const ip = ipOf(ctx);
+    void purgeOldAttempts(pool).catch(() => {});
+    const limit = await countLoginAttempt(pool, username, ip);
+    const log = (result: string, staffId: string | null, detail: Record<string, unknown> = {}) =>
+      writeAudit(pool, {
+        staffId,
+        username,
+        operatorId: null,
+        action: 'login',
+        result,
+        clientIp: ip,
+        detail,
+      });
+    if (!limit.allowed) {
+      await log('rate_limited', null, { retry_after_seconds: limit.retryAfterSeconds });
+      ctx.set('Retry-After', String(limit.retryAfterSeconds));
+      throw new HttpError(429, 'Too many login attempts: wait and try again', {
+        retry_after_seconds: limit.retryAfterSeconds,
+      });
+    }
+    const { rows } = parsedName.success
+      ? await pool.query<{ staff_id: string; password_hash: string; disabled: boolean }>(
+          `SELECT staff_id, password_hash, disabled FROM staff_users WHERE username = $1`,
+          [username],
+        )
+      : { rows: [] };
+    const user = rows[0];
+    // The same work whether or not the account exists: no timing difference to probe names with.
+    const ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
+    if (!user || !ok || user.disabled) {
+      await log('failed', user?.staff_id ?? null, user?.disabled && ok ? { disabled: true } : {});
+      throw new HttpError(401, 'Wrong username or password');
+    }
+    await loginSucceeded(pool, username, ip);
+    const session = await openSession(pool, user.staff_id, {
+      clientIp: ip,
+      userAgent: ctx.get('user-agent'),
+    });
+    await log('ok', user.staff_id);
+    const staff = (await findSession(pool, session.token))!;
+    sendJson(ctx, { success: true, data: { ...session, staff: await me(deps, staff) } });
+  });
+
+  r.post('/logout', auth, async (ctx) => {
+    const staff = staffOf(ctx);
+    await revokeSession(pool, staff.tokenHash);
+    await writeAudit(pool, {
+      staffId: staff.staffId,
+      username: staff.username,
+      operatorId: null,
+      action: 'logout',
+      result: 'ok',
+      clientIp: ipOf(ctx),
+    });
+    sendJson(ctx, { success: true, data: { logged_out: true } });
+  });
+
+  r.get('/me', auth, async (ctx) => {
+    sendJson(ctx, { success: true, data: await me(deps, staffOf(ctx)) });
+  });
+
+  const op = new Router({ prefix: '/operators/:operator_id' });
+  const opId = (ctx: Context) => operatorOf(ctx).operator_id;
+
+  op.get('/', auth, viewer, (ctx) => {
+    const o = operatorOf(ctx);
+    sendJson(ctx, {
+      success: true,
+      data: {
+        operator_id: o.operator_id,
+        name: o.name,
+        status: o.status,
+        default_currency: o.default_currency,
+        allowed_currencies: o.allowed_currencies,
+        bet_limits: { min: o.bet_min_minor.toString(), max: o.bet_max_minor.toString() },
+        wallet_base_url: o.wallet_base_url,
+        wallet_secret_configured: o.wallet_secret_enc !== null,
+        role: ctx.state.staffRole,
+      },
+    });
+  });
+
+  op.get('/catalog', auth, viewer, async (ctx) => {
+    const q = parseOr422(StaffCatalogQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: await staffCatalog(deps, operatorOf(ctx), q) });
+  });
+
+  op.get('/sessions', auth, viewer, async (ctx) => {
+    const q = parseOr422(StaffSessionSearchQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: await searchSessions(pool, opId(ctx), q) });
+  });
+  op.get('/sessions/:session_id', auth, viewer, async (ctx) => {
+    const sessionId = pathId(ctx, 'session_id');
+    const rq = parseOr422(RoundSearchQuery, { ...query(ctx), session_id: sessionId }, 'query');
+    const [session, rounds] = await Promise.all([
+      getSession(pool, opId(ctx), sessionId),
+      searchRounds(pool, opId(ctx), rq),
+    ]);
+    sendJson(ctx, { success: true, data: { ...session, round_page: rounds } });
+  });
+
+  op.get('/rounds', auth, viewer, async (ctx) => {
+    const q = parseOr422(RoundSearchQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: await searchRounds(pool, opId(ctx), q) });
+  });
+  op.get('/rounds/:round_id', auth, viewer, async (ctx) => {
+    sendJson(ctx, { success: true, data: await roundDetail(pool, opId(ctx), pathId(ctx, 'round_id')) });
+  });
+  op.post('/rounds/:round_id/cancel', readBody(), auth, admin, async (ctx) => {
+    const input = parseOr422(StaffCancelRequest, ctx.state.body ?? {}, 'body');
+    const result = await cancelRound(deps, pool, {
+      operatorId: opId(ctx),
+      roundId: pathId(ctx, 'round_id'),
+      reason: input.reason,
+      staff: staffOf(ctx),
+      clientIp: ipOf(ctx),
+    });
+    sendJson(ctx, { success: true, data: result });
+  });
+
+  op.get('/stuck', auth, viewer, async (ctx) => {
+    const q = parseOr422(RoundSearchQuery, { ...query(ctx), stuck: 'true' }, 'query');
+    sendJson(ctx, { success: true, data: await searchRounds(pool, opId(ctx), q) });
+  });
+
+  op.get('/reconciliation.csv', auth, viewer, async (ctx) => {
+    const q = parseOr422(ReconciliationQuery, query(ctx), 'query');
+    const rec = await reconcile(pool, opId(ctx), q);
+    ctx.type = 'text/csv; charset=utf-8; header=present';
+    ctx.set('Content-Disposition', `attachment; filename="reconciliation-${rec.operator_id}.csv"`);
+    ctx.body = reconciliationCsv(rec);
+  });
+  op.get('/reconciliation', auth, viewer, async (ctx) => {
+    const q = parseOr422(ReconciliationQuery, query(ctx), 'query');
+    const rec = await reconcile(pool, opId(ctx), q);
+    sendJson(ctx, { success: true, data: { ...rec, by_day: await differencesByDay(pool, rec) } });
+  });
+
+  op.get('/charts', auth, viewer, async (ctx) => {
+    const q = parseOr422(StaffChartsQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: await playCharts(pool, opId(ctx), chartWindow(q)) });
+  });
+
+  op.post('/wallet-diagnostics', readBody(), auth, admin, async (ctx) => {
+    const input = parseOr422(WalletDiagnosticsRequest, ctx.state.body ?? {}, 'body');
+    const staff = staffOf(ctx);
+    const operator = operatorOf(ctx);
+    const run = await runWalletDiagnostics(pool, deps.box, operator, {
+      playerId: input.player_id,
+      currency: input.currency,
+    });
+    const audit = await writeAudit(pool, {
+      staffId: staff.staffId,
+      username: staff.username,
+      operatorId: operator.operator_id,
+      action: 'wallet.diagnostics',
+      target: run.wallet_base_url,
+      result: run.passed ? 'passed' : 'failed',
+      clientIp: ipOf(ctx),
+      detail: { ...run },
+    });
+    sendJson(ctx, { success: true, data: { ...run, audit_id: audit.audit_id, at: audit.at } });
+  });
+
+  op.get('/audit-log', auth, viewer, async (ctx) => {
+    const q = parseOr422(StaffAuditQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: { items: await listAudit(pool, opId(ctx), q) } });
+  });
+  op.get('/audit-log/:audit_id', auth, viewer, async (ctx) => {
+    const entry = await getAudit(pool, opId(ctx), ctx.params.audit_id ?? '');
+    if (!entry) throw new HttpError(404, 'Audit entry not found');
+    sendJson(ctx, { success: true, data: entry });
+  });
+
+  r.use(op.routes(), op.allowedMethods());
+  return r;
+}

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSecretBox } from '@opi/db';
+import { CATALOG } from '@opi/games';
+import { createWalletApp } from '@opi/wallet-sandbox';
+import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import {
+  createActivities,
+  type RoundIntent,
+  recordRound,
+  startSettlement,
+  transactionIdsFor,
+  WORKFLOW_BUNDLE_PATH,
+} from '@opi/workflows';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import {
+  ADMIN_KEY,
+  assign,
+  call,
+  createOperator,
+  type Harness,
+  SERVICE_SECRET,
+  startApi,
+} from '../../test-support/harness.js';
+
+/*
+ * A real world for the staff tests: the API with Temporal, a worker, the sandbox wallet over HTTP,
+ * two operators (op_staff_a whose wallet secret matches the sandbox's, op_staff_b configured with a
+ * wrong one), staff accounts made through the admin API, and real rounds played through the
+ * runtime's spin route and settled by the workflow.
+ */
+export const WALLET_SECRET = 'wsec_staff_test_secret_0123456789ab';
+export const PORTAL_SECRET = 'portal-secret-for-the-staff-tests-0123456789';
+export const OP_A = 'op_staff_a';
+export const OP_B = 'op_staff_b';
+export const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+const FAST = { initialRetryMs: 50, maxRetryMs: 200, debitAttemptsBeforeRollback: 3 };
+
+export interface StaffAccountLogin {
+  username: string;
+  password: string;
+}
+
+export interface World {
+  h: Harness;
+  walletBase: string;
+  admin: WalletAdminClient;
+  keyA: string;
+  keyB: string;
+  client: Client;
+  taskQueue: string;
+  staff: { provider: StaffAccountLogin; adminA: StaffAccountLogin; viewerA: StaffAccountLogin };
+  /** Launches a player of op_staff_a (a fresh wallet account) and returns the runtime token. */
+  player(currency: string, balanceMinor: number): Promise<{ ext: string; token: string; sessionId: string }>;
+  spin(token: string, betMinor: number): Promise<{ round_id: string; status: string }>;
+  /**
+   * A prov_b round whose debit the wallet keeps failing: turns on the sandbox's 500s (clear them
+   * with `admin.setFaults({})`) and waits for the stuck flag.
+   */
+  stuckRound(sessionId: string, ext: string, currency: string): Promise<string>;
+  until(what: string, check: () => Promise<boolean>, ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createStaffAccount(
+  base: string,
+  body: Record<string, unknown>,
+): Promise<StaffAccountLogin> {
+  const res = await call(base, 'POST', '/api/admin/v1/staff', { key: ADMIN_KEY, sign: true, body });
+  if (res.status !== 201) throw new Error(`create staff: ${res.status} ${res.text}`);
+  return { username: res.json.data.username, password: (body.password as string) ?? res.json.data.password };
+}
+
+export async function startWorld(extraEnv: Record<string, string> = {}): Promise<World> {
+  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
+  const taskQueue = `staff-${randomUUID()}`;
+  const h = await startApi({
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    STAFF_PORTAL_SECRET: PORTAL_SECRET,
+    ...extraEnv,
+  });
+  const token = `staff-test-admin-token-${randomUUID()}`;
+  const wallet: Server = createWalletApp({ pool: h.db.pool, adminToken: token }).listen(0, '127.0.0.1');
+  await new Promise((r) => wallet.once('listening', r));
+  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
+  const admin = createWalletAdminClient({ baseUrl: walletBase, token });
+  for (const op of [OP_A, OP_B]) await admin.setSecret(op, WALLET_SECRET);
+  const keyA = (
+    await createOperator(h.base, OP_A, {
+      name: 'Staff Casino A',
+      wallet_base_url: `${walletBase}/wallet`,
+      wallet_secret: WALLET_SECRET,
+      allowed_currencies: ['EUR', 'USD'],
+    })
+  ).key;
+  // Operator B's configured secret is not the one its wallet holds.
+  const keyB = (
+    await createOperator(h.base, OP_B, {
+      name: 'Staff Casino B',
+      wallet_base_url: `${walletBase}/wallet`,
+      wallet_secret: 'wsec_this_is_not_the_wallets_secret_0',
+    })
+  ).key;
+  const native = CATALOG.filter((e) => e.provider_id === 'prov_c').slice(0, 2);
+  await assign(h.base, OP_A, [slot.symbol, ...native.map((e) => e.symbol)]);
+  await assign(h.base, OP_B, [slot.symbol]);
+
+  const nativeConn = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection: nativeConn,
+    taskQueue,
+    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+    activities: createActivities({
+      pool: h.db.pool,
+      box: createSecretBox(SERVICE_SECRET),
+      settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 },
+    }),
+  });
+  const running = worker.run();
+  const clientConn = await Connection.connect({ address });
+  const client = new Client({ connection: clientConn });
+
+  const staff = {
+    provider: await createStaffAccount(h.base, {
+      username: 'prov.admin',
+      display_name: 'Provider Admin',
+      provider_role: 'admin',
+      password: 'provider-password-1234',
+    }),
+    adminA: await createStaffAccount(h.base, {
+      username: 'alice',
+      display_name: 'Alice Admin',
+      roles: [{ operator_id: OP_A, role: 'admin' }],
+    }),
+    viewerA: await createStaffAccount(h.base, {
+      username: 'victor',
+      display_name: 'Victor Viewer',
+      password: 'viewer-password-1234',
+      roles: [{ operator_id: OP_A, role: 'viewer' }],
+    }),
+  };
+
+  const until = async (what: string, check: () => Promise<boolean>, ms = 30_000) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`timed out waiting for ${what}`);
+  };
+
+  return {
+    h,
+    walletBase,
+    admin,
+    keyA,
+    keyB,
+    client,
+    taskQueue,
+    staff,
+    until,
+    async player(currency, balanceMinor) {
+      const ext = `stf-${randomUUID().slice(0, 12)}`;
+      await admin.createPlayer({ operatorId: OP_A, playerId: ext, currency, balanceMinor });
+      const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+        key: keyA,
+        body: { symbol: slot.symbol, external_player_id: ext, currency },
+      });
+      assert.equal(res.status, 200, res.text);
+      return {
+        ext,
+        token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
+        sessionId: res.json.session_id,
+      };
+    },
+    async spin(token, betMinor) {
+      const res = await call(h.base, 'POST', '/api/runtime/spin', {
+        headers: { 'x-session-token': token },
+        body: { bet_minor: betMinor },
+      });
+      assert.equal(res.status, 200, res.text);
+      return res.json;
+    },
+    async stuckRound(sessionId, ext, currency) {
+      await admin.setFaults({ error5xxRate: 1 });
+      const { rows } = await h.db.pool.query<{ player_id: string }>(
+        'SELECT player_id FROM sessions WHERE session_id = $1',
+        [sessionId],
+      );
+      const roundId = `r_${randomUUID()}`;
+      const intent: RoundIntent = {
+        roundId,
+        operatorId: OP_A,
+        sessionId,
+        playerId: ext,
+        gameSymbol: slot.symbol,
+        providerId: 'prov_b',
+        currency,
+        actionType: 'spin',
+        stakeMinor: '100',
+        winMinor: '300',
+        transactions: transactionIdsFor(roundId),
+      };
+      await recordRound(h.db.pool, { intent, playerPk: rows[0]!.player_id });
+      await startSettlement(client, taskQueue, intent, FAST);
+      await until('the stuck flag', async () => {
+        const r = await h.db.pool.query('SELECT stuck FROM rounds WHERE round_id = $1', [roundId]);
+        return r.rows[0]?.stuck === true;
+      });
+      return roundId;
+    },
+    async close() {
+      await admin.setFaults({}).catch(() => {});
+      worker.shutdown();
+      await running;
+      await nativeConn.close();
+      await clientConn.close();
+      wallet.closeAllConnections();
+      await new Promise<void>((r) => wallet.close(() => r()));
+      await h.close();
+    },
+  };
+}
+
+/** Logs in through the staff API; returns the session token. */
+export async function login(base: string, who: StaffAccountLogin, headers: Record<string, string> = {}) {
+  const res = await call(base, 'POST', '/api/staff/v1/login', {
+    body: { username: who.username, password: who.password },
+    headers,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.json.data.token as string;
+}
+
+/** A staff API call with a session token. */
+export function staffCall(base: string, token: string, method: string, path: string, body?: unknown) {
+  return call(base, method, `/api/staff/v1${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { body }),
+  });
+}
