@@ -106,12 +106,43 @@ export function createSettlementActivities(deps: SettlementDeps) {
   }
 
   /**
+   * A rollback or cancel names the round's debit, so the debit needs a journal row. It has none
+   * only when no debit attempt got as far as the journal (the database was unreachable through
+   * the whole debit budget of a prov_a round): journal first means such a debit was never sent.
+   * Its row is written then, never attempted (attempts 0), so that the compensation can be
+   * journalled and still sent — the wallet's tombstone refuses a debit that might yet arrive —
+   * instead of failing on the foreign key forever, leaving the round open and unflagged.
+   */
+  async function journalOriginalDebit(intent: RoundIntent): Promise<void> {
+    const body = buildCallbackBody(intent, 'debit', intent.stakeMinor);
+    await deps.pool.query(
+      `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+         transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, 'debit', $7, $8, $9, $10, 0)
+       ON CONFLICT (transaction_id) DO NOTHING`,
+      [
+        intent.transactions.debit,
+        intent.operatorId,
+        intent.sessionId,
+        intent.roundId,
+        intent.playerId,
+        intent.gameSymbol,
+        intent.stakeMinor,
+        intent.currency,
+        body,
+        createHash('sha256').update(body).digest('hex'),
+      ],
+    );
+  }
+
+  /**
    * Journal first: the pending row with its exact body is written (once) before any send; every
    * attempt sends the stored bytes. A terminal row is answered from the journal without calling
    * the wallet again.
    */
   async function claimAttempt(input: WalletStepInput): Promise<JournalRow> {
     const { intent, operation, amountMinor } = input;
+    if (operation === 'rollback' || operation === 'cancel') await journalOriginalDebit(intent);
     const body = buildCallbackBody(intent, operation, amountMinor);
     const { rows } = await deps.pool.query<JournalRow>(
       `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
