@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { SERVICE_SECRET, type SettlementEnv, startSettlementEnv } from '../test-support/settlement-env.js';
+import { createSettlementActivities } from './activities.js';
 import type { RoundOutcome } from './intent.js';
 import { startSettlement } from './start.js';
 
@@ -20,10 +20,12 @@ let debitFailures = 0;
 before(async () => {
   env = await startSettlementEnv();
   const connection = await NativeConnection.connect({ address: env.address });
-  const real = createActivities({
+  const real = createSettlementActivities({
     pool: env.pool,
     box: createSecretBox(SERVICE_SECRET),
-    settlement: { walletTimeoutMs: 2000, stuckAfterAttempts: 3, requireHttps: false },
+    walletTimeoutMs: 2000,
+    stuckAfterAttempts: 3,
+    requireHttps: false,
   });
   const worker = await Worker.create({
     connection,
