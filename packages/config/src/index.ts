@@ -1,4 +1,5 @@
 export * from './load-config.js';
 export * from './logger.js';
+export * from './metrics-server.js';
 export * from './schema.js';
 export * from './serve.js';

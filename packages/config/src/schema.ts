@@ -76,6 +76,18 @@ export const EnvSchema = z.object({
    * portal forwards (login rate limits and the staff audit log). The default stack generates one.
    */
   STAFF_PORTAL_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /**
+   * The default stack: how many API processes share PORT (Node's cluster module: the primary hands
+   * each new connection to the next process, round robin) and how many settlement workers run.
+   */
+  API_PROCESSES: positiveInt.max(64).default(1),
+  WORKER_PROCESSES: positiveInt.max(64).default(1),
+  /**
+   * Prometheus metrics, off the public port (0: none). The API's (the sum over its processes) on
+   * API_METRICS_PORT; each worker on its own port: the stack gives worker i WORKER_METRICS_PORT + i.
+   */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9470),
   /** Logging threshold. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

@@ -1,4 +1,5 @@
 export * from './admin.js';
+export * from './admin-responses.js';
 export * from './audit.js';
 export * from './balance-refresh.js';
 export * from './catalog.js';

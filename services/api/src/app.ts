@@ -15,6 +15,9 @@ import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
 import { nativeRoutes } from './native/routes.js';
+import { openApiRoutes } from './openapi/routes.js';
+import { observe } from './ops/observe.js';
+import { opsRoutes } from './ops/routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { runtimeRoutes } from './runtime/routes.js';
@@ -32,11 +35,18 @@ export function createApp(deps: ApiDeps): Koa {
   app.proxy = false;
   app.silent = true;
   app.use(requestId(deps.logger));
+  app.use(observe());
   app.use(errorBoundary(deps.logger));
 
   const providerGuard = [
     readBody(),
     authenticate(deps, 'provider'),
+    operatorScope(deps.pool, deps.caches.operators),
+  ];
+  // The operator audit API is always signed (spec: operator, signed).
+  const operatorGuard = [
+    readBody(),
+    authenticate(deps, 'operator'),
     operatorScope(deps.pool, deps.caches.operators),
   ];
   const adminGuard = [readBody(), authenticate(deps, 'admin')];
@@ -50,7 +60,9 @@ export function createApp(deps: ApiDeps): Koa {
 
   for (const router of [
     healthRoutes(),
-    auditRoutes(deps, providerGuard),
+    opsRoutes(deps),
+    openApiRoutes(),
+    auditRoutes(deps, operatorGuard),
     artworkRoutes(deps),
     provider,
     adminRoutes(deps, adminGuard, artworkGuard),

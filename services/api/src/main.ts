@@ -1,7 +1,9 @@
-import { loadConfigOrExit, stopOnSignals } from '@opi/config';
+import cluster from 'node:cluster';
+import { loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
+import { apiMetrics } from './ops/metrics.js';
 
 const config = loadConfigOrExit();
 const deps = await createDeps(config);
@@ -11,9 +13,22 @@ const server = app.listen(config.PORT, config.HOST, () => {
   logger.info('api listening', {
     url: `http://${config.HOST}:${config.PORT}`,
     public_base_url: deps.publicBaseUrl,
+    pid: process.pid,
   });
 });
 server.keepAliveTimeout = 65_000;
+
+// Prometheus on API_METRICS_PORT; under API_PROCESSES > 1 the cluster primary serves the sum instead.
+if (!cluster.isWorker) {
+  const { registry } = apiMetrics();
+  startMetricsServer({
+    host: config.HOST,
+    port: config.API_METRICS_PORT,
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+    logger,
+  });
+}
 
 // Nonces older than twice the skew window can no longer pass the timestamp check.
 const purge = setInterval(() => {

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
-import { loadConfigOrExit } from '@opi/config';
+import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
 import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { Runtime } from '@temporalio/worker';
 import { createWorker } from './create-worker.js';
+import { workerMetrics } from './metrics.js';
 
 const config = loadConfigOrExit();
-const log = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
-  process.stdout.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'worker', msg, ...extra })}\n`,
-  );
+const logger = createLogger('worker', config.LOG_LEVEL);
+const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) =>
+  logger[level](msg, extra);
 
 if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS || !config.SERVICE_SECRET) {
   process.stderr.write(
@@ -43,6 +43,14 @@ const { worker, connection } = await createWorker({
   bundlePath: WORKFLOW_BUNDLE_PATH,
   maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
   maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
+});
+const registry = workerMetrics(pool, config.TEMPORAL_TASK_QUEUE);
+startMetricsServer({
+  host: config.HOST,
+  port: config.WORKER_METRICS_PORT,
+  render: () => registry.metrics(),
+  contentType: registry.contentType,
+  logger,
 });
 log('info', 'worker started', {
   taskQueue: config.TEMPORAL_TASK_QUEUE,

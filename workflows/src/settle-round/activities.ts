@@ -253,7 +253,21 @@ export function createSettlementActivities(deps: SettlementDeps) {
         secret: wallet.secret,
         body: row.request_body,
         requestId: `${row.transaction_id}#${row.attempts}`,
+        operatorId: input.intent.operatorId,
+        ...(input.intent.trace ? { traceparent: input.intent.trace.traceparent } : {}),
         timeoutMs: deps.walletTimeoutMs,
+      });
+      log(outcome.kind === 'success' || outcome.kind === 'rejected' ? 'info' : 'warn', 'wallet callback', {
+        operator_id: input.intent.operatorId,
+        round_id: input.intent.roundId,
+        transaction_id: row.transaction_id,
+        transaction_type: input.operation,
+        attempt: row.attempts,
+        outcome: outcome.kind,
+        http_status: outcome.httpStatus ?? null,
+        // The operator's (or the page's) request that created the round, and its trace.
+        origin_request_id: input.intent.trace?.requestId ?? null,
+        trace_id: input.intent.trace?.traceparent.split('-')[1] ?? null,
       });
       switch (outcome.kind) {
         case 'success':

@@ -31,6 +31,17 @@ export interface RoundIntent {
   winMinor: string | null;
   transactions: RoundTransactionIds;
   multiStep?: MultiStepRule;
+  /**
+   * The trace of the request that created the round (W3C traceparent and the API request id):
+   * the worker's wallet callbacks carry the same trace id and log the request id. Informational;
+   * added by recordRound/startSettlement from the request being handled when absent.
+   */
+  trace?: RoundTrace;
+}
+
+export interface RoundTrace {
+  traceparent: string;
+  requestId?: string;
 }
 
 export interface RoundTransactionIds {

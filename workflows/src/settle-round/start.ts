@@ -1,3 +1,4 @@
+import { currentTrace } from '@opi/config/trace';
 import type { Pool, PoolClient } from '@opi/db';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { RoundIntent, RoundOutcome } from './intent.js';
@@ -16,7 +17,7 @@ export interface RoundRecord {
  * whatever else the spin writes, before the workflow starts: the intent exists before any send.
  */
 export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Promise<void> {
-  const { intent } = round;
+  const intent = withTrace(round.intent);
   await db.query(
     `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
                          bet_minor, win_minor, intent, outcome)
@@ -37,6 +38,20 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
 }
 
 /**
+ * The intent with the trace of the request being handled (if any and if it has none yet): the
+ * worker's wallet callbacks for the round then carry that trace id and log that request id.
+ */
+export function withTrace(intent: RoundIntent): RoundIntent {
+  if (intent.trace) return intent;
+  const trace = currentTrace();
+  if (!trace) return intent;
+  return {
+    ...intent,
+    trace: { traceparent: trace.traceparent, ...(trace.requestId ? { requestId: trace.requestId } : {}) },
+  };
+}
+
+/**
  * Starts the round's settlement workflow (workflow id = round id). A second start of a running
  * round attaches to it; a finished round is never run again.
  */
@@ -50,7 +65,7 @@ export async function startSettlement(
     return await client.workflow.start<typeof settleRound>('settleRound', {
       taskQueue,
       workflowId: intent.roundId,
-      args: [{ intent, ...(tuning ? { tuning } : {}) }],
+      args: [{ intent: withTrace(intent), ...(tuning ? { tuning } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });

@@ -19,12 +19,14 @@ export function requestId(logger: Logger) {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const trace = ctx.state.trace as { traceId: string; spanId: string } | undefined;
       logger.info('request', {
         request_id: id,
         method: ctx.method,
         path: ctx.path,
         status: ctx.status,
         ms: Math.round(ms * 100) / 100,
+        ...(trace ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
       });
     }
   };

@@ -45,6 +45,7 @@ export async function readWalletBalance(
     secret: deps.box.decrypt(op.wallet_secret_enc),
     body,
     requestId,
+    operatorId: session.operator_id,
     timeoutMs: deps.walletTimeoutMs ?? 5_000,
   });
   if (outcome.kind === 'success') return { balance: outcome.balance, currency: session.currency };

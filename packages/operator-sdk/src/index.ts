@@ -1,0 +1,15 @@
+export * from './client.js';
+export * from './errors.js';
+export {
+  checkWalletSignature,
+  type OperatorRequestToSign,
+  operatorSignatureHeaders,
+  operatorStringToSign,
+  sha256Hex,
+  type WalletSignatureFailure,
+  walletSignature,
+} from './signing.js';
+export type * from './types.js';
+export * from './wallet/adapters.js';
+export * from './wallet/nonce-store.js';
+export * from './wallet/verifier.js';

@@ -1,0 +1,41 @@
+import type { components, operations } from './generated/api.js';
+
+/*
+ * The request and response types of the API, by name. They come from the OpenAPI document (itself
+ * generated from the service's contract); see generated/api.ts.
+ */
+
+type Schemas = components['schemas'];
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+
+export type Game = Schemas['Game'];
+export type GamesListResponse = Schemas['GamesListResponse'];
+export type GameResponse = Schemas['GameResponse'];
+export type LaunchUrlRequest = Schemas['LaunchUrlRequest'];
+export type LaunchUrlData = Schemas['LaunchUrlData'];
+export type LaunchUrlResponse = Schemas['LaunchUrlResponse'];
+export type BalanceRefreshRequest = Schemas['BalanceRefreshRequest'];
+export type BalanceRefreshResponse = Schemas['BalanceRefreshResponse'];
+export type NativeSessionHistory = Schemas['NativeSessionHistory'];
+export type NativeRoundHistoryResponse = Schemas['NativeRoundHistoryResponse'];
+export type OperatorContractResponse = Schemas['OperatorContractResponse'];
+export type OperatorSessionResponse = Schemas['OperatorSessionResponse'];
+export type OperatorTransaction = Schemas['OperatorTransaction'];
+export type OperatorTransactionResponse = Schemas['OperatorTransactionResponse'];
+export type TransactionSearchResponse = Schemas['TransactionSearchResponse'];
+export type OperatorRound = Schemas['OperatorRound'];
+export type RoundSearchResponse = Schemas['RoundSearchResponse'];
+export type RoundDetailResponse = Schemas['RoundDetailResponse'];
+export type ReconciliationResponse = Schemas['ReconciliationResponse'];
+export type ServiceErrorResponse = Schemas['ServiceErrorResponse'];
+export type WalletCallbackRequest = Schemas['WalletCallbackRequest'];
+export type WalletSuccessResponse = Schemas['WalletSuccessResponse'];
+export type WalletErrorResponse = Schemas['WalletErrorResponse'];
+
+export type GamesListQuery = Query<'listGames'>;
+export type TransactionSearchQuery = Query<'searchOperatorTransactions'>;
+export type RoundSearchQuery = Query<'searchOperatorRounds'>;
+export type ReconciliationQuery = Query<'getReconciliation'>;
+export type GameArtQuery = Query<'getGameArt'>;
+
+export type { components, operations, paths } from './generated/api.js';

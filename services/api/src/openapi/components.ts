@@ -1,0 +1,110 @@
+import * as c from '@opi/contract';
+import { z } from 'zod';
+import { RevokeRequest } from '../crash/routes.js';
+import { HealthResponse, ReadinessResponse } from '../ops/schemas.js';
+
+/*
+ * The named schemas of the OpenAPI document: every one is a zod schema of packages/contract (or
+ * the route's own, for the few internal routes whose body lives beside them). Nothing here is a
+ * JSON Schema written by hand; the document generates them with z.toJSONSchema.
+ */
+
+/**
+ * The native history as it is answered: the spec leaves the entries of `stages`, `ledger` and
+ * `wallet` unstated (the contract keeps them opaque); the service documents them in the contract
+ * as NativeStageEntry, NativeLedgerEntry and NativeWalletEntry.
+ */
+const NativeSessionHistory = c.NativeSessionHistory.extend({ stages: z.array(c.NativeStageEntry) });
+const NativeRoundHistory = c.NativeRoundHistory.extend({
+  stages: z.array(c.NativeStageEntry),
+  ledger: z.array(c.NativeLedgerEntry),
+  wallet: z.array(c.NativeWalletEntry),
+});
+
+/** Bodies the service answers (and the wallet callback it sends): output types. */
+export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
+  // primitives and enums
+  MinorAmount: c.MinorAmount,
+  CurrencyCode: c.CurrencyCode,
+  ProviderId: c.ProviderId,
+  TransactionType: c.TransactionType,
+  TransactionStatus: c.TransactionStatus,
+  IntegrationMode: c.IntegrationMode,
+  Blocker: c.Blocker,
+  // errors
+  ValidationErrorItem: c.ValidationErrorItem,
+  ServiceErrorResponse: c.ServiceErrorResponse,
+  // catalog
+  FeatureFlags: c.FeatureFlags,
+  SpecialBetProfile: c.SpecialBetProfile,
+  Thumbnail: c.Thumbnail,
+  OperatorIntegration: c.OperatorIntegration,
+  OperatorAvailability: c.OperatorAvailability,
+  ReleaseReadiness: c.ReleaseReadiness,
+  Game: c.Game,
+  GamesListResponse: c.GamesListResponse,
+  GameResponse: c.GameResponse,
+  // launch, balance refresh
+  LaunchUrlData: c.LaunchUrlData,
+  LaunchUrlResponse: c.LaunchUrlResponse,
+  BalanceRefreshSession: c.BalanceRefreshSession,
+  BalanceRefreshData: c.BalanceRefreshData,
+  BalanceRefreshResponse: c.BalanceRefreshResponse,
+  // native history
+  NativeStageEntry: c.NativeStageEntry,
+  NativeLedgerEntry: c.NativeLedgerEntry,
+  NativeWalletEntry: c.NativeWalletEntry,
+  NativeSessionHistory,
+  NativeRoundHistory,
+  NativeRoundHistoryResponse: c.successEnvelope(NativeRoundHistory),
+  // operator audit
+  OperatorContract: c.OperatorContract,
+  OperatorContractResponse: c.OperatorContractResponse,
+  OperatorTransaction: c.OperatorTransaction,
+  OperatorTransactionResponse: c.OperatorTransactionResponse,
+  TransactionSearchResponse: c.TransactionSearchResponse,
+  OperatorRound: c.OperatorRound,
+  RoundSearchResponse: c.RoundSearchResponse,
+  RoundDetailResponse: c.RoundDetailResponse,
+  OperatorSession: c.OperatorSession,
+  OperatorSessionResponse: c.OperatorSessionResponse,
+  ReconciliationCurrency: c.ReconciliationCurrency,
+  ReconciliationItem: c.ReconciliationItem,
+  Reconciliation: c.Reconciliation,
+  ReconciliationResponse: c.ReconciliationResponse,
+  // wallet callbacks (sent by the service, answered by the operator)
+  WalletCallbackRequest: c.WalletCallbackRequest,
+  WalletSuccessResponse: c.WalletSuccessResponse,
+  WalletErrorResponse: c.WalletErrorResponse,
+  // admin
+  AdminOperator: c.AdminOperator,
+  AdminOperatorResponse: c.AdminOperatorResponse,
+  AdminApiKeyCreatedResponse: c.AdminApiKeyCreatedResponse,
+  AdminApiKeyRevokedResponse: c.AdminApiKeyRevokedResponse,
+  AdminGame: c.AdminGame,
+  AdminGamesResponse: c.AdminGamesResponse,
+  AdminOperatorGame: c.AdminOperatorGame,
+  AdminOperatorGamesResponse: c.AdminOperatorGamesResponse,
+  AdminAssignmentResponse: c.AdminAssignmentResponse,
+  AdminUnassignedResponse: c.AdminUnassignedResponse,
+  AdminReleaseRegistryResponse: c.AdminReleaseRegistryResponse,
+  AdminProviderSwitchResponse: c.AdminProviderSwitchResponse,
+  AdminOperatorWalletFlagResponse: c.AdminOperatorWalletFlagResponse,
+  AdminArtworkResponse: c.AdminArtworkResponse,
+  AdminSessionRevokedResponse: c.AdminSessionRevokedResponse,
+  // operations
+  HealthResponse,
+  ReadinessResponse,
+};
+
+/** Bodies the service accepts: input types (defaults make a field optional). */
+export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
+  LaunchUrlRequest: c.LaunchUrlRequest,
+  BalanceRefreshRequest: c.BalanceRefreshRequest,
+  CreateOperatorRequest: c.CreateOperatorRequest,
+  UpdateOperatorRequest: c.UpdateOperatorRequest,
+  CreateApiKeyRequest: c.CreateApiKeyRequest,
+  EnabledRequest: c.EnabledRequest,
+  ReleaseRegistryRequest: c.ReleaseRegistryRequest,
+  RevokeSessionRequest: RevokeRequest,
+};

@@ -1,0 +1,685 @@
+import * as c from '@opi/contract';
+import { z } from 'zod';
+import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from './components.js';
+
+/*
+ * Every documented operation: its path, who may call it, its parameters and bodies (zod schemas of
+ * packages/contract, by reference), and the statuses the service answers. The document is built
+ * from this table (document.ts); the conformance test checks the table against the routes the API
+ * really mounts and every answer against the schemas.
+ */
+
+export type Auth = 'public' | 'operator' | 'operator-signed' | 'admin';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a 2xx answer carries. */
+export type Body =
+  | { kind: 'json'; schema: z.ZodType }
+  | { kind: 'csv' }
+  | { kind: 'html' }
+  | { kind: 'image' }
+  | { kind: 'openapi' }
+  | { kind: 'metrics' };
+
+export interface Operation {
+  method: Method;
+  /** OpenAPI path template (`/api/provider/v1/games/{symbol}`). */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  /** Path parameters in order, with their zod schema and meaning. */
+  pathParams?: Record<string, { schema: z.ZodType; description: string }>;
+  /** The query schema (input types); its properties become query parameters. */
+  query?: z.ZodObject;
+  /** Query parameters outside the schema (a master key's operator_id on the audit reads). */
+  extraQuery?: Record<string, { schema: z.ZodType; description: string }>;
+  /** A JSON request body (input types), or raw image bytes. */
+  body?: { schema: z.ZodType; required: boolean } | { kind: 'image' };
+  /** Success statuses and what they carry. */
+  ok: Record<number, { description: string; body?: Body }>;
+  /** Error statuses (answered with ServiceErrorResponse) and when. */
+  errors: Partial<Record<ErrorStatus, string>>;
+  /** Idempotent reads the operator SDK may retry (fresh nonce per attempt). */
+  idempotent?: boolean;
+}
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
+
+export const TAGS = {
+  provider: 'Provider API',
+  operator: 'Operator audit API',
+  admin: 'Provider admin API (internal)',
+  ops: 'Operations',
+} as const;
+export type Tag = keyof typeof TAGS;
+
+const GameSymbol = z.string().min(1).max(64);
+const Id = z.string().min(1).max(200);
+const OperatorIdParam = {
+  operator_id: {
+    schema: z.string().min(1),
+    description: 'Only for provider master keys (or the `x-operator-id` header): the operator read.',
+  },
+};
+
+/** Errors every keyed route can answer. */
+const KEYED = {
+  401: 'Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature',
+  403: 'Inactive operator, wrong key scope (an operator key naming another operator, an admin key here)',
+} as const;
+const SCOPED = {
+  ...KEYED,
+  400: 'A provider master key that names no operator (operator_id or x-operator-id), or names several',
+  404: 'The operator a master key names does not exist',
+} as const;
+const JSON_BODY = {
+  413: 'The body is larger than 64 KiB',
+  415: 'The body is not application/json',
+} as const;
+const ADMIN = {
+  401: KEYED[401],
+  403: 'Not a provider-admin key',
+} as const;
+
+export const OPERATIONS: Operation[] = [
+  // ── provider API ────────────────────────────────────────────────────────────────────────────
+  {
+    method: 'get',
+    path: '/api/provider/v1/games',
+    operationId: 'listGames',
+    tag: 'provider',
+    summary: 'List the operator catalog',
+    description:
+      'The enabled, assigned, launch-available titles of the authenticated operator. Catalog presence is not proof of wallet support or certification; RTP is stored metadata. An unknown or unavailable `provider_id` gives an empty list.',
+    auth: 'operator',
+    query: c.GamesListQuery,
+    ok: { 200: { description: 'The catalog', body: { kind: 'json', schema: c.GamesListResponse } } },
+    errors: { ...SCOPED, 422: 'A malformed query parameter', 500: 'Server configuration is invalid' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/provider/v1/games/{symbol}',
+    operationId: 'getGame',
+    tag: 'provider',
+    summary: 'One game of the operator catalog, by symbol or slug',
+    auth: 'operator',
+    pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The game', body: { kind: 'json', schema: c.GameResponse } } },
+    errors: {
+      ...SCOPED,
+      404: 'Game not found or not in the operator catalog (or the operator a master key names does not exist)',
+      500: 'Server configuration is invalid',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/provider/v1/game-art/{symbol}',
+    operationId: 'getGameArt',
+    tag: 'provider',
+    summary: 'Game artwork (public)',
+    description:
+      'The uploaded image for the format when one exists, else a generated SVG. `operator_id` selects that operator’s format preference; it is not authorization. Cacheable (`ETag`, `Cache-Control: public, max-age=300`); `If-None-Match` answers 304.',
+    auth: 'public',
+    pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
+    query: c.GameArtQuery,
+    ok: {
+      200: { description: 'The image bytes', body: { kind: 'image' } },
+      304: { description: 'Not modified (the `If-None-Match` ETag matches)' },
+    },
+    errors: {
+      404: 'Unknown game and no `title` to draw a fallback from',
+      422: 'A malformed query parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: '/api/provider/v1/launch-url',
+    operationId: 'createLaunchUrl',
+    tag: 'provider',
+    summary: 'Create or resume a player session and get its launch URL',
+    description:
+      'LaunchUrlData at the top level plus `success: true`, and the same object under `data`. The `launch_url` is a bearer secret: open it unchanged in the player’s browser. A relaunch of the same player, game and currency resumes the session with a fresh token (the previous URL stops working), so this call is not retried blindly: see the operator SDK README.',
+    auth: 'operator',
+    body: { schema: c.LaunchUrlRequest, required: true },
+    ok: { 200: { description: 'The launch', body: { kind: 'json', schema: c.LaunchUrlResponse } } },
+    errors: {
+      400: 'Missing required launch field (a body that is not a JSON object, no external_player_id, neither symbol nor slug), symbol and slug naming different games, malformed JSON, or a master key without an operator',
+      401: KEYED[401],
+      403: 'Inactive operator, wrong key scope, or the game is not enabled for the operator (or has no accepted release)',
+      404: 'Game not found or not assigned to the operator; unknown operator',
+      409: 'Player identity belongs to another operator; an unfinished round has another currency; unsupported provider integration (prov_b switched off, a demo- or sandbox-only title, a prov_c/prov_d title without its operator-wallet flag); no operator wallet configured',
+      ...JSON_BODY,
+      422: 'A malformed field (detail lists each), an unsupported currency',
+      500: 'Production without an HTTPS PUBLIC_BASE_URL, or another invalid server configuration',
+      502: 'Provider runtime unavailable',
+      503: 'Provider runtime not configured (the title has no runtime path)',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/provider/v1/player-balance-refresh',
+    operationId: 'refreshPlayerBalance',
+    tag: 'provider',
+    summary: 'Signal the player’s open game pages to read their balance again',
+    description:
+      'Carries no balance and sets none: matching open `prov_a` pages run a balance read through the wallet `balance` callback. `sessions_notified` counts signals sent, not acknowledged refreshes; check `subscribers_notified` too. An unknown player or session is 200 with `sessions_found: 0`.',
+    auth: 'operator',
+    body: { schema: c.BalanceRefreshRequest, required: true },
+    ok: {
+      200: { description: 'The signals sent', body: { kind: 'json', schema: c.BalanceRefreshResponse } },
+    },
+    errors: {
+      400: 'A body that is not a JSON object or lacks external_player_id; malformed JSON; a master key without an operator',
+      401: KEYED[401],
+      403: KEYED[403],
+      404: 'Unknown operator (master keys) or game',
+      409: 'A game or session filter naming a provider without balance refresh (only prov_a has it)',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/provider/v1/native/history',
+    operationId: 'getNativeSessionHistory',
+    tag: 'provider',
+    summary: 'Native (prov_c) session history',
+    description:
+      'Every recorded stage of every round of the session, in order, at top level (no success/data wrapper).',
+    auth: 'operator',
+    query: c.NativeHistoryQuery,
+    ok: {
+      200: {
+        description: 'The session history',
+        body: { kind: 'json', schema: OUTPUT('NativeSessionHistory') },
+      },
+    },
+    errors: {
+      400: 'Missing session_id, or a master key without operator_id',
+      401: KEYED[401],
+      403: 'Another operator’s session; inactive operator; wrong key scope',
+      404: 'Session not found, or not a native (prov_c) title’s (no native service)',
+      422: 'A malformed query parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/provider/v1/native/history/{round_id}',
+    operationId: 'getNativeRoundHistory',
+    tag: 'provider',
+    summary: 'Native (prov_c) round history',
+    description:
+      'The round’s intent, its stages, the money it moved (ledger: journalled successes, the player’s side) and every wallet call as journalled. `round_id` is a recorded round id, not a transaction id.',
+    auth: 'operator',
+    pathParams: { round_id: { schema: Id, description: 'A recorded round id' } },
+    query: c.NativeHistoryQuery,
+    ok: {
+      200: {
+        description: 'The round history',
+        body: { kind: 'json', schema: OUTPUT('NativeRoundHistoryResponse') },
+      },
+    },
+    errors: {
+      400: 'Missing session_id, or a master key without operator_id',
+      401: KEYED[401],
+      403: 'Another operator’s session; inactive operator; wrong key scope',
+      404: 'Unknown session or round, or not a native title’s session',
+      422: 'A malformed query parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/provider/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'provider',
+    summary: 'This document (public)',
+    description:
+      'Public: it holds no secret and operators read it before they have a key. The readable reference is at `/docs`.',
+    auth: 'public',
+    ok: { 200: { description: 'The OpenAPI 3.1 document', body: { kind: 'openapi' } } },
+    errors: {},
+    idempotent: true,
+  },
+
+  // ── operator audit API ──────────────────────────────────────────────────────────────────────
+  {
+    method: 'get',
+    path: '/api/operator/v1/contract',
+    operationId: 'getOperatorContract',
+    tag: 'operator',
+    summary: 'The operator’s contract and limits',
+    auth: 'operator-signed',
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The contract', body: { kind: 'json', schema: c.OperatorContractResponse } } },
+    errors: { ...SCOPED },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/sessions/{session_id}',
+    operationId: 'getOperatorSession',
+    tag: 'operator',
+    summary: 'One owned session and its round counts',
+    auth: 'operator-signed',
+    pathParams: { session_id: { schema: Id, description: 'The session id returned by launch' } },
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The session', body: { kind: 'json', schema: c.OperatorSessionResponse } } },
+    errors: {
+      ...SCOPED,
+      403: 'Another operator’s session; inactive operator; wrong key scope',
+      404: 'Session not found (or unknown operator)',
+      422: 'A malformed path parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/transactions',
+    operationId: 'searchOperatorTransactions',
+    tag: 'operator',
+    summary: 'Search the operator’s wallet-transaction journal',
+    description:
+      'Newest first; `next_cursor` (opaque) goes back as `cursor` and is null on the last page. Unknown parameters are 422.',
+    auth: 'operator-signed',
+    query: c.TransactionSearchQuery,
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: {
+        description: 'A page of transactions',
+        body: { kind: 'json', schema: c.TransactionSearchResponse },
+      },
+    },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/transactions/{transaction_id}',
+    operationId: 'getOperatorTransaction',
+    tag: 'operator',
+    summary: 'One owned wallet transaction',
+    auth: 'operator-signed',
+    pathParams: { transaction_id: { schema: Id, description: 'The transaction id (the idempotency key)' } },
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: { description: 'The transaction', body: { kind: 'json', schema: c.OperatorTransactionResponse } },
+    },
+    errors: {
+      ...SCOPED,
+      403: 'Another operator’s transaction; inactive operator; wrong key scope',
+      404: 'Transaction not found (or unknown operator)',
+      422: 'A malformed path parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/rounds',
+    operationId: 'searchOperatorRounds',
+    tag: 'operator',
+    summary: 'Search the operator’s rounds',
+    description:
+      'Stable round ids with integer `bet_minor` and `win_minor` totals; paging as the transaction search.',
+    auth: 'operator-signed',
+    query: c.RoundSearchQuery,
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'A page of rounds', body: { kind: 'json', schema: c.RoundSearchResponse } } },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/rounds/{round_id}',
+    operationId: 'getOperatorRound',
+    tag: 'operator',
+    summary: 'One owned round and its transactions',
+    auth: 'operator-signed',
+    pathParams: { round_id: { schema: Id, description: 'A round id (a transaction id is 404)' } },
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The round', body: { kind: 'json', schema: c.RoundDetailResponse } } },
+    errors: {
+      ...SCOPED,
+      403: 'Another operator’s round; inactive operator; wrong key scope',
+      404: 'Round not found (or unknown operator)',
+      422: 'A malformed path parameter',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/reconciliation',
+    operationId: 'getReconciliation',
+    tag: 'operator',
+    summary: 'Per-currency totals: wallet deltas against game-history deltas',
+    description:
+      'Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion.',
+    auth: 'operator-signed',
+    query: c.ReconciliationQuery,
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: { description: 'The reconciliation', body: { kind: 'json', schema: c.ReconciliationResponse } },
+    },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/reconciliation.csv',
+    operationId: 'getReconciliationCsv',
+    tag: 'operator',
+    summary: 'The same per-currency totals as CSV',
+    description: `A header row (\`${c.RECONCILIATION_CSV_HEADER.join(',')}\`), one row per currency, CRLF line ends, RFC 4180 quoting.`,
+    auth: 'operator-signed',
+    query: c.ReconciliationQuery,
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The totals as CSV', body: { kind: 'csv' } } },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+
+  // ── provider admin API ──────────────────────────────────────────────────────────────────────
+  {
+    method: 'get',
+    path: '/api/admin/v1/games',
+    operationId: 'adminListGames',
+    tag: 'admin',
+    summary: 'Every title with its installed version, flags and family switch',
+    auth: 'admin',
+    ok: { 200: { description: 'The admin catalog', body: { kind: 'json', schema: c.AdminGamesResponse } } },
+    errors: { ...ADMIN },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/v1/operators',
+    operationId: 'adminCreateOperator',
+    tag: 'admin',
+    summary: 'Create an operator',
+    description: 'Without `wallet_secret` one is generated and returned once.',
+    auth: 'admin',
+    body: { schema: c.CreateOperatorRequest, required: true },
+    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      409: 'The operator exists',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/operators/{operator_id}',
+    operationId: 'adminGetOperator',
+    tag: 'admin',
+    summary: 'One operator',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
+    ok: { 200: { description: 'The operator', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    errors: { ...ADMIN, 404: 'Operator not found' },
+  },
+  {
+    method: 'patch',
+    path: '/api/admin/v1/operators/{operator_id}',
+    operationId: 'adminUpdateOperator',
+    tag: 'admin',
+    summary: 'Change an operator',
+    description: '`rotate_wallet_secret: true` generates a new wallet secret and returns it once.',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
+    body: { schema: c.UpdateOperatorRequest, required: true },
+    ok: { 200: { description: 'The operator', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Operator not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/v1/operators/{operator_id}/api-keys',
+    operationId: 'adminCreateOperatorKey',
+    tag: 'admin',
+    summary: 'Create an operator API key (shown once)',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
+    body: { schema: c.CreateApiKeyRequest, required: false },
+    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminApiKeyCreatedResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Operator not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/v1/master-keys',
+    operationId: 'adminCreateMasterKey',
+    tag: 'admin',
+    summary: 'Create a provider master key (shown once; never for operators)',
+    auth: 'admin',
+    body: { schema: c.CreateApiKeyRequest, required: false },
+    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminApiKeyCreatedResponse } } },
+    errors: { ...ADMIN, 400: 'Malformed JSON', ...JSON_BODY, 422: 'A malformed field' },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/v1/api-keys/{key_id}',
+    operationId: 'adminRevokeKey',
+    tag: 'admin',
+    summary: 'Revoke a key (every API process refuses it from the next request on)',
+    auth: 'admin',
+    pathParams: { key_id: { schema: Id, description: 'The key id (`key_…`)' } },
+    ok: { 200: { description: 'Revoked', body: { kind: 'json', schema: c.AdminApiKeyRevokedResponse } } },
+    errors: { ...ADMIN, 404: 'Key not found or already revoked', 409: 'A key cannot revoke itself' },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/operators/{operator_id}/games',
+    operationId: 'adminListOperatorGames',
+    tag: 'admin',
+    summary: 'An operator’s assigned titles, blocked ones included',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
+    ok: {
+      200: { description: 'The assignments', body: { kind: 'json', schema: c.AdminOperatorGamesResponse } },
+    },
+    errors: { ...ADMIN, 404: 'Operator not found' },
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/operators/{operator_id}/games/{symbol}',
+    operationId: 'adminAssignGame',
+    tag: 'admin',
+    summary: 'Assign a title to an operator (enabled or disabled)',
+    auth: 'admin',
+    pathParams: {
+      operator_id: { schema: c.OperatorId, description: 'The operator id' },
+      symbol: { schema: GameSymbol, description: 'A game symbol or slug' },
+    },
+    body: { schema: c.EnabledRequest, required: true },
+    ok: { 200: { description: 'Assigned', body: { kind: 'json', schema: c.AdminAssignmentResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Operator or game not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/v1/operators/{operator_id}/games/{symbol}',
+    operationId: 'adminUnassignGame',
+    tag: 'admin',
+    summary: 'Remove a title from an operator',
+    auth: 'admin',
+    pathParams: {
+      operator_id: { schema: c.OperatorId, description: 'The operator id' },
+      symbol: { schema: GameSymbol, description: 'A game symbol or slug' },
+    },
+    ok: { 200: { description: 'Unassigned', body: { kind: 'json', schema: c.AdminUnassignedResponse } } },
+    errors: { ...ADMIN, 404: 'Operator or game not found, or the title is not assigned' },
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/release-registry/{symbol}',
+    operationId: 'adminSetReleaseRegistry',
+    tag: 'admin',
+    summary: 'Record a release registry entry for an exact version',
+    auth: 'admin',
+    pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
+    body: { schema: c.ReleaseRegistryRequest, required: true },
+    ok: { 200: { description: 'Recorded', body: { kind: 'json', schema: c.AdminReleaseRegistryResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Game not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/providers/{provider_id}/switch',
+    operationId: 'adminSetProviderSwitch',
+    tag: 'admin',
+    summary: 'Switch a provider family on or off (prov_b is off by default)',
+    auth: 'admin',
+    pathParams: { provider_id: { schema: z.string(), description: 'A provider id (`prov_a` … `prov_d`)' } },
+    body: { schema: c.EnabledRequest, required: true },
+    ok: { 200: { description: 'Switched', body: { kind: 'json', schema: c.AdminProviderSwitchResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Provider not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/games/{symbol}/operator-wallet',
+    operationId: 'adminSetOperatorWalletFlag',
+    tag: 'admin',
+    summary: 'Opt a prov_c or prov_d title in or out of operator-wallet transport',
+    auth: 'admin',
+    pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
+    body: { schema: c.EnabledRequest, required: true },
+    ok: {
+      200: { description: 'Set', body: { kind: 'json', schema: c.AdminOperatorWalletFlagResponse } },
+    },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Game not found',
+      409: 'Not a prov_c or prov_d title',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/games/{symbol}/artwork',
+    operationId: 'adminUploadArtwork',
+    tag: 'admin',
+    summary: 'Upload a title’s artwork (PNG, JPEG, WebP or a safe SVG; up to 5 MiB)',
+    description:
+      'The raw image bytes as the body; the content type is sniffed from the bytes. An SVG with scripts, event handlers or external references is refused.',
+    auth: 'admin',
+    pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
+    extraQuery: {
+      format: { schema: c.ThumbnailFormat.default('vertical'), description: 'The artwork format' },
+    },
+    body: { kind: 'image' },
+    ok: { 200: { description: 'Stored', body: { kind: 'json', schema: c.AdminArtworkResponse } } },
+    errors: {
+      ...ADMIN,
+      404: 'Game not found',
+      413: 'The body is larger than 5 MiB',
+      422: 'Not an image, an unsafe SVG, or a malformed format',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/v1/sessions/{session_id}/revoke',
+    operationId: 'adminRevokeSession',
+    tag: 'admin',
+    summary: 'Revoke a session (any family): its tokens and crash authorizations stop working now',
+    auth: 'admin',
+    pathParams: { session_id: { schema: Id, description: 'The session id' } },
+    body: { schema: INPUT('RevokeSessionRequest'), required: false },
+    ok: { 200: { description: 'Revoked', body: { kind: 'json', schema: c.AdminSessionRevokedResponse } } },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Session not found',
+      ...JSON_BODY,
+      422: 'A malformed field',
+    },
+  },
+
+  // ── operations ──────────────────────────────────────────────────────────────────────────────
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'health',
+    tag: 'ops',
+    summary: 'Liveness: 200 whenever the process answers',
+    auth: 'public',
+    ok: { 200: { description: 'Alive', body: { kind: 'json', schema: OUTPUT('HealthResponse') } } },
+    errors: {},
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/ready',
+    operationId: 'ready',
+    tag: 'ops',
+    summary: 'Readiness: PostgreSQL, Temporal and a settlement worker',
+    description:
+      '200 when PostgreSQL answers, Temporal answers and a settlement worker has polled the task queue within 90 s; otherwise 503 with the same body saying which check failed. Answers are shared for 1 s.',
+    auth: 'public',
+    ok: {
+      200: { description: 'Ready', body: { kind: 'json', schema: OUTPUT('ReadinessResponse') } },
+      503: { description: 'Not ready', body: { kind: 'json', schema: OUTPUT('ReadinessResponse') } },
+    },
+    errors: {},
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'reference',
+    tag: 'ops',
+    summary: 'This reference as a readable page (public, self-contained HTML)',
+    auth: 'public',
+    ok: { 200: { description: 'The reference page', body: { kind: 'html' } } },
+    errors: {},
+    idempotent: true,
+  },
+];
+
+function OUTPUT(name: string): z.ZodType {
+  const s = OUTPUT_SCHEMAS[name];
+  if (!s) throw new Error(`no output schema ${name}`);
+  return s;
+}
+function INPUT(name: string): z.ZodType {
+  const s = INPUT_SCHEMAS[name];
+  if (!s) throw new Error(`no input schema ${name}`);
+  return s;
+}
