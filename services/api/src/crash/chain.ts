@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PoolClient, SecretBox } from '@opi/db';
+import type { Pool, PoolClient, SecretBox } from '@opi/db';
 import { CHAIN_LENGTH, chainSeed, hashTimes, newServerSeed } from '@opi/games';
 
 /** Who owns a seed chain and its rounds: a prov_d player, or a demo session. */
@@ -15,6 +15,12 @@ export interface ChainRow {
   terminal_hash: string;
   next_position: number;
   created_at: Date;
+  /**
+   * Whether the next commitment may be shown. It is seed_{k-1}: the server seed of the round that
+   * used position k-1, so it stays hidden until that round has ended and revealed it (else the
+   * page would learn a running round's crash point). Read in the same statement as the chain.
+   */
+  next_public: boolean;
 }
 
 export interface NextCommitment {
@@ -30,16 +36,20 @@ export interface NextCommitment {
  * there is none (a new root from the CSPRNG, sealed; its terminal hash published from now on).
  */
 export async function liveChain(
-  c: PoolClient,
+  c: Pool | PoolClient,
   box: SecretBox,
   owner: Owner,
   symbol: string,
   lock: boolean,
 ): Promise<ChainRow> {
   const col = ownerColumn(owner);
-  const select = `SELECT chain_id, length, root_seed_enc, terminal_hash, next_position, created_at
-                  FROM crash_seed_chains WHERE ${col} = $1 AND symbol = $2 AND exhausted_at IS NULL
-                  ${lock ? 'FOR UPDATE' : ''}`;
+  const select = `SELECT ch.chain_id, ch.length, ch.root_seed_enc, ch.terminal_hash, ch.next_position, ch.created_at,
+                         (ch.next_position = 1 OR EXISTS (
+                           SELECT 1 FROM crash_rounds cr
+                           WHERE cr.chain_id = ch.chain_id AND cr.nonce = ch.next_position - 1
+                             AND cr.server_seed IS NOT NULL)) AS next_public
+                  FROM crash_seed_chains ch WHERE ch.${col} = $1 AND ch.symbol = $2 AND ch.exhausted_at IS NULL
+                  ${lock ? 'FOR UPDATE OF ch' : ''}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     const { rows } = await c.query<ChainRow>(select, [owner.id, symbol]);
     if (rows[0]) return rows[0];
@@ -61,8 +71,9 @@ export async function liveChain(
   throw new Error('could not create a seed chain');
 }
 
-/** The commitment the next bet must name. */
-export function nextCommitment(box: SecretBox, chain: ChainRow): NextCommitment {
+/** The commitment the next bet must name, or null while it is the seed of an unfinished round. */
+export function nextCommitment(box: SecretBox, chain: ChainRow): NextCommitment | null {
+  if (!chain.next_public) return null;
   const root = box.decrypt(chain.root_seed_enc);
   const position = chain.next_position;
   return { chain, position, commitment: chainSeed(root, chain.length, position - 1) };

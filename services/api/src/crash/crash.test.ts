@@ -75,27 +75,6 @@ before(async () => {
 });
 
 after(async () => {
-  // The wallet ledger matches the rounds: per player, the wallet's movements are the sum of
-  // (win - stake) of the completed crash rounds; cancelled and rejected rounds net to zero.
-  const { rows } = await h.db.pool.query<{ external_player_id: string; net: bigint }>(
-    `SELECT p.external_player_id,
-            coalesce(sum(CASE r.status WHEN 'completed' THEN r.win_minor - r.bet_minor ELSE 0 END), 0)::bigint AS net
-     FROM crash_rounds cr JOIN rounds r ON r.round_id = cr.round_id JOIN players p ON p.player_id = cr.player_id
-     WHERE cr.mode = 'operator-wallet' GROUP BY p.external_player_id`,
-  );
-  for (const row of rows) {
-    const opening = players.get(row.external_player_id);
-    if (opening === undefined) continue;
-    const held = BigInt((await admin.balance(OP, row.external_player_id, 'USD')).balance_minor);
-    assert.equal(held, opening + row.net, `wallet of ${row.external_player_id} matches its rounds`);
-  }
-  const check = await admin.ledgerCheck();
-  assert.equal(check.ok, true, 'the sandbox ledger is consistent');
-  const { rows: pending } = await h.db.pool.query(
-    `SELECT transaction_id FROM wallet_transactions WHERE status = 'pending' AND game_symbol LIKE 'dcrash%'`,
-  );
-  assert.deepEqual(pending, [], 'no crash transaction left pending');
-
   worker.shutdown();
   await running;
   await native.close();
@@ -244,6 +223,9 @@ describe('rounds', () => {
     assert.equal(round.fairness.server_seed, null);
     assert.equal(round.fairness.commitment, placed.commitment);
     assert.equal(placed.res.json.balance_minor, '99900', 'the page shows the debited balance');
+    const during = await rt(token, 'GET', '/state');
+    assert.equal(during.json.next, null, "the next commitment (this round's seed) stays hidden");
+    assert.equal(during.json.round.round_id, round.round_id);
     await sleep(msToReach(110) + 50);
     const out = await rt(token, 'POST', '/cashout', { round_id: round.round_id });
     assert.equal(out.status, 200, out.text);
@@ -268,6 +250,13 @@ describe('rounds', () => {
     const v = verifyFairness(fair.json.data as FairnessRecord);
     assert.equal(v.ok, true, JSON.stringify(v.checks));
     assert.equal(v.crashCents, placed.crash);
+    const afterwards = await rt(token, 'GET', '/state');
+    assert.equal(
+      afterwards.json.next.commitment,
+      fair.json.data.server_seed,
+      'the revealed seed is the next commitment',
+    );
+    assert.equal(afterwards.json.next.nonce, round.fairness.nonce + 1);
   });
 
   test('a crash ends the round with a zero credit; a late cash-out changes nothing', async () => {
@@ -585,10 +574,11 @@ describe('sessions', () => {
     assert.equal(state.json.round.stake_minor, '500');
     assert.equal(state.json.round.currency, 'USD');
     assert.equal(state.json.round.state, 'running');
+    assert.equal(state.json.next, null, "the next commitment is the running round's seed: hidden");
     const busy = await rt(second.token, 'POST', '/bet', {
       stake_minor: 100,
       client_seed: 'x',
-      commitment: state.json.next.commitment,
+      commitment: state.json.round.fairness.commitment,
     });
     assert.equal(busy.status, 409, 'one round at a time');
     await sleep(msToReach(102));
@@ -669,5 +659,62 @@ describe('demo', () => {
       (await call(h.base, 'GET', '/api/runtime/balance', { headers: { 'x-session-token': token } })).status,
       401,
     );
+  });
+});
+
+describe('ledger', () => {
+  test('the wallet ledger matches the rounds; nothing is left pending', async () => {
+    await until('every crash round settled', async () => {
+      const { rows } = await h.db.pool.query(
+        `SELECT count(*)::int AS n FROM crash_rounds WHERE mode = 'operator-wallet' AND NOT settled`,
+      );
+      return rows[0].n === 0;
+    });
+    // Per player, the wallet's movements are the sum of (win - stake) of the completed crash rounds;
+    // cancelled and rejected rounds net to zero.
+    const { rows } = await h.db.pool.query<{ external_player_id: string; net: bigint; rounds: number }>(
+      `SELECT p.external_player_id, count(*)::int AS rounds,
+              coalesce(sum(CASE r.status WHEN 'completed' THEN r.win_minor - r.bet_minor ELSE 0 END), 0)::bigint AS net
+       FROM crash_rounds cr JOIN rounds r ON r.round_id = cr.round_id JOIN players p ON p.player_id = cr.player_id
+       WHERE cr.mode = 'operator-wallet' GROUP BY p.external_player_id`,
+    );
+    assert.ok(rows.length >= 10, `${rows.length} players played`);
+    for (const row of rows) {
+      const opening = players.get(row.external_player_id);
+      assert.ok(opening !== undefined, row.external_player_id);
+      const held = BigInt((await admin.balance(OP, row.external_player_id, 'USD')).balance_minor);
+      assert.equal(
+        held,
+        opening + row.net,
+        `wallet of ${row.external_player_id} matches its ${row.rounds} round(s)`,
+      );
+    }
+    // Round by round: the sandbox's own journal nets to win - stake (completed) or zero.
+    const { rows: byRound } = await h.db.pool.query<{
+      round_id: string;
+      status: string;
+      expected: bigint;
+      wallet: bigint;
+    }>(
+      `SELECT r.round_id, r.status,
+              CASE r.status WHEN 'completed' THEN r.win_minor - r.bet_minor ELSE 0 END::bigint AS expected,
+              coalesce((SELECT sum(t.player_delta_minor) FROM wallet.transactions t
+                        WHERE t.operator_id = r.operator_id AND t.round_id = r.round_id), 0)::bigint AS wallet
+       FROM rounds r WHERE r.operator_id = $1`,
+      [OP],
+    );
+    for (const r of byRound) assert.equal(r.wallet, r.expected, `${r.round_id} (${r.status})`);
+    const check = await admin.ledgerCheck();
+    assert.equal(check.ok, true, 'the sandbox ledger is consistent');
+    const { rows: pending } = await h.db.pool.query(
+      `SELECT transaction_id FROM wallet_transactions WHERE status = 'pending' AND operator_id = $1`,
+      [OP],
+    );
+    assert.deepEqual(pending, [], 'no transaction left pending');
+    const { rows: open } = await h.db.pool.query(
+      `SELECT round_id FROM rounds WHERE status = 'open' AND operator_id = $1`,
+      [OP],
+    );
+    assert.deepEqual(open, [], 'no round left open');
   });
 });

@@ -113,7 +113,7 @@ export function renderCrashPage(
   <section class="fairness" data-testid="fairness" aria-label="Provably fair">
     <h2>Provably fair</h2>
     <dl>
-      <dt>Next round's commitment (SHA-256 of its server seed)</dt><dd><code data-testid="commitment">&#8230;</code></dd>
+      <dt>Commitment of the round (SHA-256 of its server seed, shown before the bet)</dt><dd><code data-testid="commitment">&#8230;</code></dd>
       <dt>Nonce (chain position)</dt><dd><code data-testid="nonce">&#8230;</code></dd>
       <dt>Chain terminal hash</dt><dd><code data-testid="chain-terminal">&#8230;</code></dd>
       <dt><label for="client-seed">Your client seed</label></dt><dd><input id="client-seed" data-testid="client-seed" maxlength="64" spellcheck="false" autocomplete="off" disabled></dd>
@@ -121,7 +121,7 @@ export function renderCrashPage(
       <dt>Last crash point</dt><dd><code data-testid="crash-point">&#8212;</code></dd>
       <dt>Last revealed server seed</dt><dd><code data-testid="revealed-seed">&#8212;</code></dd>
     </dl>
-    <p class="hint">Check a round: <code>npm run crash-verify -- &lt;round id&gt;</code>, or SHA-256 the revealed seed and compare it with the commitment shown before the bet.</p>
+    <p class="hint">After a round its server seed is revealed: its SHA-256 is the commitment shown before the bet, and it becomes the next round's commitment. Check a round with <code>npm run crash-verify -- &lt;round id&gt;</code>.</p>
   </section>
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>

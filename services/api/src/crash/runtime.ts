@@ -31,7 +31,15 @@ import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { readWalletBalance } from '../runtime/wallet-balance.js';
 import type { CrashSession } from './authorization.js';
-import { consumePosition, liveChain, nextCommitment, type Owner, ownerColumn, seedAt } from './chain.js';
+import {
+  consumePosition,
+  liveChain,
+  type NextCommitment,
+  nextCommitment,
+  type Owner,
+  ownerColumn,
+  seedAt,
+} from './chain.js';
 import { appendStage } from './stages.js';
 
 /** Timing of the crash runtime. Tests may shorten them on a runtime's `options`. */
@@ -145,6 +153,8 @@ export function presentRound(r: RoundRow, now = Date.now()) {
     cashout_ms: r.cashout_ms,
     win_minor: r.win_minor?.toString() ?? null,
     crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
+    /** Whether the round's money has settled (the credit or cancel answered; demo: at once). */
+    settled: r.settled,
     fairness: presentFairness(r),
   };
 }
@@ -303,8 +313,10 @@ export class CrashRuntime {
     const latest = rows[0];
     const unfinished = latest && (latest.state === 'debiting' || latest.state === 'running') ? latest : null;
     if (unfinished?.state === 'running') this.schedule(unfinished);
-    const next = await withTransaction(this.pool, async (c) =>
-      nextCommitment(this.deps.box, await liveChain(c, this.deps.box, owner, symbol, false)),
+    // null while a round runs: the next commitment is that round's seed, revealed when it ends.
+    const next = nextCommitment(
+      this.deps.box,
+      await liveChain(this.pool, this.deps.box, owner, symbol, false),
     );
     const money = await this.money(actor);
     return {
@@ -327,14 +339,14 @@ export class CrashRuntime {
         min_cashout: formatMultiplier(MIN_CASHOUT_CENTS),
         cap: formatMultiplier(CRASH_CAP_CENTS),
       },
-      next: this.presentNext(next),
+      next: next ? this.presentNext(next) : null,
       round: unfinished ? presentRound(unfinished) : null,
       last_round: latest && !unfinished ? presentRound(latest) : null,
       server_now: Date.now(),
     };
   }
 
-  private presentNext(next: ReturnType<typeof nextCommitment>) {
+  private presentNext(next: NextCommitment) {
     return {
       scheme: CRASH_SCHEME,
       chain_id: next.chain.chain_id,
@@ -461,19 +473,20 @@ export class CrashRuntime {
     const now = new Date();
     await withTransaction(this.pool, async (c) => {
       const chain = await liveChain(c, this.deps.box, owner, symbol, true);
-      const next = nextCommitment(this.deps.box, chain);
-      if (input.commitment !== next.commitment) {
-        throw new HttpError(409, 'The fairness commitment has changed: reload the game', {
-          next: this.presentNext(next),
-        });
-      }
-      const seed = seedAt(this.deps.box, chain, next.position);
       const col = ownerColumn(owner);
       const { rows: busy } = await c.query(
         `SELECT round_id FROM crash_rounds WHERE ${col} = $1 AND symbol = $2 AND state IN ('debiting', 'running')`,
         [owner.id, symbol],
       );
       if (busy[0]) throw new HttpError(409, 'A round of this game is still running');
+      const next = nextCommitment(this.deps.box, chain);
+      if (!next) throw new HttpError(409, 'The previous round has not ended yet');
+      if (input.commitment !== next.commitment) {
+        throw new HttpError(409, 'The fairness commitment has changed: reload the game', {
+          next: this.presentNext(next),
+        });
+      }
+      const seed = seedAt(this.deps.box, chain, next.position);
       if (intent && actor.kind === 'wallet')
         await recordRound(c, { intent, playerPk: actor.session.player_id });
       if (actor.kind === 'demo') {

@@ -263,12 +263,20 @@
         round = res.json;
         continue;
       }
+      // A cash-out of this page answers for itself (with the credited balance).
+      if (cashingOut) return;
       await finish(res.json, null);
     }
   }
 
   function play(r) {
     round = r;
+    // The next commitment stays hidden while a round runs (it is this round's seed): show this one's.
+    showFairness({
+      commitment: r.fairness.commitment,
+      nonce: r.fairness.nonce,
+      terminal_hash: r.fairness.chain.terminal_hash,
+    });
     if (r.state === 'running') {
       clockOffset = r.server_now - Date.now();
       say('');
@@ -303,6 +311,26 @@
     setBalance(balanceMinor);
     controls();
     await refresh();
+    if (balanceMinor === null && !r.settled) void settle(r.round_id);
+  }
+
+  /** The round ended before its credit (or cancel) landed: show the balance once it has. */
+  async function settle(roundId) {
+    for (let i = 0; i < 30 && !ended; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      let res;
+      try {
+        res = await api('GET', `/api/runtime/crash/rounds/${encodeURIComponent(roundId)}`);
+      } catch {
+        return;
+      }
+      if (!res.ok) return;
+      if (res.json.settled) {
+        if (!round || round.round_id === roundId || (round.state !== 'running' && round.state !== 'debiting'))
+          await refresh();
+        return;
+      }
+    }
   }
 
   async function refresh() {
