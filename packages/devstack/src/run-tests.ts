@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { REPO_ROOT } from './paths.js';
+import { ensurePortalBuild } from './portal.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer } from './temporal-server.js';
 import { freePort } from './wait.js';
@@ -102,6 +103,15 @@ if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync(CHROMIUM)) 
   }
 }
 
+// The staff portal's browser tests (portal*.browser.test.ts) drive its production build: `next build`
+// runs (only when the portal's inputs changed) while PostgreSQL and Temporal start.
+const portalBuild: Promise<unknown> = files.some((f) => /portal[^/]*\.browser\.test\.ts$/.test(f))
+  ? ensurePortalBuild(say).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+  : Promise.resolve(undefined);
+
 const pgDir = await mkdtemp(path.join(os.tmpdir(), 'opi-test-pg-'));
 const pgPort = await freePort();
 say(`starting embedded PostgreSQL on ${pgPort}`);
@@ -121,6 +131,11 @@ try {
   temporal = await startTemporalDevServer({ cliPath, port: temporalPort, headless: true });
   say('building the workflow bundle');
   await buildWorkflowBundle();
+  const portalError = await portalBuild;
+  if (portalError) {
+    say(`the staff portal build failed: ${String(portalError)}`);
+    failedChecks++;
+  }
 
   const env = {
     ...process.env,

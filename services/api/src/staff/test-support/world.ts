@@ -56,6 +56,8 @@ export interface World {
   /** Launches a player of op_staff_a (a fresh wallet account) and returns the runtime token. */
   player(currency: string, balanceMinor: number): Promise<{ ext: string; token: string; sessionId: string }>;
   spin(token: string, betMinor: number): Promise<{ round_id: string; status: string }>;
+  /** A Mines round played through the native runtime: bet, two safe reveals, cash-out. */
+  minesRound(): Promise<{ roundId: string; ext: string }>;
   /**
    * A prov_b round whose debit the wallet keeps failing: turns on the sandbox's 500s (clear them
    * with `admin.setFaults({})`) and waits for the stuck flag.
@@ -105,8 +107,14 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       wallet_secret: 'wsec_this_is_not_the_wallets_secret_0',
     })
   ).key;
-  const native = CATALOG.filter((e) => e.provider_id === 'prov_c').slice(0, 2);
-  await assign(h.base, OP_A, [slot.symbol, ...native.map((e) => e.symbol)]);
+  // Mines plays with the operator's wallet (its per-title flag on); Hi-Lo stays without it (blocked).
+  const flag = await call(h.base, 'PUT', '/api/admin/v1/games/cnmines/operator-wallet', {
+    key: ADMIN_KEY,
+    body: { enabled: true },
+    sign: true,
+  });
+  assert.equal(flag.status, 200, flag.text);
+  await assign(h.base, OP_A, [slot.symbol, 'cnmines', 'cnhilo']);
   await assign(h.base, OP_B, [slot.symbol]);
 
   const nativeConn = await NativeConnection.connect({ address });
@@ -184,6 +192,34 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       });
       assert.equal(res.status, 200, res.text);
       return res.json;
+    },
+    async minesRound() {
+      const ext = `stf-m-${randomUUID().slice(0, 10)}`;
+      await admin.createPlayer({ operatorId: OP_A, playerId: ext, currency: 'EUR', balanceMinor: 100_000 });
+      const launched = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+        key: keyA,
+        body: { symbol: 'cnmines', external_player_id: ext, currency: 'EUR' },
+      });
+      assert.equal(launched.status, 200, launched.text);
+      const grant = new URL(launched.json.launch_url).searchParams.get('grant')!;
+      const ex = await call(h.base, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
+      assert.equal(ex.status, 200, ex.text);
+      const runtime = (path: string, body: unknown) =>
+        call(h.base, 'POST', path, { headers: { 'x-session-token': ex.json.token }, body });
+      const bet = await runtime('/api/runtime/native/bet', { stake_minor: 1000, mines: 3 });
+      assert.equal(bet.status, 200, bet.text);
+      const roundId = bet.json.round.round_id as string;
+      const { rows } = await h.db.pool.query(`SELECT outcome FROM rounds WHERE round_id = $1`, [roundId]);
+      const mines = rows[0].outcome.mines as number[];
+      const safe = Array.from({ length: 25 }, (_, i) => i).filter((i) => !mines.includes(i));
+      for (const cell of safe.slice(0, 2)) {
+        const r = await runtime('/api/runtime/native/action', { round_id: roundId, action: 'reveal', cell });
+        assert.equal(r.status, 200, r.text);
+      }
+      const done = await runtime('/api/runtime/native/action', { round_id: roundId, action: 'cashout' });
+      assert.equal(done.status, 200, done.text);
+      assert.equal(done.json.round.status, 'completed', done.text);
+      return { roundId, ext };
     },
     async stuckRound(sessionId, ext, currency) {
       await admin.setFaults({ error5xxRate: 1 });

@@ -1,0 +1,233 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Facts, Field, Problem } from '../../../components/ui';
+import { load, operatorParam, qs } from '../../../lib/api';
+import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
+import { money, percent, units } from '../../../lib/format';
+import type { Charts, OperatorInfo } from '../../../lib/types';
+
+export const metadata: Metadata = { title: 'Overview' };
+
+const WINDOWS = [7, 30, 90] as const;
+
+/** Every UTC day from `from` to `to` (so days without play show as zero). */
+function days(from: string, to: string): string[] {
+  const out: string[] = [];
+  const end = new Date(to).getTime();
+  for (let t = Date.parse(from.slice(0, 10)); t < end && out.length < 400; t += 86_400_000) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+export default async function Overview({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ operator: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const operator = await operatorParam(params);
+  const sp = await searchParams;
+  const windowDays = WINDOWS.find((d) => String(d) === sp.days) ?? 30;
+  const now = new Date();
+  const from = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (windowDays - 1) * 86_400_000,
+  );
+  const [info, charts] = await Promise.all([
+    load<OperatorInfo>(`/operators/${operator}`),
+    load<Charts>(`/operators/${operator}/charts${qs({ from: from.toISOString() })}`),
+  ]);
+  if (!info.ok) return <Problem {...info} />;
+  if (!charts.ok) return <Problem {...charts} />;
+  const o = info.data;
+  const c = charts.data;
+  const currencies = [...new Set(c.daily.map((d) => d.currency))].sort();
+  const axis = days(c.from, c.to);
+  const totals = currencies.map((cur) => {
+    const rows = c.daily.filter((d) => d.currency === cur);
+    const bet = rows.reduce((s, d) => s + BigInt(d.bet_minor), 0n);
+    const win = rows.reduce((s, d) => s + BigInt(d.win_minor), 0n);
+    return { cur, rounds: rows.reduce((s, d) => s + d.rounds, 0), bet, win };
+  });
+  const rtpRows: RtpRow[] = c.titles.map((t) => ({
+    label: `${t.title} · ${t.currency}`,
+    measured: t.bet_minor > 0 ? t.win_minor / t.bet_minor : null,
+    stored: t.stored_rtp ? Number(t.stored_rtp) / 100 : null,
+    rounds: t.rounds,
+  }));
+  return (
+    <>
+      <h1>
+        {o.name} <span className="hint">({o.operator_id})</span>
+      </h1>
+      <Facts
+        items={[
+          ['Status', o.status],
+          ['Currencies', o.allowed_currencies.join(', ')],
+          ['Default currency', o.default_currency],
+          ['Bet limits (minor units)', `${o.bet_limits.min} – ${o.bet_limits.max}`],
+          ['Wallet', o.wallet_base_url ?? 'not configured'],
+          ['Your role', o.role],
+        ]}
+      />
+      <form className="filters" method="get" aria-label="Chart window">
+        <Field id="days" label="Window">
+          <select id="days" name="days" defaultValue={String(windowDays)}>
+            {WINDOWS.map((d) => (
+              <option key={d} value={d}>
+                Last {d} days
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit">Show</button>
+      </form>
+      <h2>Bet and win per day</h2>
+      {currencies.length === 0 ? (
+        <p className="notice warn">No rounds in the last {windowDays} days.</p>
+      ) : (
+        <div className="grid2">
+          {currencies.map((cur, i) => {
+            const byDay = new Map(c.daily.filter((d) => d.currency === cur).map((d) => [d.day, d]));
+            const t = totals[i]!;
+            return (
+              <figure key={cur} data-testid={`bet-win-${cur}`}>
+                <figcaption>
+                  {cur}: {t.rounds.toLocaleString('en')} rounds, bet {money(t.bet, cur)}, win{' '}
+                  {money(t.win, cur)}
+                  {t.bet > 0n ? `, measured payout ${percent(Number(t.win) / Number(t.bet))}` : ''}
+                </figcaption>
+                <BarChart
+                  id={`bw-${cur}`}
+                  title={`Bet and win per day in ${cur}`}
+                  description={`Daily totals over the last ${windowDays} days (UTC days), in ${cur}.`}
+                  series={[
+                    { name: 'Bet', color: PALETTE[0]! },
+                    { name: 'Win', color: PALETTE[1]! },
+                  ]}
+                  groups={axis.map((day) => {
+                    const d = byDay.get(day);
+                    return {
+                      label: day.slice(5),
+                      values: [d ? units(d.bet_minor, cur) : 0, d ? units(d.win_minor, cur) : 0],
+                    };
+                  })}
+                />
+                <Legend
+                  items={[
+                    { name: `Bet (${cur})`, color: PALETTE[0]! },
+                    { name: `Win (${cur})`, color: PALETTE[1]! },
+                  ]}
+                />
+                <details>
+                  <summary>Show the numbers</summary>
+                  <div className="table-wrap">
+                    <table>
+                      <caption>Bet and win per day, {cur}</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Day (UTC)</th>
+                          <th scope="col" className="num">
+                            Rounds
+                          </th>
+                          <th scope="col" className="num">
+                            Bet
+                          </th>
+                          <th scope="col" className="num">
+                            Win
+                          </th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {[...byDay.values()].map((d) => (
+                          <tr key={d.day}>
+                            <td>{d.day}</td>
+                            <td className="num">{d.rounds}</td>
+                            <td className="num">{money(d.bet_minor, cur)}</td>
+                            <td className="num">{money(d.win_minor, cur)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </details>
+              </figure>
+            );
+          })}
+        </div>
+      )}
+      <h2>Measured payout against stored RTP, per title</h2>
+      <p className="hint">
+        Stored RTP is metadata declared for the title, not a measured rate; few rounds make the measured
+        figure noisy.
+      </p>
+      {rtpRows.length === 0 ? (
+        <p className="notice warn">No rounds to measure.</p>
+      ) : (
+        <figure data-testid="rtp-chart">
+          <RtpChart
+            id="rtp"
+            title="Measured payout per title against its stored RTP"
+            description="Bars: win divided by bet over the window. Marks: the stored RTP of the title."
+            rows={rtpRows}
+          />
+          <Legend
+            items={[
+              { name: 'Measured (win ÷ bet)', color: PALETTE[0]! },
+              { name: 'Stored RTP', color: '#1b1f24', shape: 'line' },
+            ]}
+          />
+          <details>
+            <summary>Show the numbers</summary>
+            <div className="table-wrap">
+              <table>
+                <caption>Payout per title</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Title</th>
+                    <th scope="col">Currency</th>
+                    <th scope="col" className="num">
+                      Rounds
+                    </th>
+                    <th scope="col" className="num">
+                      Bet
+                    </th>
+                    <th scope="col" className="num">
+                      Win
+                    </th>
+                    <th scope="col" className="num">
+                      Measured
+                    </th>
+                    <th scope="col" className="num">
+                      Stored RTP
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {c.titles.map((t) => (
+                    <tr key={`${t.symbol}-${t.currency}`}>
+                      <td>
+                        <Link
+                          href={`/o/${operator}/rounds${qs({ game_symbol: t.symbol, currency: t.currency })}`}
+                        >
+                          {t.title}
+                        </Link>
+                      </td>
+                      <td>{t.currency}</td>
+                      <td className="num">{t.rounds}</td>
+                      <td className="num">{money(t.bet_minor, t.currency)}</td>
+                      <td className="num">{money(t.win_minor, t.currency)}</td>
+                      <td className="num">{t.bet_minor > 0 ? percent(t.win_minor / t.bet_minor) : '—'}</td>
+                      <td className="num">{t.stored_rtp ? `${t.stored_rtp}%` : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </figure>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,273 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Field, Problem } from '../../../../components/ui';
+import { load, operatorParam, qs } from '../../../../lib/api';
+import { BarChart, Legend, PALETTE } from '../../../../lib/charts';
+import { money, units, utcInput, when } from '../../../../lib/format';
+import type { OperatorInfo, ReconciliationView } from '../../../../lib/types';
+
+export const metadata: Metadata = { title: 'Reconciliation' };
+
+/** `YYYY-MM-DDTHH:MM` in UTC for a datetime-local input. */
+const local = (d: Date) => d.toISOString().slice(0, 16);
+
+export default async function ReconciliationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ operator: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const operator = await operatorParam(params);
+  const sp = await searchParams;
+  const windowQuery = {
+    from: sp.from || undefined,
+    to: sp.to || undefined,
+    currency: sp.currency || undefined,
+  };
+  const [info, rec] = await Promise.all([
+    load<OperatorInfo>(`/operators/${operator}`),
+    load<ReconciliationView>(
+      `/operators/${operator}/reconciliation${qs({ from: utcInput(windowQuery.from), to: utcInput(windowQuery.to), currency: windowQuery.currency })}`,
+    ),
+  ]);
+  if (!info.ok) return <Problem {...info} />;
+  if (!rec.ok) return <Problem {...rec} />;
+  const r = rec.data;
+  const now = new Date();
+  const presets: [string, Date | null][] = [
+    ['Last 24 hours', new Date(now.getTime() - 86_400_000)],
+    ['Last 7 days', new Date(now.getTime() - 7 * 86_400_000)],
+    ['Last 30 days', new Date(now.getTime() - 30 * 86_400_000)],
+    ['All time', null],
+  ];
+  const base = `/o/${operator}/reconciliation`;
+  const currencies = [...new Set(r.by_day.map((d) => d.currency))].sort();
+  const days = [...new Set(r.by_day.map((d) => d.day))].sort();
+  return (
+    <>
+      <h1>Reconciliation</h1>
+      <p className="lede">
+        Wallet deltas (journalled successful debits, credits, cancels and rollbacks) against game deltas (win
+        − bet per round) for the rounds created in the window, per currency, in integer minor units.
+      </p>
+      <form className="filters" method="get" aria-label="Reconciliation window">
+        <Field id="from" label="From (UTC)">
+          <input id="from" name="from" type="datetime-local" defaultValue={windowQuery.from ?? ''} />
+        </Field>
+        <Field id="to" label="To (UTC, exclusive)">
+          <input id="to" name="to" type="datetime-local" defaultValue={windowQuery.to ?? ''} />
+        </Field>
+        <Field id="currency" label="Currency">
+          <select id="currency" name="currency" defaultValue={windowQuery.currency ?? ''}>
+            <option value="">All</option>
+            {info.data.allowed_currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit">Reconcile</button>
+      </form>
+      <nav className="pager" aria-label="Quick windows">
+        {presets.map(([label, from]) => (
+          <Link
+            key={label}
+            href={`${base}${qs({ from: from ? local(from) : undefined, currency: windowQuery.currency })}`}
+          >
+            {label}
+          </Link>
+        ))}
+      </nav>
+      <p className="hint">
+        Window: {r.from ? when(r.from) : 'the beginning'} to {when(r.to)}
+      </p>
+      <div
+        className={`notice indicator ${r.balanced ? 'ok' : 'bad'}`}
+        role="status"
+        data-testid="balanced"
+        data-balanced={String(r.balanced)}
+      >
+        {r.balanced
+          ? '✓ Balanced: every currency has a zero difference and no pending transaction.'
+          : '✗ Not balanced: see the currencies and the rounds below.'}
+      </div>
+      <div className="table-wrap">
+        <table data-testid="recon-table">
+          <caption>Per currency</caption>
+          <thead>
+            <tr>
+              <th scope="col">Currency</th>
+              <th scope="col" className="num">
+                Rounds
+              </th>
+              <th scope="col" className="num">
+                Transactions
+              </th>
+              <th scope="col" className="num">
+                Wallet delta
+              </th>
+              <th scope="col" className="num">
+                Game delta
+              </th>
+              <th scope="col" className="num">
+                Difference
+              </th>
+              <th scope="col" className="num">
+                Pending
+              </th>
+              <th scope="col">Balanced</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.currencies.length === 0 ? (
+              <tr>
+                <td colSpan={8}>No rounds in this window.</td>
+              </tr>
+            ) : (
+              r.currencies.map((c) => (
+                <tr key={c.currency} data-currency={c.currency}>
+                  <th scope="row">{c.currency}</th>
+                  <td className="num">{c.rounds}</td>
+                  <td className="num">{c.transactions}</td>
+                  <td className="num" data-minor={String(c.wallet_delta_minor)}>
+                    {money(c.wallet_delta_minor, c.currency)}
+                  </td>
+                  <td className="num" data-minor={String(c.game_delta_minor)}>
+                    {money(c.game_delta_minor, c.currency)}
+                  </td>
+                  <td className="num">{money(c.difference_minor, c.currency)}</td>
+                  <td className="num">{c.pending_transactions}</td>
+                  <td>{c.balanced ? 'yes' : 'no'}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p>
+        <a
+          className="button secondary"
+          href={`${base}/csv${qs(windowQuery)}`}
+          download={`reconciliation-${operator}.csv`}
+          data-testid="csv-download"
+        >
+          Download CSV
+        </a>
+      </p>
+      <h2>What makes a difference</h2>
+      {r.items.length === 0 ? (
+        <p className="notice ok">No round differs and none has a pending transaction.</p>
+      ) : (
+        <>
+          {r.items_truncated ? (
+            <p className="notice warn">More rounds differ than are listed here: narrow the window.</p>
+          ) : null}
+          <div className="table-wrap">
+            <table data-testid="recon-items">
+              <caption>
+                Rounds whose wallet effect differs from their history, or with a pending transaction
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Round</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Round status</th>
+                  <th scope="col" className="num">
+                    Wallet
+                  </th>
+                  <th scope="col" className="num">
+                    Game
+                  </th>
+                  <th scope="col" className="num">
+                    Difference
+                  </th>
+                  <th scope="col" className="num">
+                    Pending
+                  </th>
+                  <th scope="col">Transactions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {r.items.map((i) => (
+                  <tr key={i.round_id}>
+                    <td>
+                      <Link href={`/o/${operator}/rounds/${encodeURIComponent(i.round_id)}`} className="mono">
+                        {i.round_id}
+                      </Link>
+                    </td>
+                    <td>{i.currency}</td>
+                    <td>{i.round_status ?? '—'}</td>
+                    <td className="num">{money(i.wallet_delta_minor, i.currency)}</td>
+                    <td className="num">{money(i.game_delta_minor, i.currency)}</td>
+                    <td className="num">{money(i.difference_minor, i.currency)}</td>
+                    <td className="num">{i.pending_transactions}</td>
+                    <td className="mono">{i.transaction_ids.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <h2>Differences over time</h2>
+      {r.by_day.length === 0 ? (
+        <p className="hint">No difference on any day of the window.</p>
+      ) : (
+        <figure data-testid="diff-chart">
+          <figcaption>Difference (wallet − game) per UTC day of round creation</figcaption>
+          {currencies.map((cur, ci) => (
+            <div key={cur}>
+              <BarChart
+                id={`diff-${cur}`}
+                title={`Reconciliation difference per day in ${cur}`}
+                description={`Sum of the differing rounds' wallet minus game delta, per day, in ${cur}.`}
+                series={[{ name: `Difference (${cur})`, color: PALETTE[(ci + 3) % PALETTE.length]! }]}
+                groups={days.map((day) => {
+                  const d = r.by_day.find((x) => x.day === day && x.currency === cur);
+                  return { label: day.slice(5), values: [d ? units(d.difference_minor, cur) : 0] };
+                })}
+              />
+              <Legend items={[{ name: `Difference (${cur})`, color: PALETTE[(ci + 3) % PALETTE.length]! }]} />
+            </div>
+          ))}
+          <details>
+            <summary>Show the numbers</summary>
+            <div className="table-wrap">
+              <table>
+                <caption>Differences per day</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Day (UTC)</th>
+                    <th scope="col">Currency</th>
+                    <th scope="col" className="num">
+                      Rounds
+                    </th>
+                    <th scope="col" className="num">
+                      Difference
+                    </th>
+                    <th scope="col" className="num">
+                      Pending
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.by_day.map((d) => (
+                    <tr key={`${d.day}-${d.currency}`}>
+                      <td>{d.day}</td>
+                      <td>{d.currency}</td>
+                      <td className="num">{d.rounds}</td>
+                      <td className="num">{money(d.difference_minor, d.currency)}</td>
+                      <td className="num">{d.pending}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </figure>
+      )}
+    </>
+  );
+}

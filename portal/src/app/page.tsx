@@ -1,0 +1,63 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { loadMe } from '../lib/api';
+
+export const metadata: Metadata = { title: 'Operators' };
+
+/** Home: straight to the operator when there is one; otherwise the list (provider staff see all). */
+export default async function Home({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const me = await loadMe();
+  const sp = await searchParams;
+  const wanted = typeof sp.operator === 'string' ? sp.operator : undefined;
+  if (wanted && me.operators.some((o) => o.operator_id === wanted))
+    redirect(`/o/${encodeURIComponent(wanted)}`);
+  if (me.operators.length === 1) redirect(`/o/${encodeURIComponent(me.operators[0]!.operator_id)}`);
+  return (
+    <main id="main">
+      <h1>Operators</h1>
+      <p className="lede">
+        Logged in as {me.display_name} ({me.username})
+        {me.provider_role ? `, provider ${me.provider_role} of every operator` : ''}.
+      </p>
+      {me.operators.length === 0 ? (
+        <p className="notice warn">Your account holds no role on any operator yet. Ask a provider admin.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption>Operators you can open</caption>
+            <thead>
+              <tr>
+                <th scope="col">Operator</th>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Your role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {me.operators.map((o) => (
+                <tr key={o.operator_id}>
+                  <td>
+                    <Link href={`/o/${encodeURIComponent(o.operator_id)}`}>{o.operator_id}</Link>
+                  </td>
+                  <td>{o.name}</td>
+                  <td>{o.status}</td>
+                  <td>{o.role}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form method="post" action="/auth/logout">
+        <button type="submit" className="secondary">
+          Log out
+        </button>
+      </form>
+    </main>
+  );
+}

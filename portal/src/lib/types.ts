@@ -1,0 +1,136 @@
+/*
+ * The staff API's answers as the portal reads them (JSON: int64 amounts arrive as numbers). The
+ * shared ones come from the contract package (types only; nothing of it is bundled).
+ */
+import type {
+  Game,
+  OperatorRound,
+  OperatorSession,
+  OperatorTransaction,
+  Reconciliation,
+  WalletCheckResult,
+} from '@opi/contract';
+
+export type { OperatorRound, OperatorSession, OperatorTransaction, Reconciliation, WalletCheckResult };
+
+export interface Page<T> {
+  items: T[];
+  limit: number;
+  next_cursor: string | null;
+}
+
+export interface OperatorInfo {
+  operator_id: string;
+  name: string;
+  status: string;
+  default_currency: string;
+  allowed_currencies: string[];
+  bet_limits: { min: string; max: string };
+  wallet_base_url: string | null;
+  wallet_secret_configured: boolean;
+  role: 'viewer' | 'admin';
+}
+
+export type CatalogItem = Game & { blocker_text: string[]; installed_version: string };
+
+export interface Catalog {
+  operator_id: string;
+  items: CatalogItem[];
+  total: number;
+  families: string[];
+  launchable: number;
+  blocked: number;
+}
+
+export interface SessionItem {
+  session_id: string;
+  player_id: string;
+  game_symbol: string;
+  provider_id: string;
+  currency: string;
+  status: string;
+  device: string | null;
+  created_at: string;
+  last_activity_at: string;
+}
+
+export type SessionDetail = OperatorSession & { round_page: Page<OperatorRound> };
+
+export interface TimelineEntry {
+  transaction_id: string;
+  transaction_type: string;
+  status: string;
+  amount_minor: number;
+  attempts: number;
+  http_status: number | null;
+  error_code: string | null;
+  wallet_balance: string | null;
+  original_transaction_id: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface StageEntry {
+  seq: number;
+  action: string;
+  inputs: Record<string, unknown>;
+  outcome: Record<string, unknown>;
+  multiplier: string | null;
+  created_at: string;
+}
+
+export type RoundDetail = OperatorRound & {
+  transactions: OperatorTransaction[];
+  game_title: string | null;
+  stored_rtp: string | null;
+  updated_at: string | null;
+  multi_step: boolean;
+  timeline: TimelineEntry[];
+  stages: StageEntry[];
+};
+
+export interface DayDifference {
+  day: string;
+  currency: string;
+  rounds: number;
+  difference_minor: number;
+  pending: number;
+}
+
+export type ReconciliationView = Reconciliation & { by_day: DayDifference[] };
+
+export interface Charts {
+  from: string;
+  to: string;
+  daily: { day: string; currency: string; rounds: number; bet_minor: number; win_minor: number }[];
+  titles: {
+    symbol: string;
+    title: string;
+    currency: string;
+    rounds: number;
+    bet_minor: number;
+    win_minor: number;
+    stored_rtp: string | null;
+  }[];
+}
+
+export interface AuditEntry {
+  audit_id: string;
+  at: string;
+  username: string;
+  operator_id: string | null;
+  action: string;
+  target: string | null;
+  result: string;
+  detail: Record<string, unknown>;
+  client_ip: string | null;
+}
+
+export interface DiagnosticsRun {
+  passed: boolean;
+  wallet_base_url: string;
+  player_id: string;
+  currency: string;
+  amount_minor: string;
+  checks: WalletCheckResult[];
+}
