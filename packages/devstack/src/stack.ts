@@ -172,8 +172,18 @@ try {
   }).setSecret('op_demo', secrets.demoWalletSecret);
 
   await requirePort('PORT', config.PORT);
-  service('api', 'services/api/src/main.ts', { PORT: String(config.PORT) });
-  service('worker', 'services/worker/src/main.ts');
+  // API_PROCESSES > 1: a cluster primary and N processes sharing PORT (services/api/src/cluster.ts).
+  service('api', 'services/api/src/cluster.ts', {
+    PORT: String(config.PORT),
+    API_PROCESSES: String(config.API_PROCESSES),
+  });
+  // WORKER_PROCESSES settlement workers on the one task queue; worker i serves its metrics on
+  // WORKER_METRICS_PORT + i.
+  for (let i = 0; i < config.WORKER_PROCESSES; i++) {
+    service(config.WORKER_PROCESSES > 1 ? `worker-${i + 1}` : 'worker', 'services/worker/src/main.ts', {
+      WORKER_METRICS_PORT: String(config.WORKER_METRICS_PORT ? config.WORKER_METRICS_PORT + i : 0),
+    });
+  }
   await waitForPort(config.HOST, config.PORT, 60_000);
 
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
@@ -181,7 +191,9 @@ try {
   process.stdout.write(
     [
       '',
-      `  API            http://${config.HOST}:${config.PORT}   (health: /health)`,
+      `  API            http://${config.HOST}:${config.PORT}   (health: /health, readiness: /ready, reference: /docs)`,
+      `  Processes      ${config.API_PROCESSES} API, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, WORKER_PROCESSES)`,
+      `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       `  Wallet sandbox http://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
       `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,

@@ -1,0 +1,385 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
+import { REPO_ROOT } from './paths.js';
+import { freePort, sleep } from './wait.js';
+
+// The default stack with two API processes (one port, round robin) and two settlement workers:
+// nonces, balance-refresh signals and settlement stay correct across them, over real HTTP.
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'wallet' | 'apiMetrics' | 'workerMetrics', number>;
+let stack: ChildProcess;
+let output = '';
+let key = '';
+let db: pg.Client;
+
+/** Two consecutive free ports (worker i serves metrics on WORKER_METRICS_PORT + i). */
+async function freePair(): Promise<number> {
+  for (;;) {
+    const p = await freePort();
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = http.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(p + 1, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (ok && p < 65535) return p;
+  }
+}
+
+before(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-multi-'));
+  await chmod(dataDir, 0o755);
+  ports = {
+    api: await freePort(),
+    pg: await freePort(),
+    temporal: await freePort(),
+    ui: await freePort(),
+    wallet: await freePort(),
+    apiMetrics: await freePort(),
+    workerMetrics: await freePair(),
+  };
+  env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: String(ports.api),
+    PG_PORT: String(ports.pg),
+    TEMPORAL_PORT: String(ports.temporal),
+    TEMPORAL_UI_PORT: String(ports.ui),
+    WALLET_PORT: String(ports.wallet),
+    API_METRICS_PORT: String(ports.apiMetrics),
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
+    API_PROCESSES: '2',
+    WORKER_PROCESSES: '2',
+    LOG_LEVEL: 'info',
+  };
+  for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PROVIDER_ADMIN_KEY', 'SERVICE_SECRET']) delete env[k];
+  stack = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/devstack/src/stack.ts')],
+    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('[stack] ready in')) resolve();
+    };
+    stack.stdout!.on('data', onData);
+    stack.stderr!.on('data', onData);
+    stack.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${output.slice(-4000)}`)));
+  });
+  // Ready once both API processes listen (the port opens with the first).
+  await until('two API processes listening', () => apiListening().size >= 2, 60_000);
+  key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
+  db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${ports.pg}/opi` });
+  db.on('error', () => {}); // the stack stops PostgreSQL in the last test
+  await db.connect();
+});
+
+after(async () => {
+  await db?.end().catch(() => {}); // already ended by the last test when it ran
+  if (stack && stack.exitCode === null) {
+    const exited = new Promise((r) => stack.once('exit', r));
+    stack.kill('SIGINT');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: any;
+}
+
+/** One request on its own TCP connection (so the cluster hands each to the next process). */
+function request(
+  method: string,
+  pathAndQuery: string,
+  opts: { body?: string; headers?: Record<string, string>; port?: number } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: opts.port ?? ports.api,
+        method,
+        path: pathAndQuery,
+        agent: false,
+        headers: {
+          ...(opts.body ? { 'content-type': 'application/json' } : {}),
+          ...opts.headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within 10 s`)));
+    req.end(opts.body);
+  });
+}
+
+function signed(method: string, pathAndQuery: string, body = '', nonce = newRequestNonce()) {
+  const timestamp = unixSeconds();
+  return {
+    'x-provider-api-key': key,
+    'x-pp-timestamp': timestamp,
+    'x-pp-nonce': nonce,
+    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
+  };
+}
+
+async function launch(player: string): Promise<{ token: string; sessionId: string }> {
+  const { rows } = await db.query(
+    `SELECT symbol FROM games g WHERE provider_id = 'prov_a' AND EXISTS (
+       SELECT 1 FROM release_registry r WHERE r.symbol = g.symbol AND r.status = 'accepted'
+         AND r.registry_version = g.installed_version) ORDER BY symbol LIMIT 1`,
+  );
+  const body = JSON.stringify({ symbol: rows[0].symbol, external_player_id: player, currency: 'EUR' });
+  const res = await request('POST', '/api/provider/v1/launch-url', {
+    body,
+    headers: signed('POST', '/api/provider/v1/launch-url', body),
+  });
+  assert.equal(res.status, 200, res.text);
+  return { token: new URL(res.json.launch_url).searchParams.get('mgckey')!, sessionId: res.json.session_id };
+}
+
+/** A game page's event stream on its own connection: the events as they arrive. */
+function openStream(token: string) {
+  const events: string[] = [];
+  let req: http.ClientRequest | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    setTimeout(() => reject(new Error('no ready event within 10 s')), 10_000).unref();
+    req = http.get(
+      {
+        host: '127.0.0.1',
+        port: ports.api,
+        path: '/api/runtime/events',
+        agent: false,
+        headers: { 'x-session-token': token },
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`events: ${res.statusCode}`));
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          for (const m of chunk.matchAll(/^event: (.+)$/gm)) events.push(m[1]!);
+          if (events.includes('ready')) resolve();
+        });
+      },
+    );
+    req.on('error', () => {});
+  });
+  return { events, ready, close: () => req?.destroy() };
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await sleep(100);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+const pidOf = (instance: string) => Number(instance.split(':')[1]);
+
+/** The pids of the API processes that logged `api listening` so far. */
+function apiListening(): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
+    try {
+      pids.add(JSON.parse(line.slice(6)).pid);
+    } catch {}
+  }
+  return pids;
+}
+
+test('two API processes share the port; balance-refresh signals reach pages held by either', async () => {
+  assert.match(output, /Processes\s+2 API, 2 workers/);
+  const page = await launch('multi-refresh-1');
+  const streams = Array.from({ length: 4 }, () => openStream(page.token));
+  await Promise.all(streams.map((s) => s.ready));
+  const { rows } = await db.query(
+    'SELECT DISTINCT api_instance FROM subscriber_presence WHERE session_id = $1',
+    [page.sessionId],
+  );
+  const pids = new Set(rows.map((r) => pidOf(r.api_instance)));
+  assert.equal(pids.size, 2, `the four streams are held by two API processes: ${[...pids]}`);
+  assert.ok(![...pids].includes(stack.pid!), 'held by the API processes, not the supervisor');
+
+  const body = JSON.stringify({ external_player_id: 'multi-refresh-1', reason: 'deposit' });
+  const res = await request('POST', '/api/provider/v1/player-balance-refresh', {
+    body,
+    headers: signed('POST', '/api/provider/v1/player-balance-refresh', body),
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.subscribers_notified, 4);
+  await until('every page hears the signal', () =>
+    streams.every((s) => s.events.includes('balance-refresh')),
+  );
+  for (const s of streams) s.close();
+});
+
+test('a nonce is single use across the API processes', async () => {
+  // Each pair goes out on two new connections, which the cluster hands to the two processes in turn.
+  for (let i = 0; i < 6; i++) {
+    const headers = signed('GET', '/api/provider/v1/games');
+    const first = await request('GET', '/api/provider/v1/games', { headers });
+    const again = await request('GET', '/api/provider/v1/games', { headers });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(again.status, 401);
+    assert.match(again.json.detail, /already used/);
+  }
+});
+
+test('rounds settle exactly once across two workers; the trace reaches the wallet callbacks', async () => {
+  const players = await Promise.all([0, 1, 2, 3].map((i) => launch(`multi-settle-${i}`)));
+  const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+  const rounds: string[] = [];
+  await Promise.all(
+    players.map(async (p, i) => {
+      for (let n = 0; n < 6; n++) {
+        const res = await request('POST', '/api/runtime/spin', {
+          body: JSON.stringify({ bet_minor: 100 }),
+          headers: {
+            'x-session-token': p.token,
+            traceparent: `00-${traceId}-00f067aa0ba902b${i}-01`,
+            'x-request-id': `multi-spin-${i}-${n}`,
+          },
+        });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.json.status, 'completed', res.text);
+        rounds.push(res.json.round_id);
+      }
+    }),
+  );
+  // Every round: one successful debit and one credit, no pending row, settled.
+  const { rows } = await db.query(
+    `SELECT r.round_id, r.status, count(*) FILTER (WHERE t.transaction_type = 'debit' AND t.status = 'success') AS debits,
+            count(*) FILTER (WHERE t.transaction_type = 'credit' AND t.status = 'success') AS credits,
+            count(*) FILTER (WHERE t.status = 'pending') AS pending
+     FROM rounds r JOIN wallet_transactions t ON t.round_id = r.round_id
+     WHERE r.round_id = ANY($1) GROUP BY r.round_id, r.status`,
+    [rounds],
+  );
+  assert.equal(rows.length, rounds.length);
+  for (const r of rows)
+    assert.deepEqual(
+      [r.status, Number(r.debits), Number(r.credits), Number(r.pending)],
+      ['completed', 1, 1, 0],
+    );
+
+  // Both workers took part: the identities that ran the rounds' workflow tasks.
+  const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+  const identities = new Set<string>();
+  try {
+    const client = new Client({ connection });
+    for (const id of rounds) {
+      const history = await client.workflow.getHandle(id).fetchHistory();
+      for (const e of history.events ?? []) {
+        const who = e.workflowTaskStartedEventAttributes?.identity;
+        if (who) identities.add(who);
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+  assert.equal(identities.size, 2, `workflow tasks ran on both workers: ${[...identities]}`);
+
+  // The worker logs each wallet callback with the trace id and the request id of the spin.
+  await until('the worker logs', () => output.includes(traceId));
+  const lines = output
+    .split('\n')
+    .filter((l) => /^\[worker-\d\] /.test(l) && l.includes('"wallet callback"'))
+    .map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+  const traced = lines.filter((l) => l.trace_id === traceId);
+  assert.ok(traced.length >= rounds.length * 2, `${traced.length} traced wallet callbacks`);
+  assert.ok(traced.every((l) => /^multi-spin-\d-\d$/.test(l.origin_request_id)));
+});
+
+test('metrics: the API sum over its processes, each worker its own; readiness sees both workers', async () => {
+  const api = await request('GET', '/metrics', { port: ports.apiMetrics });
+  assert.equal(api.status, 200);
+  assert.match(
+    api.text,
+    /opi_http_request_duration_seconds_count\{[^}]*route="\/api\/runtime\/spin"[^}]*status="200"[^}]*\} 24/,
+  );
+  assert.match(
+    api.text,
+    /opi_wallet_callback_duration_seconds_count\{type="balance"|# HELP opi_wallet_callback_duration_seconds/,
+  );
+  let debits = 0;
+  for (const port of [ports.workerMetrics, ports.workerMetrics + 1]) {
+    const w = await request('GET', '/metrics', { port });
+    assert.equal(w.status, 200);
+    assert.match(w.text, /^opi_settlements_in_flight \d+$/m);
+    assert.match(w.text, /^opi_settlements_stuck 0$/m);
+    for (const m of w.text.matchAll(
+      /^opi_wallet_callback_duration_seconds_count\{type="debit",operator="op_demo",outcome="success"\} (\d+)$/gm,
+    ))
+      debits += Number(m[1]);
+  }
+  assert.equal(debits, 24, 'the two workers sent the 24 debits between them');
+  const ready = await request('GET', '/ready');
+  assert.equal(ready.status, 200, ready.text);
+  assert.ok(ready.json.checks.worker.pollers >= 2, ready.text);
+});
+
+test('an API process that dies is replaced; the port keeps answering; Ctrl-C stops every process', async () => {
+  const before = apiListening();
+  const page = await launch('multi-restart');
+  const s = openStream(page.token);
+  await s.ready;
+  const { rows } = await db.query('SELECT api_instance FROM subscriber_presence WHERE session_id = $1', [
+    page.sessionId,
+  ]);
+  const victim = pidOf(rows[0].api_instance);
+  assert.ok(before.has(victim));
+  s.close();
+  process.kill(victim, 'SIGKILL');
+  // The primary drops the dead process from its rotation as soon as it sees it exit.
+  await sleep(500);
+  for (let i = 0; i < 10; i++) assert.equal((await request('GET', '/health')).status, 200);
+  await until('a replacement process', () => apiListening().size === before.size + 1, 60_000);
+  const replacement = [...apiListening()].find((p) => !before.has(p))!;
+  const apiPids = [...apiListening()].filter((p) => p !== victim);
+  assert.ok(apiPids.includes(replacement));
+  await db.end();
+  const exited = new Promise<number | null>((r) => stack.once('exit', (code) => r(code)));
+  stack.kill('SIGINT');
+  assert.equal(await exited, 0);
+  await sleep(300);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  assert.deepEqual(apiPids.filter(alive), [], 'no API process left behind');
+});
