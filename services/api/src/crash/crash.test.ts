@@ -469,9 +469,14 @@ describe('sessions', () => {
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.match(page.headers.get('content-security-policy')!, /script-src 'self'/);
     assert.ok(!page.text.includes(l.login), 'the token is not written into the page');
-    // The grant is not a runtime token.
+    // The grant is not a runtime token, on the crash routes or the shared ones.
     assert.equal((await rt(l.login, 'GET', '/state')).status, 401);
+    const generic = (t: string, path: string) =>
+      call(h.base, 'GET', `/api/runtime/${path}`, { headers: { 'x-session-token': t } });
+    assert.equal((await generic(l.login, 'session')).status, 401);
     const token = await authorize(l.login);
+    assert.equal((await generic(token, 'session')).json.session_id, l.sessionId);
+    assert.equal((await generic(token, 'balance')).json.balance, '1000.00');
     const again = await call(h.base, 'POST', '/api/runtime/crash/authorize', {
       headers: { 'x-login-grant': l.login },
     });

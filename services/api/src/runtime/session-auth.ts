@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { findCrashSession } from '../crash/authorization.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { hashLaunchToken, LIFETIMES } from '../launch/create-launch.js';
@@ -47,9 +48,15 @@ export function authenticateRuntime(deps: ApiDeps) {
        WHERE s.token_hash = $1`,
       [hash],
     );
+    // prov_d: the launch URL's login grant is no runtime token; the crash page exchanges it for a
+    // session authorization (crash/authorization.ts): one hour unless revoked.
+    if (rows[0]?.provider_id === 'prov_d') throw new HttpError(401, 'Missing or invalid session token');
     // prov_c: the launch URL's grant counts only for its 5 minutes; the page exchanges it for a
     // play token (native/play-token.ts) that lasts the 30-minute play session.
-    const session = rows[0] ?? (await findPlayTokenSession(deps.pool, hash));
+    const session =
+      rows[0] ??
+      (await findPlayTokenSession(deps.pool, hash)) ??
+      (await findCrashSession(deps.pool, hash).then((s) => s && { ...s, grant_expires_at: null }));
     if (session?.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
     if (
       session.provider_id === 'prov_c' &&
