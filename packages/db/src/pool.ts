@@ -45,6 +45,14 @@ export async function withTransaction<T>(
   fn: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client has no error listener (the pool takes its own off): a server that ends
+  // the connection between two statements (a restart, say) would emit an unhandled 'error' and
+  // take the whole process down. Listen here; such a client is destroyed, not pooled again.
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost = err;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -54,6 +62,7 @@ export async function withTransaction<T>(
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(lost);
   }
 }

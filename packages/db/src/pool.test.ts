@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createPool, type Pool, withTransaction } from './pool.js';
+import { createTestDatabase, type TestDatabase } from './testing.js';
+
+// Found by the reliability suite (PostgreSQL stopped under load): an API process died with an
+// unhandled 'error' event when the server ended a connection that a transaction held between two
+// statements. The transaction must fail, and the process and the pool must carry on.
+
+let db: TestDatabase;
+let pool: Pool;
+before(async () => {
+  db = await createTestDatabase();
+  pool = createPool(db.url, { max: 2 });
+});
+after(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+test('a connection ended between two statements of a transaction fails it without an unhandled error', async () => {
+  let crashed: unknown;
+  const onUncaught = (err: unknown) => {
+    crashed = err;
+  };
+  process.on('uncaughtException', onUncaught);
+  try {
+    await assert.rejects(
+      withTransaction(pool, async (c) => {
+        const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        // Another session ends this one while no statement of it is running.
+        await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        await new Promise((r) => setTimeout(r, 300));
+        await c.query('SELECT 1');
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(crashed, undefined, `an unhandled error escaped: ${String(crashed)}`);
+    // The broken client was not pooled again: the next transactions work.
+    for (let i = 0; i < 3; i++) {
+      const n = await withTransaction(
+        pool,
+        async (c) => (await c.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n,
+      );
+      assert.equal(n, 1);
+    }
+  } finally {
+    process.off('uncaughtException', onUncaught);
+  }
+});
