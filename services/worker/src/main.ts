@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
-import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { startRoundResumer, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { Client, Connection } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import { createWorker } from './create-worker.js';
 import { workerMetrics } from './metrics.js';
@@ -52,6 +53,15 @@ startMetricsServer({
   contentType: registry.contentType,
   logger,
 });
+// Rounds the runtime recorded but whose settlement never started (an API process died between
+// its commit and the start): started late from their durable intent (@opi/workflows resume.ts).
+const clientConnection = Connection.lazy({ address: config.TEMPORAL_ADDRESS });
+const stopResumer = startRoundResumer({
+  pool,
+  client: new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE }),
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  log: (level, msg, fields) => log(level, msg, fields),
+});
 log('info', 'worker started', {
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   namespace: config.TEMPORAL_NAMESPACE,
@@ -66,6 +76,8 @@ setInterval(() => {
 try {
   await worker.run();
 } finally {
+  stopResumer();
+  await clientConnection.close().catch(() => {});
   await connection.close();
   await pool.end();
   log('info', 'worker stopped');

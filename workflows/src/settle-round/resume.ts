@@ -1,0 +1,71 @@
+import type { Pool } from '@opi/db';
+import type { Client } from '@temporalio/client';
+import type { RoundIntent } from './intent.js';
+import { startSettlement } from './start.js';
+
+/**
+ * Starts the settlement of slot rounds whose workflow never started. The game runtime commits the
+ * round and its intent, then starts the round's workflow: an API process that dies in between
+ * (SIGKILL, or a crash while PostgreSQL restarts), or a Temporal that does not answer the start,
+ * leaves an open round that no workflow would ever settle — its session then refuses every
+ * further spin. The intent is durable, so the settlement can start late: the same workflow id,
+ * the same transaction ids; a start of a round that does have a workflow is a no-op.
+ *
+ * Candidates are prov_a and prov_b rounds still open after `olderThanSeconds` with nothing in the
+ * journal (any started settlement journals its debit before its first send). Found by the
+ * reliability suite (`bench/src/reliability`).
+ */
+export async function resumeUnstartedRounds(
+  pool: Pool,
+  client: Client,
+  taskQueue: string,
+  options: { olderThanSeconds?: number; limit?: number } = {},
+): Promise<string[]> {
+  const { rows } = await pool.query<{ round_id: string; intent: RoundIntent }>(
+    // The first condition matches the rounds_in_flight partial index.
+    `SELECT r.round_id, r.intent FROM rounds r
+     WHERE (r.status IN ('open', 'settling') OR r.stuck) AND r.status = 'open'
+       AND r.provider_id IN ('prov_a', 'prov_b')
+       AND r.created_at < now() - make_interval(secs => $1)
+       AND NOT EXISTS (SELECT 1 FROM wallet_transactions w WHERE w.round_id = r.round_id)
+     ORDER BY r.created_at LIMIT $2`,
+    [options.olderThanSeconds ?? 30, options.limit ?? 100],
+  );
+  const started: string[] = [];
+  for (const row of rows) {
+    await startSettlement(client, taskQueue, row.intent);
+    started.push(row.round_id);
+  }
+  return started;
+}
+
+/** Runs resumeUnstartedRounds every `everyMs` (a worker does); returns the stopper. */
+export function startRoundResumer(options: {
+  pool: Pool;
+  client: Client;
+  taskQueue: string;
+  everyMs?: number;
+  olderThanSeconds?: number;
+  log?: (level: 'info' | 'warn', msg: string, fields: Record<string, unknown>) => void;
+}): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    resumeUnstartedRounds(options.pool, options.client, options.taskQueue, {
+      ...(options.olderThanSeconds !== undefined ? { olderThanSeconds: options.olderThanSeconds } : {}),
+    })
+      .then((ids) => {
+        if (ids.length)
+          options.log?.('warn', 'started the settlement of rounds left unstarted', { rounds: ids });
+      })
+      .catch((err: unknown) =>
+        options.log?.('warn', 'resuming unstarted rounds failed', { error: String(err) }),
+      )
+      .finally(() => {
+        running = false;
+      });
+  }, options.everyMs ?? 10_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
