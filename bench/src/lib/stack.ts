@@ -23,7 +23,14 @@ export interface BenchStack {
   databaseUrl: string;
   pool: Pool;
   env: Record<string, string>;
-  startApi(extra?: Record<string, string>): Promise<{ origin: string; pid: number; child: ChildProcess }>;
+  /**
+   * An API process on a free port (production mode). `entry` services/api/src/cluster.ts with
+   * API_PROCESSES > 1 in `extra` starts that many processes sharing the port.
+   */
+  startApi(
+    extra?: Record<string, string>,
+    entry?: string,
+  ): Promise<{ origin: string; pid: number; child: ChildProcess }>;
   stop(): Promise<void>;
 }
 
@@ -51,13 +58,21 @@ export async function startBenchStack(): Promise<BenchStack> {
     databaseUrl,
     pool,
     env,
-    async startApi(extra = {}) {
+    async startApi(extra = {}, entry = 'services/api/src/main.ts') {
       const port = await freePort();
       const child = spawn(
         process.execPath,
-        ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'services/api/src/main.ts')],
+        ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, entry)],
         {
-          env: { ...process.env, ...env, ...extra, PORT: String(port), HOST: '127.0.0.1' },
+          // API_METRICS_PORT 0: no metrics server (benchmarks scrape nothing; no port clashes).
+          env: {
+            ...process.env,
+            API_METRICS_PORT: '0',
+            ...env,
+            ...extra,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+          },
           stdio: ['ignore', 'ignore', 'inherit'],
         },
       );
