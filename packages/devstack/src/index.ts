@@ -1,4 +1,5 @@
 export * from './paths.js';
+export * from './portal.js';
 export * from './processes.js';
 export * from './secrets.js';
 export * from './temporal-cli.js';

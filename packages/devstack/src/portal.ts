@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from './paths.js';
 
 /*
@@ -12,6 +13,8 @@ import { REPO_ROOT } from './paths.js';
 export const PORTAL_DIR = path.join(REPO_ROOT, 'portal');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const STAMP = path.join(PORTAL_DIR, '.next', 'opi-build-stamp');
+/** Preloaded into `next start` so the portal stops when its supervisor disappears. */
+export const EXIT_WITH_PARENT = path.join(REPO_ROOT, 'packages', 'devstack', 'src', 'exit-with-parent.mjs');
 
 /** Every file the build reads that we own: sources, config, the lockfile. */
 function inputs(dir = path.join(PORTAL_DIR, 'src'), out: string[] = []): string[] {
@@ -92,7 +95,16 @@ export function portalStartCommand(
 ): { command: string; args: string[]; cwd: string } {
   return {
     command: process.execPath,
-    args: [NEXT_BIN, 'start', '--port', String(port), '--hostname', host],
+    args: [
+      '--import',
+      pathToFileURL(EXIT_WITH_PARENT).href,
+      NEXT_BIN,
+      'start',
+      '--port',
+      String(port),
+      '--hostname',
+      host,
+    ],
     cwd: PORTAL_DIR,
   };
 }

@@ -10,6 +10,10 @@ export interface StackSecrets {
   walletAdminToken: string;
   /** The demo operator's API key, created on the first start (shown nowhere else). */
   demoOperatorKey?: string;
+  /** The password of the demo staff account (`demo`, admin of op_demo) of the staff portal. */
+  demoStaffPassword: string;
+  /** Shared by the API and the portal (STAFF_PORTAL_SECRET): the forwarded client address. */
+  staffPortalSecret: string;
 }
 
 /**
@@ -19,15 +23,28 @@ export interface StackSecrets {
 /** Writes the secrets file again (mode 600), e.g. after the demo operator key was created. */
 export async function saveSecrets(file: string, secrets: StackSecrets): Promise<void> {
   const { serviceSecret, providerAdminKey, demoWalletSecret, walletAdminToken, demoOperatorKey } = secrets;
-  const body = { serviceSecret, providerAdminKey, demoWalletSecret, walletAdminToken, demoOperatorKey };
+  const { demoStaffPassword, staffPortalSecret } = secrets;
+  const body = {
+    serviceSecret,
+    providerAdminKey,
+    demoWalletSecret,
+    walletAdminToken,
+    demoOperatorKey,
+    demoStaffPassword,
+    staffPortalSecret,
+  };
   await writeFile(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
 }
 
 export async function loadOrCreateSecrets(
   dir: string,
-  env: { SERVICE_SECRET?: string | undefined; PROVIDER_ADMIN_KEY?: string | undefined },
-): Promise<StackSecrets & { file: string }> {
+  env: {
+    SERVICE_SECRET?: string | undefined;
+    PROVIDER_ADMIN_KEY?: string | undefined;
+    STAFF_PORTAL_SECRET?: string | undefined;
+  },
+): Promise<StackSecrets & { file: string; demoStaffPasswordGenerated: boolean }> {
   const file = path.join(dir, 'secrets.json');
   let stored: Partial<StackSecrets> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<StackSecrets>;
@@ -36,6 +53,8 @@ export async function loadOrCreateSecrets(
     providerAdminKey: stored.providerAdminKey ?? `padm_${randomBytes(32).toString('base64url')}`,
     demoWalletSecret: stored.demoWalletSecret ?? `wsec_${randomBytes(24).toString('base64url')}`,
     walletAdminToken: stored.walletAdminToken ?? randomBytes(24).toString('base64url'),
+    demoStaffPassword: stored.demoStaffPassword ?? randomBytes(15).toString('base64url'),
+    staffPortalSecret: stored.staffPortalSecret ?? randomBytes(32).toString('base64url'),
     ...(stored.demoOperatorKey ? { demoOperatorKey: stored.demoOperatorKey } : {}),
   };
   await mkdir(dir, { recursive: true });
@@ -43,8 +62,10 @@ export async function loadOrCreateSecrets(
   await chmod(file, 0o600);
   return {
     file,
+    demoStaffPasswordGenerated: stored.demoStaffPassword === undefined,
     ...secrets,
     ...(env.SERVICE_SECRET ? { serviceSecret: env.SERVICE_SECRET } : {}),
     ...(env.PROVIDER_ADMIN_KEY ? { providerAdminKey: env.PROVIDER_ADMIN_KEY } : {}),
+    ...(env.STAFF_PORTAL_SECRET ? { staffPortalSecret: env.STAFF_PORTAL_SECRET } : {}),
   };
 }

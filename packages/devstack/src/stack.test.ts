@@ -14,7 +14,7 @@ import { freePort, sleep } from './wait.js';
 // Runs the real default stack (what `npm start` runs) twice on one data folder.
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-let ports: { api: number; pg: number; temporal: number; ui: number; wallet: number };
+let ports: { api: number; pg: number; temporal: number; ui: number; wallet: number; portal: number };
 
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-stack-'));
@@ -25,6 +25,7 @@ before(async () => {
     temporal: await freePort(),
     ui: await freePort(),
     wallet: await freePort(),
+    portal: await freePort(),
   };
   env = {
     ...process.env,
@@ -35,6 +36,7 @@ before(async () => {
     TEMPORAL_PORT: String(ports.temporal),
     TEMPORAL_UI_PORT: String(ports.ui),
     WALLET_PORT: String(ports.wallet),
+    PORTAL_PORT: String(ports.portal),
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
@@ -118,6 +120,21 @@ test('npm start brings the stack up, Ctrl-C stops it cleanly, a second start reu
     body: '{}',
   });
   assert.equal(wallet.status, 401, 'the sandbox wallet is up and refuses unsigned callbacks');
+  // The staff portal is up; the demo staff account logs in with its password from the secrets file.
+  const portal = `http://127.0.0.1:${ports.portal}`;
+  assert.match(first.output(), new RegExp(`Staff portal +${portal}`));
+  const staffLogin = await fetch(`${portal}/auth/login`, {
+    method: 'POST',
+    headers: { origin: portal, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'demo', password: secrets.demoStaffPassword }),
+    redirect: 'manual',
+  });
+  assert.equal(staffLogin.status, 303);
+  assert.equal(new URL(staffLogin.headers.get('location')!).pathname, '/', 'logged in (not back to /login)');
+  const setCookie = staffLogin.headers.get('set-cookie') ?? '';
+  assert.match(setCookie, /^opi_staff=stf_/);
+  assert.match(setCookie, /; HttpOnly/i);
+  assert.match(setCookie, /; SameSite=strict/i);
 
   // The stack's own worker runs a workflow whose activity writes to the stack's PostgreSQL.
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { assignAllTitles, createApiKey, seedCatalog } from '@opi/api';
+import { assignAllTitles, createApiKey, ensureDemoStaff, seedCatalog } from '@opi/api';
 import { loadConfigOrExit } from '@opi/config';
 import {
   createPool,
@@ -23,6 +23,7 @@ import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { dataDir, REPO_ROOT } from './paths.js';
+import { ensurePortalBuild, portalStartCommand } from './portal.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
 import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
@@ -70,6 +71,11 @@ async function requirePort(name: string, port: number) {
 
 try {
   const secrets = await loadOrCreateSecrets(dir, config);
+  // The staff portal's production build (`next build`, only when its inputs changed) runs while
+  // the rest starts; the portal itself starts after the API.
+  await requirePort('PORTAL_PORT', config.PORTAL_PORT);
+  const portalBuild = ensurePortalBuild(say);
+  portalBuild.catch(() => {});
 
   // PostgreSQL
   let databaseUrl = config.DATABASE_URL;
@@ -127,6 +133,14 @@ try {
     secrets.demoOperatorKey = (await createApiKey(pool, box, 'operator', demo.operatorId, 'demo')).api_key;
     await saveSecrets(secrets.file, secrets);
   }
+  // The staff portal's demo account: `demo`, admin of op_demo; its password is demoStaffPassword
+  // in the secrets file (set again only when that file had none).
+  await ensureDemoStaff(pool, {
+    username: 'demo',
+    password: secrets.demoStaffPassword,
+    operatorId: demo.operatorId,
+    resetPassword: secrets.demoStaffPasswordGenerated,
+  });
   await pool.end();
 
   say('building the workflow bundle');
@@ -140,6 +154,7 @@ try {
     TEMPORAL_ADDRESS: temporalAddress,
     SERVICE_SECRET: secrets.serviceSecret,
     PROVIDER_ADMIN_KEY: secrets.providerAdminKey,
+    STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
   };
   const tsx = ['--conditions=source', '--import', 'tsx'];
   const service = (name: string, entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
@@ -186,6 +201,31 @@ try {
   }
   await waitForPort(config.HOST, config.PORT, 60_000);
 
+  // The staff portal: `next start` of the production build, reading through the API (it gets
+  // neither the database nor the service secret).
+  await portalBuild;
+  const portal = portalStartCommand(config.HOST, config.PORTAL_PORT);
+  const { SERVICE_SECRET: _s, PROVIDER_ADMIN_KEY: _k, DATABASE_URL: _d, ...portalEnv } = process.env;
+  const portalProc = startProcess('portal', portal.command, portal.args, {
+    cwd: portal.cwd,
+    runDir,
+    env: {
+      ...portalEnv,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      OPI_API_URL: `http://${config.HOST}:${config.PORT}`,
+      STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+    },
+  });
+  portalProc.child.on('exit', (code, signal) => {
+    if (!shuttingDown) {
+      say(`portal exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
+      void shutdown(1);
+    }
+  });
+  services.push(portalProc);
+  await waitForPort(config.HOST, config.PORTAL_PORT, 60_000);
+
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   say(`ready in ${seconds} s`);
   process.stdout.write(
@@ -196,6 +236,7 @@ try {
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       `  Wallet sandbox http://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
+      `  Staff portal   http://${config.HOST}:${config.PORTAL_PORT}   (log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file})`,
       `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,
       `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Data           ${dir}`,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { freePort } from '../test-support/harness.js';
@@ -67,6 +67,9 @@ before(async () => {
   portal = spawn(
     process.execPath,
     [
+      // Stops with this test process even if it is killed outright.
+      '--import',
+      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
       path.join(REPO, 'node_modules/next/dist/bin/next'),
       'start',
       '--port',
