@@ -68,6 +68,14 @@ before(async () => {
     ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/devstack/src/stack.ts')],
     { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // If this test process is ended (a timeout), the stack must not outlive it.
+  process.once('exit', () => stack.kill('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stack.kill('SIGINT');
+      process.exit(1);
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
