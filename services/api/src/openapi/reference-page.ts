@@ -113,6 +113,14 @@ function content(c: unknown): string {
     .join('');
 }
 
+/** A JSON request body's fields, inline (the schema is also under Schemas). */
+function bodyTable(body: JsonSchema, doc: OpenApiDocument): string {
+  const json = (body.content as Record<string, { schema?: JsonSchema }> | undefined)?.['application/json'];
+  const name = refName(json?.schema?.$ref);
+  const schema = name ? doc.components.schemas[name] : undefined;
+  return schema ? table(schema) : '';
+}
+
 function securityText(sec: unknown): string {
   const reqs = sec as Record<string, unknown>[] | undefined;
   if (!reqs || reqs.length === 0) return '<span class="auth public">public</span>';
@@ -137,7 +145,7 @@ function operation(method: string, path: string, op: JsonSchema, doc: OpenApiDoc
 <p class="sum">${esc(op.summary)} ${securityText(op.security)}</p>
 ${md(op.description as string)}
 ${parametersTable((op.parameters as JsonSchema[]) ?? [], doc)}
-${body ? `<h4>Request body${body.required ? '' : ' (optional)'}</h4>${md(body.description as string)}${content(body.content)}` : ''}
+${body ? `<h4>Request body${body.required ? '' : ' (optional)'}</h4>${md(body.description as string)}${content(body.content)}${bodyTable(body, doc)}` : ''}
 <h4>Responses</h4><table><tbody>${responses}</tbody></table>
 </section>`;
 }
