@@ -1,0 +1,42 @@
+/**
+ * The reliability suite: faults, load and hostile input, with nothing lost. Starts its own stack
+ * (every part a separate process), drives real rounds through the game runtime, runs each fault
+ * scenario and checks the invariants after it, then the hostile input and a load run. Prints the
+ * report and exits 1 when any invariant broke (README: "Reliability").
+ *
+ *   npm run reliability                 the default profile (about 10 minutes)
+ *   npm run reliability -- --ci         the CI-sized run (part of npm test, a few minutes)
+ *   npm run reliability -- --long       the long run (10-minute load run, minute-long faults)
+ *   options: --only <name,...> (scenarios: baseline, worker-kills, commit-then-kill, api-kill,
+ *            temporal-restart, postgres-restart, wallet-faults, wrong-secret, hostile-input,
+ *            load-run), --report <file>, --keep (keep the run directory even when all passed)
+ */
+import { rmSync } from 'node:fs';
+import { profileFromArgs } from './reliability/profile.js';
+import { runReliability, writeReport } from './reliability/run.js';
+
+const args = process.argv.slice(2);
+const flagValue = (flag: string) => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const profile = profileFromArgs(args);
+const only = flagValue('--only') ? new Set(flagValue('--only')!.split(',')) : undefined;
+const t0 = Date.now();
+const log = (msg: string) =>
+  process.stdout.write(`[reliability ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
+
+log(`profile ${profile.name}${only ? `, only ${[...only].join(', ')}` : ''}`);
+let code = 1;
+try {
+  const report = await runReliability(profile, log, only);
+  process.stdout.write(`\n${writeReport(report, flagValue('--report'))}\n`);
+  code = report.ok ? 0 : 1;
+  if (report.ok && !args.includes('--keep') && report.dir)
+    rmSync(report.dir, { recursive: true, force: true });
+} catch (err) {
+  process.stderr.write(
+    `reliability run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+}
+process.exit(code);

@@ -1,0 +1,417 @@
+import type { WireRecord } from '@opi/wallet-sandbox';
+import { signedCall } from './http.js';
+import type { RoundLoad } from './load.js';
+import type { OperatorSetup, World } from './setup.js';
+import type { ReliabilityStack } from './stack.js';
+import { readWireLog } from './wire.js';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export const TERMINAL = new Set(['completed', 'rejected', 'cancelled', 'rolled_back']);
+
+export interface AuditRound {
+  round_id: string;
+  operator_id: string;
+  player_id: string;
+  provider_id: string;
+  currency: string;
+  status: string;
+  stuck: boolean;
+  bet_minor: number;
+  win_minor: number;
+  created_at: string;
+}
+
+function apiOrigin(stack: ReliabilityStack): string {
+  const api = stack.apis.find((s) => s.pid) ?? stack.apis[0]!;
+  return stack.apiOrigin(api);
+}
+
+/** A signed audit read (GET /api/operator/v1/...), retried a few times through a restart. */
+export async function auditGet(
+  stack: ReliabilityStack,
+  op: OperatorSetup,
+  pathAndQuery: string,
+): Promise<any> {
+  let last = '';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await signedCall(apiOrigin(stack), op.key, 'GET', `/api/operator/v1${pathAndQuery}`);
+    if (res.status === 200) return res.json;
+    last = `${res.status} ${res.text.slice(0, 200)}`;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`audit GET ${pathAndQuery}: ${last}`);
+}
+
+/** Every page of an audit search. */
+export async function auditAll(
+  stack: ReliabilityStack,
+  op: OperatorSetup,
+  resource: 'rounds' | 'transactions',
+  query: Record<string, string> = {},
+): Promise<any[]> {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const q: URLSearchParams = new URLSearchParams({ ...query, limit: '200', ...(cursor ? { cursor } : {}) });
+    const page: { items: any[]; next_cursor: string | null } = (
+      await auditGet(stack, op, `/${resource}?${q}`)
+    ).data;
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+export interface Backlog {
+  open: number;
+  settling: number;
+  pending: number;
+  stuck: number;
+  /** The rounds concerned (a pending transaction counts for its round). */
+  rounds: Set<string>;
+}
+
+/** What is still unsettled, through the audit API of every operator. */
+export async function backlog(stack: ReliabilityStack, world: World): Promise<Backlog> {
+  const out: Backlog = { open: 0, settling: 0, pending: 0, stuck: 0, rounds: new Set() };
+  for (const op of world.operators) {
+    const open = await auditAll(stack, op, 'rounds', { status: 'open' });
+    const settling = await auditAll(stack, op, 'rounds', { status: 'settling' });
+    const stuck = await auditAll(stack, op, 'rounds', { stuck: 'true' });
+    const pending = await auditAll(stack, op, 'transactions', { status: 'pending' });
+    out.open += open.length;
+    out.settling += settling.length;
+    out.stuck += stuck.length;
+    out.pending += pending.length;
+    for (const r of [...open, ...settling, ...stuck, ...pending]) out.rounds.add(r.round_id);
+  }
+  return out;
+}
+
+/** Nothing unsettled, apart from rounds an earlier scenario already left unsettled (`known`). */
+export const drained = (b: Backlog, known: Set<string> = new Set()) =>
+  [...b.rounds].every((id) => known.has(id));
+
+interface JournalRow {
+  transaction_id: string;
+  operator_id: string;
+  round_id: string;
+  player_id: string;
+  transaction_type: string;
+  amount_minor: bigint;
+  currency: string;
+  status: string;
+  error_code: string | null;
+}
+
+interface WalletTx {
+  operator_id: string;
+  transaction_id: string;
+  transaction_type: string;
+  round_id: string;
+  player_id: string;
+  currency: string;
+  amount_minor: bigint;
+  status: string;
+  player_delta_minor: bigint;
+  reversed_by: string | null;
+}
+
+export interface InvariantContext {
+  stack: ReliabilityStack;
+  world: World;
+  load: RoundLoad;
+  /** Rounds the audit API reported stuck while the fault was on. */
+  seenStuck: Set<string>;
+}
+
+const fmtList = (xs: string[], n = 5) =>
+  `${xs.slice(0, n).join(', ')}${xs.length > n ? ` … (${xs.length})` : ''}`;
+
+/**
+ * The invariants of the issue, over everything the run has done so far: the audit API (rounds,
+ * backlog, reconciliation), the platform's journal, the sandbox wallet's own ledger and
+ * idempotency records, and its wire log (everything it ever received).
+ */
+export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: Check[]; facts: string[] }> {
+  const { stack, world, load } = ctx;
+  const checks: Check[] = [];
+  const facts: string[] = [];
+  const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+
+  // ── The audit API ─────────────────────────────────────────────────────────────────────────
+  const rounds: AuditRound[] = [];
+  for (const op of world.operators) rounds.push(...(await auditAll(stack, op, 'rounds')));
+  const byRound = new Map(rounds.map((r) => [r.round_id, r]));
+  const statusCount: Record<string, number> = {};
+  for (const r of rounds) statusCount[r.status] = (statusCount[r.status] ?? 0) + 1;
+  facts.push(`${rounds.length} rounds: ${JSON.stringify(statusCount)}`);
+
+  const unsettled = rounds.filter((r) => !TERMINAL.has(r.status) || r.stuck);
+  check(
+    'every round completed, rejected, cancelled or rolled back (none stuck)',
+    unsettled.length === 0,
+    unsettled.length
+      ? `unsettled: ${fmtList(unsettled.map((r) => `${r.round_id} ${r.status}${r.stuck ? ' stuck' : ''} (${r.provider_id}, created ${r.created_at})`))}`
+      : `${rounds.length} rounds terminal`,
+  );
+  const stillStuck = [...ctx.seenStuck].filter((id) => {
+    const r = byRound.get(id);
+    return !r || !TERMINAL.has(r.status) || r.stuck;
+  });
+  check(
+    'rounds reported stuck during the fault completed after it',
+    stillStuck.length === 0,
+    `${ctx.seenStuck.size} reported stuck${stillStuck.length ? `; not completed: ${fmtList(stillStuck)}` : ', all completed'}`,
+  );
+  const missing = [...load.rounds].filter((id) => !byRound.has(id));
+  check(
+    'every round a spin answered is in the audit record',
+    missing.length === 0,
+    missing.length ? `missing: ${fmtList(missing)}` : `${load.rounds.size} answered rounds all recorded`,
+  );
+
+  for (const op of world.operators) {
+    const rec = (await auditGet(stack, op, '/reconciliation')).data;
+    const cur = (rec.currencies as any[])
+      .map(
+        (c) =>
+          `${c.currency} rounds ${c.rounds} wallet ${c.wallet_delta_minor} game ${c.game_delta_minor} diff ${c.difference_minor} pending ${c.pending_transactions}`,
+      )
+      .join('; ');
+    check(
+      `reconciliation balanced (${op.operatorId})`,
+      rec.balanced === true &&
+        (rec.currencies as any[]).every((c) => c.difference_minor === 0 && c.pending_transactions === 0),
+      `${cur}${rec.items?.length ? `; differing rounds: ${fmtList(rec.items.map((i: any) => i.round_id))}` : ''}`,
+    );
+  }
+
+  // ── The platform's journal ─────────────────────────────────────────────────────────────────
+  const { rows: journal } = await stack.pool.query<JournalRow>(
+    `SELECT transaction_id, operator_id, round_id, player_id, transaction_type, amount_minor, trim(currency) AS currency,
+            status, error_code
+     FROM wallet_transactions WHERE operator_id = ANY($1)`,
+    [world.operators.map((o) => o.operatorId)],
+  );
+  const journalById = new Map(journal.map((j) => [j.transaction_id, j]));
+
+  // ── The wallet's own records ──────────────────────────────────────────────────────────────
+  const { rows: walletTx } = await stack.walletPool.query<WalletTx>(
+    `SELECT operator_id, transaction_id, transaction_type, round_id, player_id, trim(currency) AS currency, amount_minor,
+            status, player_delta_minor, reversed_by
+     FROM wallet.transactions`,
+  );
+  const ledger = await stack.walletAdmin.ledgerCheck();
+  const badTotals = ledger.totals.filter((t) => t.sum_minor !== '0');
+  const inconsistent = ledger.accounts.filter((a) => !a.consistent);
+  check(
+    'the wallet ledger balances (double entry, per account and per currency)',
+    ledger.ok && ledger.unbalanced_transactions === 0 && badTotals.length === 0 && inconsistent.length === 0,
+    `ok ${ledger.ok}, ${ledger.accounts.length} accounts, unbalanced transactions ${ledger.unbalanced_transactions}, ` +
+      `totals ${JSON.stringify(ledger.totals)}${inconsistent.length ? `; inconsistent: ${fmtList(inconsistent.map((a) => a.player_id))}` : ''}`,
+  );
+  const negative = ledger.accounts.filter((a) => BigInt(a.balance_minor) < 0n);
+  check(
+    'no balance negative',
+    negative.length === 0,
+    negative.length
+      ? fmtList(negative.map((a) => `${a.player_id} ${a.balance_minor}`))
+      : `lowest ${ledger.accounts.reduce((m, a) => (BigInt(a.balance_minor) < m ? BigInt(a.balance_minor) : m), 2n ** 62n)}`,
+  );
+
+  // Money conserved per player and currency: what the wallet holds now is what the suite gave
+  // the player plus what the platform's journal says moved, to the minor unit.
+  const effect = new Map<string, bigint>();
+  for (const j of journal) {
+    if (j.status !== 'success') continue;
+    const key = `${j.operator_id}/${j.player_id}/${j.currency}`;
+    let d = 0n;
+    if (j.transaction_type === 'debit') d = -j.amount_minor;
+    else if (j.transaction_type === 'credit') d = j.amount_minor;
+    else if (j.transaction_type === 'cancel' || j.transaction_type === 'rollback') {
+      const debit = journalById.get(`${j.round_id}:debit`);
+      d = debit?.status === 'success' ? j.amount_minor : 0n;
+    }
+    effect.set(key, (effect.get(key) ?? 0n) + d);
+  }
+  const notConserved: string[] = [];
+  let totalHeld = 0n;
+  for (const a of ledger.accounts) {
+    const key = `${a.operator_id}/${a.player_id}/${a.currency}`;
+    const opening = load.openings.get(key);
+    if (opening === undefined) {
+      notConserved.push(`${key}: an account the suite did not open`);
+      continue;
+    }
+    const expected = opening + BigInt(a.deposits_minor) + (effect.get(key) ?? 0n);
+    totalHeld += BigInt(a.balance_minor);
+    if (BigInt(a.balance_minor) !== expected)
+      notConserved.push(`${key}: holds ${a.balance_minor}, expected ${expected}`);
+  }
+  check(
+    'money conserved per player and currency (wallet balance = opening + journalled movements)',
+    notConserved.length === 0,
+    notConserved.length
+      ? fmtList(notConserved)
+      : `${ledger.accounts.length} accounts, ${totalHeld} minor units held`,
+  );
+
+  // Per round: the wallet's net effect is the game result (win - bet when completed, else zero),
+  // the debit took the bet and the credit paid the win.
+  const walletByRound = new Map<string, WalletTx[]>();
+  for (const t of walletTx) {
+    const list = walletByRound.get(t.round_id) ?? [];
+    list.push(t);
+    walletByRound.set(t.round_id, list);
+  }
+  const roundMismatch: string[] = [];
+  for (const r of rounds) {
+    const txs = walletByRound.get(r.round_id) ?? [];
+    const net = txs.reduce((s, t) => s + t.player_delta_minor, 0n);
+    const expected = r.status === 'completed' ? BigInt(r.win_minor) - BigInt(r.bet_minor) : 0n;
+    if (net !== expected) roundMismatch.push(`${r.round_id} (${r.status}): wallet ${net}, game ${expected}`);
+    for (const t of txs) {
+      if (t.status !== 'success') continue;
+      if (t.transaction_type === 'debit' && t.amount_minor !== BigInt(r.bet_minor))
+        roundMismatch.push(`${t.transaction_id}: debit ${t.amount_minor}, bet ${r.bet_minor}`);
+      if (t.transaction_type === 'credit' && t.amount_minor !== BigInt(r.win_minor))
+        roundMismatch.push(`${t.transaction_id}: credit ${t.amount_minor}, win ${r.win_minor}`);
+    }
+  }
+  const invented = [...walletByRound.keys()].filter((id) => !byRound.has(id));
+  check(
+    "each round's wallet effect equals its game result (no money without a round)",
+    roundMismatch.length === 0 && invented.length === 0,
+    roundMismatch.length || invented.length
+      ? fmtList([...roundMismatch, ...invented.map((id) => `wallet money for unknown round ${id}`)])
+      : `${walletByRound.size} rounds with wallet movements agree`,
+  );
+
+  // Every movement the wallet applied is in the platform's journal as a success (or is a debit
+  // the journal records as reversed by its rollback): no money record lost, even when the worker
+  // died between the wallet's commit and the journal's record.
+  const unrecorded = walletTx
+    .filter((t) => t.status === 'success')
+    .filter((t) => {
+      const j = journalById.get(t.transaction_id);
+      if (j?.status === 'success') return false;
+      return !(t.transaction_type === 'debit' && j?.error_code === 'reversed_by_rollback' && t.reversed_by);
+    });
+  check(
+    'every wallet movement is journalled by the platform (no lost record)',
+    unrecorded.length === 0,
+    unrecorded.length
+      ? fmtList(
+          unrecorded.map(
+            (t) => `${t.transaction_id} journal ${journalById.get(t.transaction_id)?.status ?? 'absent'}`,
+          ),
+        )
+      : `${walletTx.filter((t) => t.status === 'success').length} wallet movements all journalled`,
+  );
+
+  // No transaction applied twice.
+  const twice = await stack.walletPool.query<{ transaction_id: string; n: bigint }>(
+    `SELECT transaction_id, count(*) AS n FROM wallet.requests WHERE outcome = 'applied'
+     GROUP BY operator_id, transaction_id HAVING count(*) > 1`,
+  );
+  const doubleEntries = await stack.walletPool.query<{ transaction_ref: string }>(
+    `SELECT transaction_ref FROM wallet.ledger_entries WHERE transaction_ref LIKE 'cb:%'
+     GROUP BY operator_id, transaction_ref HAVING count(*) > 2`,
+  );
+  const replays = await stack.walletPool.query<{ outcome: string; n: bigint }>(
+    `SELECT outcome, count(*) AS n FROM wallet.requests GROUP BY outcome ORDER BY outcome`,
+  );
+  check(
+    'no transaction_id applied twice',
+    twice.rows.length === 0 && doubleEntries.rows.length === 0,
+    twice.rows.length || doubleEntries.rows.length
+      ? fmtList([
+          ...twice.rows.map((r) => r.transaction_id),
+          ...doubleEntries.rows.map((r) => r.transaction_ref),
+        ])
+      : `wallet requests by outcome: ${replays.rows.map((r) => `${r.outcome} ${r.n}`).join(', ')}`,
+  );
+
+  // ── The wire log: everything the wallet ever received ─────────────────────────────────────
+  const wire = readWireLog(stack.wireLogFile).filter((w) =>
+    world.operators.some((o) => o.operatorId === w.operator_id),
+  );
+  const hashes = new Map<string, Set<string>>();
+  const debitsPerRound = new Map<string, Set<string>>();
+  const badIds: string[] = [];
+  const byOp: Record<string, number> = {};
+  for (const w of wire) {
+    byOp[w.operation] = (byOp[w.operation] ?? 0) + 1;
+    if (typeof w.transaction_id !== 'string' || typeof w.round_id !== 'string') continue;
+    const set = hashes.get(w.transaction_id) ?? new Set();
+    set.add(w.sha256);
+    hashes.set(w.transaction_id, set);
+    if (w.transaction_id !== `${w.round_id}:${w.transaction_type}`) badIds.push(w.transaction_id);
+    if (w.transaction_type === 'debit') {
+      const d = debitsPerRound.get(w.round_id) ?? new Set();
+      d.add(w.transaction_id);
+      debitsPerRound.set(w.round_id, d);
+    }
+  }
+  const changed = [...hashes.entries()].filter(([, s]) => s.size > 1).map(([id]) => id);
+  const multiDebit = [...debitsPerRound.entries()].filter(([, s]) => s.size > 1).map(([id]) => id);
+  facts.push(
+    `wallet received ${wire.length} callbacks (${Object.entries(byOp)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}) for ${hashes.size} transaction ids: ${wire.length - hashes.size} resends`,
+  );
+  check(
+    'no replacement debit: one debit id per round, derived from the round; every resend byte-identical',
+    badIds.length === 0 && changed.length === 0 && multiDebit.length === 0,
+    badIds.length || changed.length || multiDebit.length
+      ? fmtList([
+          ...badIds.map((id) => `id not derived from its round: ${id}`),
+          ...changed.map((id) => `bytes changed between sends: ${id}`),
+          ...multiDebit.map((id) => `several debit ids in round ${id}`),
+        ])
+      : `${debitsPerRound.size} rounds debited, ${wire.length - hashes.size} resends all identical`,
+  );
+
+  const speculative: string[] = [];
+  let rollbacks = 0;
+  for (const w of wire) {
+    if (typeof w.round_id !== 'string') continue;
+    const round = byRound.get(w.round_id);
+    const debit = journalById.get(`${w.round_id}:debit`);
+    if (w.transaction_type === 'cancel') speculative.push(`cancel sent for spin round ${w.round_id}`);
+    if (w.transaction_type === 'rollback') {
+      rollbacks++;
+      if (round?.provider_id !== 'prov_a')
+        speculative.push(`rollback for ${round?.provider_id ?? 'unknown'} round ${w.round_id}`);
+      if (w.original_transaction_id !== `${w.round_id}:debit`)
+        speculative.push(`rollback ${w.transaction_id} names ${String(w.original_transaction_id)}`);
+      if (debit && debit.status !== 'pending' && debit.error_code !== 'reversed_by_rollback')
+        speculative.push(`rollback of debit ${debit.transaction_id} the journal holds as ${debit.status}`);
+    }
+    if (w.transaction_type === 'credit') {
+      if (debit?.status !== 'success')
+        speculative.push(`credit for round ${w.round_id} whose debit is ${debit?.status ?? 'absent'}`);
+      if (round && w.amount_minor !== round.win_minor)
+        speculative.push(`credit ${w.transaction_id} of ${String(w.amount_minor)}, win ${round.win_minor}`);
+    }
+  }
+  check(
+    'no speculative refund: rollbacks only for uncertain prov_a debits, no cancel, credits only after a debit',
+    speculative.length === 0,
+    speculative.length
+      ? fmtList(speculative)
+      : `${rollbacks} rollback sends, all for uncertain prov_a debits`,
+  );
+  return { checks, facts };
+}
+
+/** The wire log records received in [from, to] ms. */
+export function wireBetween(stack: ReliabilityStack, from: number, to: number): WireRecord[] {
+  return readWireLog(stack.wireLogFile).filter((w) => w.at >= from && w.at <= to);
+}

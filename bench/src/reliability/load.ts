@@ -1,0 +1,319 @@
+import { randomBytes } from 'node:crypto';
+import { sleep } from '@opi/devstack';
+import { percentile } from '../lib/stats.js';
+import { http, signedCall } from './http.js';
+import type { OperatorSetup, World } from './setup.js';
+import type { ReliabilityStack, Service } from './stack.js';
+
+export type Kind = 'launch' | 'spin' | 'catalog';
+
+interface KindStats {
+  count: number;
+  errors: number;
+  statuses: Record<string, number>;
+  latencies: number[];
+}
+
+export interface KindSummary {
+  kind: Kind;
+  count: number;
+  errors: number;
+  errorRate: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+/** Requests per phase (a scenario, the load run) and kind: counts, answers, latencies. */
+export class Recorder {
+  private phases = new Map<string, { started: number; ended?: number; kinds: Map<Kind, KindStats> }>();
+  phase = 'setup';
+
+  begin(phase: string): void {
+    this.phase = phase;
+    if (!this.phases.has(phase)) this.phases.set(phase, { started: Date.now(), kinds: new Map() });
+  }
+
+  end(phase: string): void {
+    const p = this.phases.get(phase);
+    if (p) p.ended = Date.now();
+  }
+
+  record(kind: Kind, ms: number, answer: string, ok: boolean): void {
+    let p = this.phases.get(this.phase);
+    if (!p) {
+      p = { started: Date.now(), kinds: new Map() };
+      this.phases.set(this.phase, p);
+    }
+    let s = p.kinds.get(kind);
+    if (!s) {
+      s = { count: 0, errors: 0, statuses: {}, latencies: [] };
+      p.kinds.set(kind, s);
+    }
+    s.count++;
+    if (!ok) s.errors++;
+    s.statuses[answer] = (s.statuses[answer] ?? 0) + 1;
+    s.latencies.push(ms);
+  }
+
+  summary(phase: string): KindSummary[] {
+    const p = this.phases.get(phase);
+    if (!p) return [];
+    const seconds = ((p.ended ?? Date.now()) - p.started) / 1000;
+    return [...p.kinds.entries()].map(([kind, s]) => ({
+      kind,
+      count: s.count,
+      errors: s.errors,
+      errorRate: s.count ? s.errors / s.count : 0,
+      perSecond: s.count / seconds,
+      p50: percentile(s.latencies, 50),
+      p99: percentile(s.latencies, 99),
+      statuses: s.statuses,
+    }));
+  }
+}
+
+const BETS = [10, 20, 50, 100, 200, 500];
+const rnd = (n: number) => Math.floor(Math.random() * n);
+
+interface VirtualPlayer {
+  operator: OperatorSetup;
+  externalId: string;
+  currency: string;
+  symbol: string;
+  token?: string;
+  /** Since when the player's spins have been answered 409 (a round still settling). */
+  blockedSince?: number;
+}
+
+/** The live API processes, round robin. */
+class ApiRing {
+  private i = 0;
+  constructor(private readonly stack: ReliabilityStack) {}
+  next(): Service | undefined {
+    const apis = this.stack.apis;
+    for (let k = 0; k < apis.length; k++) {
+      const s = apis[this.i++ % apis.length]!;
+      if (s.ready) return s;
+    }
+    return undefined;
+  }
+}
+
+export interface RoundLoadOptions {
+  players: number;
+  thinkMs: [number, number];
+  /** Every n-th player opens with little money, so some debits are refused (insufficient funds). */
+  poorEvery: number;
+}
+
+/**
+ * The steady round load: virtual players who launch through the provider API (signed, as the
+ * operator's server does) and then spin through the game runtime with the launch URL's token, as
+ * the game page does, one round at a time, against the API processes in turn. prov_a and prov_b
+ * titles, EUR and USD, two operators. A player whose round stays unsettled for a minute is
+ * replaced by a new one (the invariants then say why).
+ */
+export class RoundLoad {
+  readonly players: VirtualPlayer[] = [];
+  /** Every round id a spin answered. */
+  readonly rounds = new Set<string>();
+  readonly inflight = new Map<string, number>();
+  /** Opening balances the suite gave each wallet account: key operator/player/currency. */
+  readonly openings = new Map<string, bigint>();
+  replacedPlayers = 0;
+  private running = false;
+  private paused = false;
+  private busy = 0;
+  private loops: Promise<void>[] = [];
+  private readonly ring: ApiRing;
+  private serial = 0;
+  private readonly tag = randomBytes(3).toString('hex');
+
+  constructor(
+    private readonly stack: ReliabilityStack,
+    private readonly world: World,
+    private readonly recorder: Recorder,
+    private options: RoundLoadOptions,
+  ) {
+    this.ring = new ApiRing(stack);
+  }
+
+  private async newPlayer(index: number): Promise<VirtualPlayer> {
+    const operator = this.world.operators[index % this.world.operators.length]!;
+    const slot = operator.slots[rnd(operator.slots.length)]!;
+    const currency = index % 3 === 2 ? 'USD' : 'EUR';
+    const externalId = `${operator.operatorId}-${this.tag}-p${++this.serial}`;
+    const balance = this.serial % this.options.poorEvery === 0 ? 3_000n : 50_000_000n;
+    await this.stack.walletAdmin.createPlayer({
+      operatorId: operator.operatorId,
+      playerId: externalId,
+      currency,
+      balanceMinor: balance,
+    });
+    this.openings.set(`${operator.operatorId}/${externalId}/${currency}`, balance);
+    return { operator, externalId, currency, symbol: slot.symbol };
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    for (let i = 0; i < this.options.players; i++) this.players.push(await this.newPlayer(i));
+    this.loops = this.players.map((_, i) => this.loop(i));
+  }
+
+  /** More (or fewer) players from now on (the load run). */
+  async resize(options: RoundLoadOptions): Promise<void> {
+    this.options = options;
+    while (this.players.length < options.players) {
+      const i = this.players.length;
+      this.players.push(await this.newPlayer(i));
+      this.loops.push(this.loop(i));
+    }
+  }
+
+  private async launch(p: VirtualPlayer): Promise<boolean> {
+    const api = this.ring.next();
+    if (!api) return false;
+    const body = {
+      symbol: p.symbol,
+      external_player_id: p.externalId,
+      currency: p.currency,
+      device: 'desktop',
+    };
+    const res = await signedCall(
+      this.stack.apiOrigin(api),
+      p.operator.key,
+      'POST',
+      '/api/provider/v1/launch-url',
+      body,
+    );
+    this.recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
+    if (res.status !== 200) return false;
+    p.token = new URL(res.json.launch_url).searchParams.get('mgckey') ?? undefined;
+    return p.token !== undefined;
+  }
+
+  private async spin(p: VirtualPlayer): Promise<void> {
+    const api = this.ring.next();
+    if (!api) {
+      await sleep(200);
+      return;
+    }
+    const origin = this.stack.apiOrigin(api);
+    this.inflight.set(api.name, (this.inflight.get(api.name) ?? 0) + 1);
+    const res = await http(origin, 'POST', '/api/runtime/spin', {
+      headers: { 'content-type': 'application/json', 'x-session-token': p.token! },
+      body: JSON.stringify({ bet_minor: BETS[rnd(BETS.length)] }),
+      timeoutMs: 30_000,
+    });
+    this.inflight.set(api.name, (this.inflight.get(api.name) ?? 1) - 1);
+    if (res.status === 200) {
+      p.blockedSince = undefined;
+      this.rounds.add(res.json.round_id);
+      // A settled round (completed, rejected, rolled back) or one still settling (pending): both
+      // are answers; an error is only what the page could not use.
+      this.recorder.record('spin', res.ms, res.json.status, true);
+      return;
+    }
+    if (res.status === 409) {
+      // The previous round is still being settled: the page waits and tries again.
+      p.blockedSince ??= Date.now();
+      this.recorder.record('spin', res.ms, '409 settling', true);
+      if (Date.now() - p.blockedSince > 60_000) {
+        const index = this.players.indexOf(p);
+        this.players[index] = await this.newPlayer(index);
+        this.replacedPlayers++;
+      }
+      await sleep(1000);
+      return;
+    }
+    this.recorder.record('spin', res.ms, String(res.status || 'no answer'), false);
+    if (res.status === 401) p.token = undefined;
+    await sleep(200);
+  }
+
+  private async loop(index: number): Promise<void> {
+    while (this.running) {
+      if (this.paused) {
+        await sleep(100);
+        continue;
+      }
+      this.busy++;
+      try {
+        const p = this.players[index]!;
+        if (!p.token) {
+          if (!(await this.launch(p))) await sleep(500);
+        } else {
+          await this.spin(p);
+        }
+      } catch (err) {
+        this.recorder.record('spin', 0, `client error ${String(err).slice(0, 60)}`, false);
+        await sleep(500);
+      } finally {
+        this.busy--;
+      }
+      const [lo, hi] = this.options.thinkMs;
+      if (hi > 0) await sleep(lo + rnd(hi - lo + 1));
+    }
+  }
+
+  /** Stops issuing requests; resolves once none is in flight. */
+  async pause(): Promise<void> {
+    this.paused = true;
+    while (this.busy > 0) await sleep(50);
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+}
+
+/**
+ * Closed-loop launches and catalog reads for the load run, signed with fresh nonces, against the
+ * API processes in turn. Launch players rotate through a fixed pool (first launch creates the
+ * player and session, later ones resume and refresh it).
+ */
+export async function closedLoop(
+  stack: ReliabilityStack,
+  world: World,
+  recorder: Recorder,
+  kind: 'launch' | 'catalog',
+  connections: number,
+  until: () => boolean,
+): Promise<void> {
+  const ring = new ApiRing(stack);
+  let n = 0;
+  const tag = randomBytes(3).toString('hex');
+  const one = async () => {
+    while (!until()) {
+      const api = ring.next();
+      if (!api) {
+        await sleep(100);
+        continue;
+      }
+      const op = world.operators[n % world.operators.length]!;
+      const i = n++;
+      if (kind === 'catalog') {
+        const res = await signedCall(stack.apiOrigin(api), op.key, 'GET', '/api/provider/v1/games');
+        recorder.record('catalog', res.ms, String(res.status || 'no answer'), res.status === 200);
+      } else {
+        const slot = op.slots[i % op.slots.length]!;
+        const res = await signedCall(stack.apiOrigin(api), op.key, 'POST', '/api/provider/v1/launch-url', {
+          symbol: slot.symbol,
+          external_player_id: `${op.operatorId}-${tag}-l${i % 500}`,
+          currency: 'EUR',
+          return_url: 'https://casino.reliability.test/lobby',
+          device: i % 2 ? 'desktop' : 'mobile',
+        });
+        recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, one));
+}

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// The reliability suite's CI-sized run, as part of `npm test`: its own stack of separate
+// processes (two PostgreSQL servers, the Temporal dev server, two API processes, two workers, the
+// sandbox wallet), every fault scenario under load with its invariants, the hostile input and a
+// short load run. It prints its report; a broken invariant fails this test. The long run:
+// `npm run reliability -- --long` (README, "Reliability").
+const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reliability.ts');
+
+test('reliability suite (CI profile): faults, load and hostile input, with nothing lost', {
+  timeout: 290_000,
+}, async () => {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', ENTRY, '--ci'], {
+    env: { ...process.env, NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const report = output.slice(output.indexOf('RELIABILITY REPORT'));
+  process.stdout.write(`${report}\n(reliability CI run: ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  assert.equal(code, 0, `the reliability suite reported broken invariants:\n${output.slice(-6000)}`);
+});

@@ -1,0 +1,280 @@
+import { sleep } from '@opi/devstack';
+import { signedOk } from './http.js';
+import { auditAll, type Check, wireBetween } from './invariants.js';
+import type { Recorder, RoundLoad } from './load.js';
+import type { Profile } from './profile.js';
+import type { World } from './setup.js';
+import { ADMIN_KEY, type ReliabilityStack, type Service } from './stack.js';
+
+export interface ScenarioContext {
+  stack: ReliabilityStack;
+  world: World;
+  load: RoundLoad;
+  recorder: Recorder;
+  profile: Profile;
+  log: (msg: string) => void;
+}
+
+export interface FaultResult {
+  /** When the fault ended (everything restarted, the wallet healthy again). */
+  recoveredAt: number;
+  checks: Check[];
+  facts: string[];
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  run(ctx: ScenarioContext): Promise<FaultResult>;
+}
+
+const jitter = (ms: number) => Math.round(ms * (0.75 + Math.random() * 0.5));
+
+/** Pending journal rows of money the wallet has already committed: the records a dead worker owes. */
+async function committedButUnrecorded(ctx: ScenarioContext): Promise<number> {
+  const { rows: pending } = await ctx.stack.pool.query<{ transaction_id: string }>(
+    `SELECT transaction_id FROM wallet_transactions WHERE status = 'pending'`,
+  );
+  if (pending.length === 0) return 0;
+  const { rows } = await ctx.stack.walletPool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM wallet.transactions WHERE transaction_id = ANY($1)`,
+    [pending.map((p) => p.transaction_id)],
+  );
+  return rows[0]!.n;
+}
+
+const baseline: Scenario = {
+  name: 'baseline',
+  title: 'Steady load, no fault (control)',
+  async run(ctx) {
+    await sleep((ctx.profile.leadInSeconds + ctx.profile.faultSeconds) * 1000);
+    return { recoveredAt: Date.now(), checks: [], facts: [] };
+  },
+};
+
+const workerKills: Scenario = {
+  name: 'worker-kills',
+  title: 'Workers SIGKILLed repeatedly mid-settlement (wallet mildly faulty meanwhile)',
+  async run(ctx) {
+    const { stack, profile } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    await stack.walletAdmin.setFaults({
+      latencyMs: [20, 400],
+      latencyRate: 0.3,
+      error5xxRate: 0.05,
+      resetRate: 0.05,
+      dropAfterCommitRate: 0.05,
+    });
+    const gap = (profile.faultSeconds * 1000) / profile.workerKills;
+    const killed: string[] = [];
+    for (let k = 0; k < profile.workerKills; k++) {
+      await sleep(jitter(gap));
+      // The last kill takes every worker down at once; the others one at a time.
+      const victims: Service[] =
+        k === profile.workerKills - 1 ? stack.workers : [stack.workers[k % stack.workers.length]!];
+      await Promise.all(victims.map((w) => w.kill('SIGKILL')));
+      killed.push(victims.map((v) => v.name).join('+'));
+      await sleep(300 + Math.floor(Math.random() * 700));
+      await Promise.all(victims.map((w) => w.restart()));
+    }
+    const faults = await stack.walletAdmin.setFaults({});
+    return {
+      recoveredAt: Date.now(),
+      checks: [],
+      facts: [
+        `SIGKILLed: ${killed.join(', ')}`,
+        `wallet faults injected: ${JSON.stringify(faults.counters)}`,
+      ],
+    };
+  },
+};
+
+const commitThenKill: Scenario = {
+  name: 'commit-then-kill',
+  title: "Workers SIGKILLed between the wallet's commit and the journal's record",
+  async run(ctx) {
+    const { stack, profile } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    let owed = 0;
+    const perKill: number[] = [];
+    for (let k = 0; k < profile.commitKills; k++) {
+      // Every answer is lost after the wallet commits: the worker cannot record what happened.
+      await stack.walletAdmin.setFaults({ dropAfterCommitRate: 1 });
+      await sleep(2_500);
+      const n = await committedButUnrecorded(ctx);
+      await Promise.all(stack.workers.map((w) => w.kill('SIGKILL')));
+      await stack.walletAdmin.setFaults({});
+      perKill.push(n);
+      owed += n;
+      await sleep(500);
+      await Promise.all(stack.workers.map((w) => w.restart()));
+      await sleep(jitter(2_000));
+    }
+    return {
+      recoveredAt: Date.now(),
+      checks: [
+        {
+          name: "the kills landed between the wallet's commit and the journal's record",
+          ok: owed > 0,
+          detail: `transactions committed at the wallet and still pending in the journal at each kill: ${perKill.join(', ')}`,
+        },
+      ],
+      facts: [],
+    };
+  },
+};
+
+const apiKills: Scenario = {
+  name: 'api-kill',
+  title: 'An API process SIGKILLed mid-request',
+  async run(ctx) {
+    const { stack, profile, load } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    const cut: string[] = [];
+    let midRequest = 0;
+    for (let k = 0; k < profile.apiKills; k++) {
+      // Wait for a moment with spins in flight on a process, then kill that one.
+      let victim: Service | undefined;
+      const deadline = Date.now() + 10_000;
+      while (!victim && Date.now() < deadline) {
+        victim = stack.apis
+          .filter((s) => s.pid && (load.inflight.get(s.name) ?? 0) > 0)
+          .sort((x, y) => (load.inflight.get(y.name) ?? 0) - (load.inflight.get(x.name) ?? 0))[0];
+        if (!victim) await sleep(20);
+      }
+      victim ??= stack.apis[k % stack.apis.length]!;
+      const inflight = load.inflight.get(victim.name) ?? 0;
+      await victim.kill('SIGKILL');
+      if (inflight > 0) midRequest++;
+      cut.push(`${victim.name} with ${inflight} spins in flight`);
+      await sleep(1_500);
+      await victim.restart();
+      await sleep(jitter((profile.faultSeconds * 1000) / profile.apiKills));
+    }
+    return {
+      recoveredAt: Date.now(),
+      checks: [
+        {
+          name: 'API processes died with requests in flight',
+          ok: midRequest > 0,
+          detail: cut.join('; '),
+        },
+      ],
+      facts: [],
+    };
+  },
+};
+
+const temporalRestart: Scenario = {
+  name: 'temporal-restart',
+  title: 'The Temporal dev server stopped and restarted under load (history on its SQLite file)',
+  async run(ctx) {
+    const { stack, profile, log } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    const down = Date.now();
+    await stack.stopTemporal();
+    log(`Temporal stopped (${((Date.now() - down) / 1000).toFixed(1)} s to stop)`);
+    await sleep(profile.outageSeconds * 1000);
+    const up = Date.now();
+    await stack.startTemporal();
+    log(`Temporal restarted (${((Date.now() - up) / 1000).toFixed(1)} s to answer)`);
+    return {
+      recoveredAt: Date.now(),
+      checks: [],
+      facts: [`down for ${((Date.now() - down) / 1000).toFixed(1)} s`],
+    };
+  },
+};
+
+const postgresRestart: Scenario = {
+  name: 'postgres-restart',
+  title: "The platform's PostgreSQL stopped and restarted under load",
+  async run(ctx) {
+    const { stack, profile, log } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    const down = Date.now();
+    await stack.stopPg();
+    log(`PostgreSQL stopped (${((Date.now() - down) / 1000).toFixed(1)} s to stop)`);
+    await sleep(profile.outageSeconds * 1000);
+    await stack.startPg();
+    log('PostgreSQL restarted');
+    return {
+      recoveredAt: Date.now(),
+      checks: [],
+      facts: [`down for ${((Date.now() - down) / 1000).toFixed(1)} s`],
+    };
+  },
+};
+
+const walletFaults: Scenario = {
+  name: 'wallet-faults',
+  title: 'The wallet slow (3-11 s), failing with 5xx, resetting, dropping answers after commit',
+  async run(ctx) {
+    const { stack, profile } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    await stack.walletAdmin.setFaults({
+      latencyMs: [3_000, 11_000],
+      latencyRate: 0.25,
+      error5xxRate: 0.1,
+      resetRate: 0.1,
+      dropAfterCommitRate: 0.1,
+    });
+    await sleep(profile.faultSeconds * 1000 * 1.5);
+    const faults = await stack.walletAdmin.setFaults({});
+    return {
+      recoveredAt: Date.now(),
+      checks: [],
+      facts: [`wallet faults injected: ${JSON.stringify(faults.counters)}`],
+    };
+  },
+};
+
+const wrongSecret: Scenario = {
+  name: 'wrong-secret',
+  title: 'The wallet secret rotated wrongly (every callback answered 401), then fixed',
+  async run(ctx) {
+    const { stack, profile, world } = ctx;
+    const op = world.primary;
+    const origin = stack.apiOrigin(stack.apis[0]!);
+    await sleep(profile.leadInSeconds * 1000);
+    const from = Date.now();
+    await signedOk(origin, ADMIN_KEY, 'PATCH', `/api/admin/v1/operators/${op.operatorId}`, {
+      wallet_secret: `wsec_wrongly_rotated_${'0123456789abcdef'.repeat(2)}`,
+    });
+    await sleep(profile.faultSeconds * 1000);
+    const stuck = (await auditAll(stack, op, 'rounds', { stuck: 'true' })).length;
+    await signedOk(origin, ADMIN_KEY, 'PATCH', `/api/admin/v1/operators/${op.operatorId}`, {
+      wallet_secret: op.walletSecret,
+    });
+    const recoveredAt = Date.now();
+    const sent = wireBetween(stack, from, recoveredAt).filter((w) => w.operator_id === op.operatorId);
+    const rollbacks = sent.filter((w) => w.operation === 'rollback').length;
+    return {
+      recoveredAt,
+      checks: [
+        {
+          name: 'the 401s were reported: rounds flagged stuck while the secret was wrong',
+          ok: stuck > 0,
+          detail: `${stuck} rounds of ${op.operatorId} stuck before the fix; ${sent.length} callbacks refused meanwhile`,
+        },
+        {
+          name: 'a 401 is never compensated: no rollback while the secret was wrong',
+          ok: rollbacks === 0,
+          detail: `${rollbacks} rollbacks sent for ${op.operatorId} during the fault`,
+        },
+      ],
+      facts: [],
+    };
+  },
+};
+
+export const SCENARIOS: Scenario[] = [
+  baseline,
+  workerKills,
+  commitThenKill,
+  apiKills,
+  temporalRestart,
+  postgresRestart,
+  walletFaults,
+  wrongSecret,
+];

@@ -1,0 +1,411 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  type WriteStream,
+  writeFileSync,
+} from 'node:fs';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { seedCatalog } from '@opi/api';
+import {
+  createPool,
+  createSecretBox,
+  ensureBootstrapAdminKey,
+  ensureDatabase,
+  migrate,
+  type Pool,
+  withDatabase,
+} from '@opi/db';
+import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '@opi/db/embedded';
+import {
+  findOrBuildTemporalCli,
+  freePort,
+  REPO_ROOT,
+  sleep,
+  startTemporalDevServer,
+  stopLeftovers,
+  type TemporalDevServer,
+  waitForPort,
+} from '@opi/devstack';
+import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { migrateWallet } from '@opi/wallet-sandbox/migrate';
+import { buildWorkflowBundle } from '@opi/workflows';
+
+export const SERVICE_SECRET = 'reliability-service-secret-0123456789abcdef';
+export const ADMIN_KEY = 'padm_reliability_admin_key_0123456789abcdefgh';
+export const WALLET_ADMIN_TOKEN = 'reliability-wallet-admin-token-0123';
+
+/** Pid files of what a run starts, so a later run stops what a killed run left behind. */
+const RUN_DIR = path.join(os.tmpdir(), 'opi-reliability-run');
+
+export type ServiceKind = 'api' | 'worker' | 'wallet';
+
+export interface ProcessEvent {
+  at: number;
+  service: string;
+  event: 'killed' | 'restarted' | 'exited unexpectedly' | 'started';
+  detail?: string;
+}
+
+/**
+ * One of our Node services as a child process (`node --conditions=source --import tsx <entry>`),
+ * its output appended to a log file. A supervisor: an exit we did not ask for is recorded and the
+ * process is started again after a second, as a process manager would.
+ */
+export class Service {
+  child: ChildProcess | undefined;
+  /** Serving: started and not since killed or exited (a load balancer's health check). */
+  ready = false;
+  private expectingExit = false;
+  private stopped = false;
+  private readonly log: WriteStream;
+  readonly pidFile: string;
+
+  constructor(
+    readonly name: string,
+    readonly kind: ServiceKind,
+    private readonly entry: string,
+    private readonly env: NodeJS.ProcessEnv,
+    readonly port: number | undefined,
+    logDir: string,
+    private readonly events: ProcessEvent[],
+  ) {
+    this.log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    this.pidFile = path.join(RUN_DIR, `${name}.pid`);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.exitCode === null && this.child.signalCode === null ? this.child.pid : undefined;
+  }
+
+  /** Starts the process and waits until it serves (its port answers, or the worker says so). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.expectingExit = false;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, this.entry)],
+      { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO_ROOT },
+    );
+    this.child = child;
+    if (child.pid) writeFileSync(this.pidFile, String(child.pid));
+    let ready: () => void = () => {};
+    const started = new Promise<void>((r) => {
+      ready = r;
+    });
+    let buffered = '';
+    const watch = (chunk: Buffer) => {
+      this.log.write(chunk);
+      if (this.kind === 'worker') {
+        buffered = (buffered + chunk.toString('utf8')).slice(-4096);
+        // Our own line (at info level, stdout), or the SDK's (stderr, at every level).
+        if (buffered.includes('"worker started"') || buffered.includes("state: 'RUNNING'")) ready();
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.on('exit', (code, signal) => {
+      this.ready = false;
+      this.log.write(`--- exit code=${code} signal=${signal} at ${new Date().toISOString()}\n`);
+      ready();
+      if (this.stopped || this.expectingExit) return;
+      this.events.push({
+        at: Date.now(),
+        service: this.name,
+        event: 'exited unexpectedly',
+        detail: `code ${code}, signal ${signal}`,
+      });
+      setTimeout(() => {
+        if (!this.stopped && this.child === child) void this.start().catch(() => {});
+      }, 1000);
+    });
+    const deadline = Date.now() + 60_000;
+    if (this.port !== undefined) {
+      await waitForPort('127.0.0.1', this.port, 60_000, () =>
+        child.exitCode !== null || child.signalCode !== null ? `${this.name} exited during start` : undefined,
+      );
+    } else {
+      await Promise.race([started, sleep(60_000)]);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${this.name} exited during start`);
+      if (Date.now() > deadline) throw new Error(`${this.name} did not start within 60 s`);
+    }
+    this.ready = true;
+    this.events.push({ at: Date.now(), service: this.name, event: 'started' });
+  }
+
+  /** SIGKILL (or another signal); resolves once the process is gone. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.expectingExit = true;
+    this.ready = false;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await gone;
+    this.events.push({ at: Date.now(), service: this.name, event: 'killed', detail: signal });
+  }
+
+  async restart(): Promise<void> {
+    await this.start();
+    this.events.push({ at: Date.now(), service: this.name, event: 'restarted' });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(10_000)]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await gone;
+      }
+    }
+    this.log.end();
+  }
+}
+
+export interface ReliabilityStackOptions {
+  apiProcesses: number;
+  workerProcesses: number;
+  log: (msg: string) => void;
+}
+
+/**
+ * The stack under test, every part its own process: the platform's PostgreSQL (embedded), the
+ * operator wallet's own PostgreSQL (a second embedded server: the operator's side of the wire
+ * stays up when ours goes down), the Temporal dev server on a SQLite file (so it restarts with its
+ * history), the sandbox wallet with its wire log, API processes and worker processes.
+ */
+export class ReliabilityStack {
+  readonly events: ProcessEvent[] = [];
+  readonly services: Service[] = [];
+  dir!: string;
+  pg!: EmbeddedPostgresHandle;
+  pgPort!: number;
+  walletPg!: EmbeddedPostgresHandle;
+  temporal!: TemporalDevServer;
+  temporalPort!: number;
+  temporalCli!: string;
+  databaseUrl!: string;
+  walletDatabaseUrl!: string;
+  pool!: Pool;
+  walletPool!: Pool;
+  walletBase!: string;
+  walletAdmin!: WalletAdminClient;
+  wireLogFile!: string;
+
+  constructor(private readonly options: ReliabilityStackOptions) {}
+
+  get apis(): Service[] {
+    return this.services.filter((s) => s.kind === 'api');
+  }
+  get workers(): Service[] {
+    return this.services.filter((s) => s.kind === 'worker');
+  }
+  get wallet(): Service {
+    return this.services.find((s) => s.kind === 'wallet')!;
+  }
+  apiOrigin(s: Service): string {
+    return `http://127.0.0.1:${s.port}`;
+  }
+
+  async start(): Promise<void> {
+    const say = this.options.log;
+    mkdirSync(RUN_DIR, { recursive: true });
+    await stopLeftovers(RUN_DIR, say);
+    this.dir = await mkdtemp(path.join(os.tmpdir(), 'opi-reliability-'));
+    // As root, PostgreSQL runs as the postgres user: it must be able to reach its data directory.
+    await chmod(this.dir, 0o755);
+    const logDir = path.join(this.dir, 'logs');
+    mkdirSync(logDir, { recursive: true });
+    say(`run directory ${this.dir} (process logs in logs/)`);
+
+    this.pgPort = await freePort();
+    await this.startPg();
+    await ensureDatabase(this.pg.url, 'opi');
+    this.databaseUrl = withDatabase(this.pg.url, 'opi');
+    await migrate(this.databaseUrl);
+    this.pool = createPool(this.databaseUrl, { max: 4, applicationName: 'opi-reliability' });
+    await seedCatalog(this.pool);
+    await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+
+    this.walletPg = await startEmbeddedPostgres({
+      dataDir: path.join(this.dir, 'wallet-pg'),
+      port: await freePort(),
+    });
+    this.recordPostmaster(path.join(this.dir, 'wallet-pg'), 'wallet-postgres');
+    await ensureDatabase(this.walletPg.url, 'wallet');
+    this.walletDatabaseUrl = withDatabase(this.walletPg.url, 'wallet');
+    await migrateWallet(this.walletDatabaseUrl);
+    this.walletPool = createPool(this.walletDatabaseUrl, { max: 4, applicationName: 'opi-reliability' });
+
+    this.temporalCli = await findOrBuildTemporalCli({
+      ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
+      log: say,
+    });
+    this.temporalPort = await freePort();
+    await this.startTemporal();
+    say('building the workflow bundle');
+    await buildWorkflowBundle();
+
+    const base: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      SERVICE_SECRET,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      // No metrics listeners: fixed default ports would collide with a dev stack and each other.
+      API_METRICS_PORT: '0',
+      WORKER_METRICS_PORT: '0',
+    };
+    const walletPort = await freePort();
+    this.wireLogFile = path.join(this.dir, 'wallet-wire.jsonl');
+    this.walletBase = `http://127.0.0.1:${walletPort}`;
+    this.services.push(
+      new Service(
+        'wallet',
+        'wallet',
+        'services/wallet-sandbox/src/main.ts',
+        {
+          ...base,
+          DATABASE_URL: this.walletDatabaseUrl,
+          WALLET_PORT: String(walletPort),
+          WALLET_ADMIN_TOKEN,
+          WALLET_WIRE_LOG: this.wireLogFile,
+        },
+        walletPort,
+        logDir,
+        this.events,
+      ),
+    );
+    const platform = {
+      ...base,
+      DATABASE_URL: this.databaseUrl,
+      TEMPORAL_ADDRESS: this.temporal.address,
+    };
+    for (let i = 1; i <= this.options.apiProcesses; i++) {
+      const port = await freePort();
+      this.services.push(
+        new Service(
+          `api-${i}`,
+          'api',
+          'services/api/src/main.ts',
+          {
+            ...platform,
+            PORT: String(port),
+            // Every keyed request signed, as in production; HTTP wallets and page URLs stay allowed.
+            SIGNED_REQUESTS: 'required',
+            PUBLIC_BASE_URL: 'http://games.reliability.test',
+          },
+          port,
+          logDir,
+          this.events,
+        ),
+      );
+    }
+    for (let i = 1; i <= this.options.workerProcesses; i++) {
+      this.services.push(
+        new Service(
+          `worker-${i}`,
+          'worker',
+          'services/worker/src/main.ts',
+          platform,
+          undefined,
+          logDir,
+          this.events,
+        ),
+      );
+    }
+    for (const s of this.services) await s.start();
+    this.walletAdmin = createWalletAdminClient({ baseUrl: this.walletBase, token: WALLET_ADMIN_TOKEN });
+    say(
+      `stack up: ${this.apis.length} API, ${this.workers.length} worker, wallet, PostgreSQL ×2, Temporal dev server`,
+    );
+  }
+
+  private recordPostmaster(dataDir: string, name: string) {
+    try {
+      const pid = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!;
+      writeFileSync(path.join(RUN_DIR, `${name}.pid`), pid);
+    } catch {}
+  }
+
+  async startPg(): Promise<void> {
+    const dataDir = path.join(this.dir, 'pg');
+    this.pg = await startEmbeddedPostgres({ dataDir, port: this.pgPort });
+    this.recordPostmaster(dataDir, 'postgres');
+  }
+
+  async stopPg(): Promise<void> {
+    await this.pg.stop();
+  }
+
+  async startTemporal(): Promise<void> {
+    this.temporal = await startTemporalDevServer({
+      cliPath: this.temporalCli,
+      port: this.temporalPort,
+      headless: true,
+      dbFile: path.join(this.dir, 'temporal.db'),
+      runDir: RUN_DIR,
+    });
+  }
+
+  async stopTemporal(): Promise<void> {
+    await this.temporal.stop();
+  }
+
+  /** Pids per part of the stack, for memory sampling. */
+  pids(): { name: string; pids: number[] }[] {
+    const out: { name: string; pids: number[] }[] = [];
+    for (const s of this.services) if (s.pid) out.push({ name: s.name, pids: [s.pid] });
+    const temporalPid = this.temporal.process.child.pid;
+    if (temporalPid && !this.temporal.process.exit) out.push({ name: 'temporal', pids: [temporalPid] });
+    for (const [name, dir] of [
+      ['postgres', path.join(this.dir, 'pg')],
+      ['wallet-postgres', path.join(this.dir, 'wallet-pg')],
+    ] as const) {
+      const file = path.join(dir, 'postmaster.pid');
+      if (!existsSync(file)) continue;
+      const master = Number(readFileSync(file, 'utf8').split('\n')[0]);
+      if (Number.isInteger(master) && master > 0) out.push({ name, pids: [master, ...childrenOf(master)] });
+    }
+    return out;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of [...this.services].reverse()) await s.stop().catch(() => {});
+    await this.pool?.end().catch(() => {});
+    await this.walletPool?.end().catch(() => {});
+    await this.temporal?.stop().catch(() => {});
+    await this.pg?.stop().catch(() => {});
+    await this.walletPg?.stop().catch(() => {});
+  }
+}
+
+/** Direct children of a process (PostgreSQL backends of a postmaster), from /proc. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^[0-9]+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(e));
+    } catch {}
+  }
+  return out;
+}
