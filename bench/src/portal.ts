@@ -69,7 +69,7 @@ try {
   await q(
     `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status, stuck,
                          bet_minor, win_minor, intent, created_at, settled_at)
-     SELECT 'r_' || i, $4, s.session_id, s.player_id, s.symbol, s.provider_id, s.currency,
+     SELECT 'r_' || i, $3, s.session_id, s.player_id, s.symbol, s.provider_id, s.currency,
             CASE WHEN i % 997 = 0 THEN 'rejected' WHEN i % 5003 = 0 OR i % 24989 = 0 THEN 'open' ELSE 'completed' END,
             i % 24989 = 0,
             100 + i % 400,
@@ -77,7 +77,7 @@ try {
             '{}'::jsonb, now() - (($1 - i) * interval '25 seconds'), now() - (($1 - i) * interval '25 seconds')
      FROM generate_series(1, $1) i
      JOIN sessions s ON s.session_id = 's_' || (1 + i % $2)`,
-    [ROUNDS, SESSIONS, PLAYERS, OP],
+    [ROUNDS, SESSIONS, OP],
   );
   await q(
     `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
@@ -109,7 +109,7 @@ try {
                         (1, 'reveal', '{"cell":4}', '{"mine":false}', 1.10227272),
                         (2, 'reveal', '{"cell":9}', '{"mine":false}', 1.25974025),
                         (3, 'cashout', '{}', '{"win_minor":"377"}', 1.25974025)) st(seq, action, inputs, outcome, multiplier)
-     WHERE r.operator_id = $1 AND r.symbol = 'cnmines' AND substr(r.round_id, 3)::int % 250 = 4`,
+     WHERE r.operator_id = $1 AND r.symbol = 'cnmines' AND substr(r.round_id, 3)::int % 250 = 3`,
     [OP],
   );
   await q('ANALYZE');
@@ -187,9 +187,13 @@ try {
   await measure('rounds, rejected', `${o}/rounds?status=rejected`);
   await measure('a round (timeline)', `${o}/rounds/r_50000`);
   await measure('a Mines round (stage replay)', `${o}/rounds/${counts.staged}?stage=2`);
-  await measure('reconciliation, all 100k rounds', `${o}/reconciliation`);
+  const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 16);
+  await measure('reconciliation (default: last 7 days)', `${o}/reconciliation`);
   await measure('reconciliation, last 24 h', `${o}/reconciliation?from=${since}`);
-  await measure('reconciliation CSV, all', `${o}/reconciliation/csv`);
+  await measure('reconciliation, last 30 days (all 100k)', `${o}/reconciliation?from=${days(30)}`);
+  await measure('reconciliation, all time (all 100k)', `${o}/reconciliation?all=1`);
+  await measure('reconciliation CSV, last 7 days', `${o}/reconciliation/csv?from=${days(7)}`);
+  await measure('reconciliation CSV, all time', `${o}/reconciliation/csv`);
   await measure('stuck settlements', `${o}/stuck`);
   await measure('wallet diagnostics', `${o}/wallet`);
   await measure('audit log', `${o}/audit`);

@@ -32,23 +32,32 @@ export function chartWindow(q: { from?: string | undefined; to?: string | undefi
 /**
  * Bet and win per UTC day and currency, and per title and currency with the title's stored RTP,
  * over the rounds created in [from, to) whose wager stood (rejected, cancelled and rolled-back
- * rounds count nothing, as in reconciliation). One scan, two grouping sets.
+ * rounds count nothing, as in reconciliation). One scan.
  */
 export async function playCharts(pool: Pool, operatorId: string, window: { from: string; to: string }) {
+  // Aggregated once per (day, currency, title) with a hash (a few hundred groups), then rolled
+  // up per day and per title: cheaper than GROUPING SETS, which sorts every row.
   const { rows } = await pool.query<{
-    day: Date | null;
+    day: string | null;
     currency: string;
     symbol: string | null;
     rounds: number;
     bet_minor: bigint;
     win_minor: bigint;
   }>(
-    `SELECT date_trunc('day', created_at, 'UTC') AS day, trim(currency) AS currency, symbol,
-            count(*)::int AS rounds, sum(bet_minor)::bigint AS bet_minor, sum(win_minor)::bigint AS win_minor
-     FROM rounds
-     WHERE operator_id = $1 AND created_at >= $2 AND created_at < $3
-       AND status NOT IN ('rejected', 'cancelled', 'rolled_back')
-     GROUP BY GROUPING SETS ((1, 2), (3, 2))`,
+    `WITH g AS MATERIALIZED (
+       SELECT (created_at AT TIME ZONE 'UTC')::date AS d, currency, symbol,
+              count(*)::int AS n, sum(bet_minor) AS bet, sum(win_minor) AS win
+       FROM rounds
+       WHERE operator_id = $1 AND created_at >= $2 AND created_at < $3
+         AND status NOT IN ('rejected', 'cancelled', 'rolled_back')
+       GROUP BY 1, 2, 3)
+     SELECT d::text AS day, trim(currency) AS currency, NULL AS symbol, sum(n)::int AS rounds,
+            sum(bet)::bigint AS bet_minor, sum(win)::bigint AS win_minor
+     FROM g GROUP BY d, currency
+     UNION ALL
+     SELECT NULL, trim(currency), symbol, sum(n)::int, sum(bet)::bigint, sum(win)::bigint
+     FROM g GROUP BY symbol, currency`,
     [operatorId, window.from, window.to],
   );
   const symbols = [...new Set(rows.flatMap((r) => (r.symbol ? [r.symbol] : [])))];
@@ -64,7 +73,7 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
   const daily: DailyTotals[] = rows
     .filter((r) => r.day)
     .map((r) => ({
-      day: r.day!.toISOString().slice(0, 10),
+      day: r.day!,
       currency: r.currency,
       rounds: r.rounds,
       bet_minor: r.bet_minor,

@@ -405,7 +405,7 @@ describe('staff portal', () => {
         /No rounds/,
       );
       await page.getByRole('link', { name: 'All time' }).click();
-      await page.waitForURL(op('/reconciliation'));
+      await page.waitForURL(op('/reconciliation?all=1'));
       await page.getByLabel('Currency').selectOption('USD');
       await page.getByRole('button', { name: 'Reconcile' }).click();
       await page.waitForURL(/currency=USD/);

@@ -20,10 +20,14 @@ export default async function ReconciliationPage({
 }) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
+  // Without a window: the last 7 days (`all=1`: from the beginning).
+  const allTime = sp.all === '1';
+  const defaultFrom = local(new Date(Date.now() - 7 * 86_400_000));
   const windowQuery = {
-    from: sp.from || undefined,
+    from: sp.from || (allTime ? undefined : defaultFrom),
     to: sp.to || undefined,
     currency: sp.currency || undefined,
+    all: allTime && !sp.from ? '1' : undefined,
   };
   const [info, rec] = await Promise.all([
     load<OperatorInfo>(`/operators/${operator}`),
@@ -68,13 +72,14 @@ export default async function ReconciliationPage({
             ))}
           </select>
         </Field>
+        {windowQuery.all ? <input type="hidden" name="all" value="1" /> : null}
         <button type="submit">Reconcile</button>
       </form>
       <nav className="pager" aria-label="Quick windows">
         {presets.map(([label, from]) => (
           <Link
             key={label}
-            href={`${base}${qs({ from: from ? local(from) : undefined, currency: windowQuery.currency })}`}
+            href={`${base}${qs({ from: from ? local(from) : undefined, all: from ? undefined : '1', currency: windowQuery.currency })}`}
           >
             {label}
           </Link>
