@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OperatorId } from './admin.js';
 import { ProviderId } from './constants.js';
-import { CurrencyCode } from './primitives.js';
+import { CurrencyCode, successEnvelope } from './primitives.js';
 
 /*
  * The staff API (/api/staff/v1, used by the operator staff portal) and the provider-admin routes
@@ -127,3 +127,26 @@ export interface WalletCheckResult {
   http_status: number | null;
   duration_ms: number;
 }
+
+/** A staff account as the admin API shows it: never the password or its hash. */
+export const StaffAccount = z.object({
+  staff_id: z.string(),
+  username: z.string(),
+  display_name: z.string(),
+  /** Provider staff: this role on every operator; null for operator staff. */
+  provider_role: StaffRole.nullable(),
+  /** Operator staff: a role per operator. */
+  roles: z.array(StaffRoleGrant),
+  /** A disabled account cannot log in. */
+  disabled: z.boolean(),
+  created_at: z.string(),
+  /** Only in the answer that generated it (create without a password, reset_password): shown once. */
+  password: z.string().optional(),
+});
+export type StaffAccount = z.infer<typeof StaffAccount>;
+/** `POST /api/admin/v1/staff` (201), `GET`/`PATCH /api/admin/v1/staff/{username}`, role PUT and DELETE. */
+export const StaffAccountResponse = successEnvelope(StaffAccount);
+/** `GET /api/admin/v1/staff`. */
+export const StaffAccountsResponse = successEnvelope(
+  z.object({ items: z.array(StaffAccount), total: z.int().nonnegative() }),
+);

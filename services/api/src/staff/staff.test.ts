@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
+import { RECONCILIATION_CSV_HEADER, StaffAccountResponse, StaffAccountsResponse } from '@opi/contract';
 import { ADMIN_KEY, call } from '../test-support/harness.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { LOGIN_LIMITS } from './rate-limit.js';
@@ -64,8 +64,10 @@ describe('staff accounts through the admin API', () => {
     assert.equal(created.json.data.username, 'carol.ops', 'login names are lower-case');
     assert.match(created.json.data.password, /^[A-Za-z0-9_-]{20}$/);
     assert.ok(!created.text.includes('scrypt$'), 'the hash is never shown');
+    StaffAccountResponse.parse(created.json);
     assert.equal((await adminCall('POST', '/api/admin/v1/staff', { username: 'carol.ops' })).status, 409);
     const list = await adminCall('GET', '/api/admin/v1/staff');
+    StaffAccountsResponse.parse(list.json);
     assert.ok(list.json.data.items.some((s: { username: string }) => s.username === 'carol.ops'));
     assert.ok(!list.text.includes('password'));
     const role = await adminCall('PUT', `/api/admin/v1/staff/carol.ops/roles/${OP_B}`, { role: 'admin' });
