@@ -200,6 +200,15 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     [world.operators.map((o) => o.operatorId)],
   );
   const journalById = new Map(journal.map((j) => [j.transaction_id, j]));
+  const late = await stack.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM rounds r JOIN wallet_transactions w ON w.transaction_id = r.round_id || ':debit'
+     WHERE r.operator_id = ANY($1) AND w.created_at - r.created_at > interval '25 seconds'`,
+    [world.operators.map((o) => o.operatorId)],
+  );
+  if (late.rows[0]!.n > 0)
+    facts.push(
+      `${late.rows[0]!.n} rounds journalled their debit over 25 s after the spin (resumed from their durable intent, or held up by an outage)`,
+    );
 
   // ── The wallet's own records ──────────────────────────────────────────────────────────────
   const { rows: walletTx } = await stack.walletPool.query<WalletTx>(
