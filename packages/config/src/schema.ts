@@ -82,6 +82,8 @@ export const EnvSchema = z.object({
    */
   API_PROCESSES: positiveInt.max(64).default(1),
   WORKER_PROCESSES: positiveInt.max(64).default(1),
+  /** The default stack starts the staff portal; `off` leaves it out (e.g. the go-live suite's stack). */
+  STACK_PORTAL: z.enum(['on', 'off']).default('on'),
   /**
    * Prometheus metrics, off the public port (0: none). The API's (the sum over its processes) on
    * API_METRICS_PORT; each worker on its own port: the stack gives worker i WORKER_METRICS_PORT + i.

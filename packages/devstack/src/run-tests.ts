@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? path.resolve(args[onlyIndex + 1] ?? '.') : undefined;
 const skipChecks = args.includes('--no-checks') || only !== undefined;
-const SEARCH_ROOTS = ['packages', 'services', 'workflows', 'bench'];
+const SEARCH_ROOTS = ['packages', 'services', 'workflows', 'bench', 'e2e'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.next', '.turbo', '.data']);
 
 const say = (msg: string) => process.stdout.write(`[test] ${msg}\n`);

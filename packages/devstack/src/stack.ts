@@ -72,9 +72,10 @@ async function requirePort(name: string, port: number) {
 try {
   const secrets = await loadOrCreateSecrets(dir, config);
   // The staff portal's production build (`next build`, only when its inputs changed) runs while
-  // the rest starts; the portal itself starts after the API.
-  await requirePort('PORTAL_PORT', config.PORTAL_PORT);
-  const portalBuild = ensurePortalBuild(say);
+  // the rest starts; the portal itself starts after the API. STACK_PORTAL=off leaves it out.
+  const withPortal = config.STACK_PORTAL === 'on';
+  if (withPortal) await requirePort('PORTAL_PORT', config.PORTAL_PORT);
+  const portalBuild = withPortal ? ensurePortalBuild(say) : Promise.resolve(false);
   portalBuild.catch(() => {});
 
   // PostgreSQL
@@ -203,28 +204,30 @@ try {
 
   // The staff portal: `next start` of the production build, reading through the API (it gets
   // neither the database nor the service secret).
-  await portalBuild;
-  const portal = portalStartCommand(config.HOST, config.PORTAL_PORT);
-  const { SERVICE_SECRET: _s, PROVIDER_ADMIN_KEY: _k, DATABASE_URL: _d, ...portalEnv } = process.env;
-  const portalProc = startProcess('portal', portal.command, portal.args, {
-    cwd: portal.cwd,
-    runDir,
-    env: {
-      ...portalEnv,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      OPI_API_URL: `http://${config.HOST}:${config.PORT}`,
-      STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
-    },
-  });
-  portalProc.child.on('exit', (code, signal) => {
-    if (!shuttingDown) {
-      say(`portal exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
-      void shutdown(1);
-    }
-  });
-  services.push(portalProc);
-  await waitForPort(config.HOST, config.PORTAL_PORT, 60_000);
+  if (withPortal) {
+    await portalBuild;
+    const portal = portalStartCommand(config.HOST, config.PORTAL_PORT);
+    const { SERVICE_SECRET: _s, PROVIDER_ADMIN_KEY: _k, DATABASE_URL: _d, ...portalEnv } = process.env;
+    const portalProc = startProcess('portal', portal.command, portal.args, {
+      cwd: portal.cwd,
+      runDir,
+      env: {
+        ...portalEnv,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPI_API_URL: `http://${config.HOST}:${config.PORT}`,
+        STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+      },
+    });
+    portalProc.child.on('exit', (code, signal) => {
+      if (!shuttingDown) {
+        say(`portal exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
+        void shutdown(1);
+      }
+    });
+    services.push(portalProc);
+    await waitForPort(config.HOST, config.PORTAL_PORT, 60_000);
+  }
 
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   say(`ready in ${seconds} s`);
@@ -236,7 +239,9 @@ try {
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       `  Wallet sandbox http://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
-      `  Staff portal   http://${config.HOST}:${config.PORTAL_PORT}   (log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file})`,
+      withPortal
+        ? `  Staff portal   http://${config.HOST}:${config.PORTAL_PORT}   (log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file})`
+        : '  Staff portal   not started (STACK_PORTAL=off)',
       `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,
       `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Data           ${dir}`,

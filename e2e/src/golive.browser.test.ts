@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createTestDatabase } from '@opi/db/testing';
+import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { type RunningStack, startDefaultStack } from './default-stack.js';
+import { DEFAULT_STACK_GAMES, E2E_ROOT } from './settings.js';
+import type { ItemLine, Summary } from './summary-reporter.js';
+
+// The go-live suite itself, as `npm test` runs it: once with no configuration (it starts the
+// default stack and must pass: the CI subset, one game per family on desktop and phone-portrait),
+// then against a stack of ours broken two ways, where it must fail with a clear report: the
+// wallet secret is wrong; an expected game has no release acceptance.
+//
+// Under the test runner each stack uses the run's PostgreSQL (a database cloned from the migrated
+// template) and Temporal server (a task queue of its own) instead of embedded ones.
+
+const drops: Array<() => Promise<void>> = [];
+const outputs: string[] = [];
+
+async function stackEnv(): Promise<Record<string, string>> {
+  if (!process.env.OPI_TEST_PG_URL || !process.env.OPI_TEST_TEMPORAL_ADDRESS) return {};
+  const db = await createTestDatabase();
+  await db.pool.end();
+  drops.push(() => db.drop());
+  return {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: process.env.OPI_TEST_TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: `golive-${randomUUID()}`,
+  };
+}
+
+interface Run {
+  code: number;
+  output: string;
+  summary: Summary;
+  item: (id: string) => ItemLine;
+  outputDir: string;
+}
+
+/** `npm run golive -- <args>` with these GOLIVE_* settings (none inherited). */
+async function golive(settings: Record<string, string>, args: string[]): Promise<Run> {
+  const outputDir = await mkdtemp(path.join(os.tmpdir(), 'golive-out-'));
+  outputs.push(outputDir);
+  const env: NodeJS.ProcessEnv = { CI: '1' };
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('GOLIVE_') && v !== undefined) env[k] = v;
+  Object.assign(env, settings, { GOLIVE_OUTPUT: outputDir });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join(E2E_ROOT, 'src', 'cli.ts'), ...args],
+    { cwd: E2E_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => {
+    output += c.toString('utf8');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    output += c.toString('utf8');
+  });
+  const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
+  const file = path.join(outputDir, 'summary.json');
+  assert.ok(existsSync(file), `the run wrote no summary (exit ${code}):\n${output}`);
+  const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
+  return {
+    code,
+    output,
+    summary,
+    outputDir,
+    item: (id) => {
+      const line = summary.items.find((i) => i.id === id);
+      assert.ok(line, `summary line ${id}`);
+      return line;
+    },
+  };
+}
+
+after(async () => {
+  for (const drop of drops) await drop().catch(() => {});
+  for (const dir of outputs) await rm(dir, { recursive: true, force: true });
+});
+
+test('with no configuration the suite starts the default stack, and the CI subset passes', async () => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(await stackEnv())) env[`GOLIVE_STACK_${k}`] = v;
+  const run = await golive(env, ['--ci']);
+  assert.equal(run.code, 0, run.output);
+  const s = run.summary;
+  assert.equal(s.ok, true);
+  assert.equal(s.target.started_default_stack, true);
+  assert.deepEqual(s.target.devices, ['desktop', 'phone-portrait']);
+  // One line per go-live item, and none failed.
+  assert.equal(s.items.length, 18);
+  for (const i of s.items) assert.notEqual(i.status, 'fail', `${i.id}: ${i.detail}`);
+  for (const id of [
+    'health',
+    'operator_active',
+    'catalog_expected',
+    'key_catalog_launch',
+    'launch_opens',
+    'page_clean',
+    'round_settles',
+    'callback_signature',
+    'wallet_callbacks',
+    'close_return',
+    'balance_refresh',
+    'audit_visible',
+    'reconciliation_balanced',
+  ])
+    assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
+  assert.equal(run.item('https_base').status, 'warning', 'HTTP on loopback is a warning');
+  for (const id of ['feature_acceptance', 'wallet_cancel_rollback', 'idempotency', 'prov_b_rollout'])
+    assert.equal(run.item(id).status, 'not_checkable');
+  assert.match(run.item('catalog_expected').detail, /exactly the 9 expected games/);
+  assert.match(run.item('balance_refresh').detail, /subscribers_notified 1; the page read its balance again/);
+  // A screenshot per game per device, and the HTML report.
+  assert.equal(s.runs.length, 6);
+  for (const r of s.runs) {
+    assert.equal(r.status, 'passed', `${r.game} on ${r.device}`);
+    assert.equal(r.screenshots.length, 1);
+    assert.ok(existsSync(path.join(run.outputDir, r.screenshots[0]!)), r.screenshots[0]);
+  }
+  assert.ok(existsSync(path.join(run.outputDir, 'html', 'index.html')));
+  // The summary is one line per item and per run.
+  const text = readFileSync(path.join(run.outputDir, 'summary.json'), 'utf8');
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 18);
+});
+
+describe('the suite fails with a clear report', () => {
+  let stack: RunningStack;
+  let settings: Record<string, string>;
+
+  before(async () => {
+    stack = await startDefaultStack({ env: await stackEnv() });
+    settings = {
+      GOLIVE_BASE_URL: stack.baseUrl,
+      GOLIVE_API_KEY: stack.apiKey,
+      GOLIVE_GAMES: DEFAULT_STACK_GAMES,
+    };
+  });
+  after(() => stack?.stop());
+
+  test("when the stack's wallet secret is wrong", async () => {
+    const wallet = createWalletAdminClient({
+      baseUrl: stack.walletUrl,
+      token: stack.secrets.walletAdminToken,
+    });
+    await wallet.setSecret('op_demo', `wsec_${randomUUID().replaceAll('-', '')}`);
+    try {
+      const run = await golive({ ...settings, GOLIVE_PLAY: 'vs20emberfox,cnmines,dcrash2' }, [
+        '--project',
+        'desktop',
+      ]);
+      assert.notEqual(run.code, 0);
+      assert.equal(run.summary.ok, false);
+      // The API side is fine: the failure is named where it is.
+      for (const id of ['health', 'operator_active', 'catalog_expected', 'key_catalog_launch'])
+        assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
+      const signature = run.item('callback_signature');
+      assert.equal(signature.status, 'fail');
+      for (const game of ['vs20emberfox', 'cnmines', 'dcrash2'])
+        assert.match(
+          signature.detail,
+          new RegExp(
+            `${game} on desktop: the page's balance read answered .*The operator wallet is unavailable.*wallet secret`,
+          ),
+        );
+      assert.equal(run.item('wallet_callbacks').status, 'fail');
+      assert.match(
+        run.item('launch_opens').detail,
+        /balance read answered 502 "The operator wallet is unavailable"/,
+      );
+      assert.equal(run.item('round_settles').status, 'fail');
+      assert.match(run.item('round_settles').detail, /not reached: stopped at launch_opens/);
+      assert.deepEqual(
+        run.summary.runs.map((r) => r.status),
+        ['failed', 'failed', 'failed'],
+      );
+      // Each failed run has its screenshot.
+      for (const r of run.summary.runs) assert.equal(r.screenshots.length, 1, `${r.game}`);
+      assert.match(run.output, /callback_signature/);
+    } finally {
+      await wallet.setSecret('op_demo', stack.secrets.demoWalletSecret);
+    }
+  });
+
+  test('when an expected game lacks release acceptance', async () => {
+    const admin = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${stack.baseUrl}/api/admin/v1${p}`, {
+        method,
+        headers: { 'x-provider-api-key': stack.secrets.providerAdminKey, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      return (await res.json()) as any;
+    };
+    const game = (await admin('GET', '/games')).data.items.find((g: any) => g.symbol === 'vs25tidalpearl');
+    const accepted = game.release_readiness;
+    await admin('PUT', '/release-registry/vs25tidalpearl', {
+      status: 'blocked',
+      registry_version: game.installed_version,
+      detail: 'go-live self-test: acceptance withdrawn',
+      reasons: ['bet level acceptance pending'],
+    });
+    try {
+      const run = await golive({ ...settings, GOLIVE_PLAY: 'vs25tidalpearl,vs20emberfox' }, [
+        '--project',
+        'desktop',
+      ]);
+      assert.notEqual(run.code, 0);
+      assert.equal(run.summary.ok, false);
+      const catalog = run.item('catalog_expected');
+      assert.equal(catalog.status, 'fail');
+      assert.match(
+        catalog.detail,
+        /vs25tidalpearl is not in the operator catalog \(a launch answers 403 Game not enabled: its installed version has no accepted release\)/,
+      );
+      const key = run.item('key_catalog_launch');
+      assert.equal(key.status, 'fail');
+      assert.match(
+        key.detail,
+        /vs25tidalpearl on desktop: launch of vs25tidalpearl refused: 403 .*no accepted release/,
+      );
+      // The other game is unaffected.
+      const runs = Object.fromEntries(run.summary.runs.map((r) => [r.game, r.status]));
+      assert.deepEqual(runs, { vs25tidalpearl: 'failed', vs20emberfox: 'passed' });
+      assert.equal(run.item('health').status, 'pass');
+      assert.equal(run.item('reconciliation_balanced').status, 'pass');
+    } finally {
+      await admin('PUT', '/release-registry/vs25tidalpearl', {
+        status: accepted.status,
+        registry_version: accepted.registry_version,
+        detail: accepted.detail,
+        reasons: accepted.reasons,
+        evidence: accepted.evidence,
+        deployment_identity: accepted.deployment_identity,
+      });
+    }
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The operator's API checks (no browser): the operator is active, the key reads the catalog, and
+ * the catalog holds exactly the expected games, each launch-available with an accepted release.
+ * A missing game is explained by the service's own answer to a launch of it.
+ */
+import { test } from '@playwright/test';
+import { apiStatus, describeApiError, operatorClient } from '../src/operator.js';
+import { Recorder } from '../src/record.js';
+import { loadSettings, playerId, target } from '../src/settings.js';
+
+const settings = loadSettings();
+
+test('operator active; catalog holds exactly the expected games', async () => {
+  const rec: Recorder = new Recorder(test.info());
+  const { baseUrl, apiKey } = target(settings);
+  const api = operatorClient(baseUrl, apiKey);
+  rec.expect('operator_active', 'key_catalog_launch', 'catalog_expected');
+  try {
+    const contract = await rec.check(
+      'operator_active',
+      'the operator is active (signed contract read)',
+      async () => {
+        const c = await api.getContract().catch((err: unknown) => {
+          const status = apiStatus(err);
+          const why =
+            status === 403
+              ? 'the operator is not active (or the key is not an operator key)'
+              : status === 401
+                ? 'the key or its signature was refused'
+                : 'the contract could not be read';
+          throw new Error(`${why}: ${describeApiError(err)}`);
+        });
+        const d = c.data;
+        return {
+          value: d,
+          detail: `${d.operator_id}: contract ${d.version}, currencies ${d.allowed_currencies.join('/')}, bet limits ${d.bet_limits.min ?? '-'}..${d.bet_limits.max ?? '-'}`,
+        };
+      },
+    );
+
+    const catalog = await rec.check('key_catalog_launch', 'the key reads the catalog', async () => {
+      const g = await api.listGames().catch((err: unknown) => {
+        throw new Error(`catalog read refused: ${describeApiError(err)}`);
+      });
+      return { value: g.data, detail: `catalog 200: ${g.data.total} games for ${g.data.operator_id}` };
+    });
+
+    await rec.check('catalog_expected', 'the catalog holds exactly the expected games', async () => {
+      const problems: string[] = [];
+      const matched = new Set<string>();
+      for (const want of settings.expected) {
+        const item = catalog.items.find((i) => i.symbol === want.symbol || i.slug === want.symbol);
+        if (!item) {
+          // Why: the launch route names the blocker (release acceptance, disabled, transport ...).
+          const player = playerId(settings, contract.operator_id, 'probe', want.symbol);
+          const currency = want.currency ?? settings.currency;
+          const answer = await api
+            .createLaunchUrl({
+              symbol: want.symbol,
+              external_player_id: player,
+              return_url: settings.returnUrl,
+              ...(currency ? { currency } : {}),
+            })
+            .then(
+              () => 'yet a launch of it succeeds',
+              (err: unknown) => `a launch answers ${describeApiError(err)}`,
+            );
+          problems.push(`${want.symbol} is not in the operator catalog (${answer})`);
+          continue;
+        }
+        matched.add(item.symbol);
+        const a = item.operator_availability;
+        const r = item.release_readiness;
+        if (a && !a.launch_available)
+          problems.push(
+            `${item.symbol} is listed but not launch-available (blockers: ${a.blockers.join(', ')})`,
+          );
+        if (r && !r.accepted)
+          problems.push(
+            `${item.symbol} has no accepted release (${r.status}: ${r.reasons.join(', ') || r.detail})`,
+          );
+      }
+      const extra = catalog.items
+        .filter((i) => !matched.has(i.symbol))
+        .map((i) => `${i.symbol} (${i.provider_id})`);
+      if (extra.length) problems.push(`not expected but in the catalog: ${extra.join(', ')}`);
+      if (problems.length) throw new Error(problems.join('; '));
+      return {
+        value: undefined,
+        detail: `exactly the ${settings.expected.length} expected games: ${catalog.items.map((i) => `${i.symbol} (${i.provider_id})`).join(', ')}`,
+      };
+    });
+  } catch (err) {
+    rec.unreached(err);
+    throw err;
+  } finally {
+    // Evidence for the items that cannot be checked from outside.
+    const listed = await api.listGames().then(
+      (g) => g.data.items,
+      () => [],
+    );
+    const readiness = listed
+      .filter((i) => settings.expected.some((e) => e.symbol === i.symbol || e.symbol === i.slug))
+      .map(
+        (i) =>
+          `${i.symbol} ${i.release_readiness?.status ?? 'unknown'} (${i.release_readiness?.registry_version ?? '-'})`,
+      );
+    rec.notCheckable(
+      'feature_acceptance',
+      `catalog release readiness of the expected games: ${readiness.join(', ') || 'none listed'}`,
+    );
+    const provB = listed.filter((i) => i.provider_id === 'prov_b').map((i) => i.symbol);
+    rec.notCheckable(
+      'prov_b_rollout',
+      provB.length
+        ? `prov_b titles are in the catalog (the switch is on): ${provB.join(', ')}`
+        : 'no prov_b title is in the catalog (the switch is off, or none is assigned)',
+    );
+  }
+});
