@@ -1177,6 +1177,42 @@ export type components = {
         revoked_authorizations: number;
       };
     };
+    /** @enum {string} */
+    StaffRole: 'viewer' | 'admin';
+    StaffRoleGrant: {
+      operator_id: string;
+      role: components['schemas']['StaffRole'];
+    };
+    /** @description A staff account as the admin API shows it: never the password or its hash. */
+    StaffAccount: {
+      staff_id: string;
+      username: string;
+      display_name: string;
+      /** @description Provider staff: this role on every operator; null for operator staff. */
+      provider_role: components['schemas']['StaffRole'] | null;
+      /** @description Operator staff: a role per operator. */
+      roles: components['schemas']['StaffRoleGrant'][];
+      /** @description A disabled account cannot log in. */
+      disabled: boolean;
+      created_at: string;
+      /** @description Only in the answer that generated it (create without a password, reset_password): shown once. */
+      password?: string;
+    };
+    /** @description `POST /api/admin/v1/staff` (201), `GET`/`PATCH /api/admin/v1/staff/{username}`, role PUT and DELETE. */
+    StaffAccountResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['StaffAccount'];
+    };
+    /** @description `GET /api/admin/v1/staff`. */
+    StaffAccountsResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['StaffAccount'][];
+        total: number;
+      };
+    };
     /** @description 200 of `GET /health`: the process answers (liveness; no dependency is checked). */
     HealthResponse: {
       /** @constant */
@@ -1326,6 +1362,39 @@ export type components = {
     };
     RevokeSessionRequest: {
       reason?: string;
+    };
+    /** @description `POST /api/admin/v1/staff`. */
+    CreateStaffRequest: {
+      username: string;
+      display_name?: string;
+      /** @description Generated (and returned once) when absent. */
+      password?: string;
+      /** @description Provider staff: this role on every operator. */
+      provider_role?: ('viewer' | 'admin') | null;
+      /** @description Operator staff: a role per operator. */
+      roles?: {
+        operator_id: string;
+        /** @enum {string} */
+        role: 'viewer' | 'admin';
+      }[];
+    };
+    /** @description `PATCH /api/admin/v1/staff/{username}`. */
+    UpdateStaffRequest: {
+      display_name?: string;
+      password?: string;
+      /**
+       * @description Generate a new password (returned once).
+       * @constant
+       */
+      reset_password?: true;
+      provider_role?: ('viewer' | 'admin') | null;
+      /** @description A disabled account cannot log in; its sessions end at once. */
+      disabled?: boolean;
+    };
+    /** @description `PUT /api/admin/v1/staff/{username}/roles/{operator_id}`. */
+    StaffRoleRequest: {
+      /** @enum {string} */
+      role: 'viewer' | 'admin';
     };
   };
   responses: never;

@@ -92,6 +92,12 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   AdminOperatorWalletFlagResponse: c.AdminOperatorWalletFlagResponse,
   AdminArtworkResponse: c.AdminArtworkResponse,
   AdminSessionRevokedResponse: c.AdminSessionRevokedResponse,
+  // admin: staff accounts
+  StaffRole: c.StaffRole,
+  StaffRoleGrant: c.StaffRoleGrant,
+  StaffAccount: c.StaffAccount,
+  StaffAccountResponse: c.StaffAccountResponse,
+  StaffAccountsResponse: c.StaffAccountsResponse,
   // operations
   HealthResponse,
   ReadinessResponse,
@@ -107,4 +113,7 @@ export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   EnabledRequest: c.EnabledRequest,
   ReleaseRegistryRequest: c.ReleaseRegistryRequest,
   RevokeSessionRequest: RevokeRequest,
+  CreateStaffRequest: c.CreateStaffRequest,
+  UpdateStaffRequest: c.UpdateStaffRequest,
+  StaffRoleRequest: c.StaffRoleRequest,
 };

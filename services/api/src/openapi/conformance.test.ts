@@ -225,8 +225,7 @@ describe('the OpenAPI document', () => {
         const public_ =
           /^\/api\/(provider|operator|admin)\/v1\//.test(path) ||
           ['/health', '/ready', '/docs'].includes(path);
-        // Staff accounts (issue 8) are being built under /api/admin/v1/staff: documented once they settle.
-        if (!public_ || path.startsWith('/api/admin/v1/staff')) continue;
+        if (!public_) continue;
         for (const m of layer.methods) {
           if (m === 'HEAD') continue;
           mounted.add(`${m} ${path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
@@ -631,6 +630,82 @@ describe('real answers agree with the document', () => {
     await hit('GET', '/api/provider/v1/games', { key: master, expect: 400 });
     await hit('GET', '/api/provider/v1/games?operator_id=op_nobody', { key: master, expect: 404 });
     await hit('GET', '/api/operator/v1/contract?operator_id=op_cf_a', { key: master, expect: 200 });
+  });
+
+  test('provider admin API: staff accounts', async () => {
+    const staff = '/api/admin/v1/staff';
+    await hit('GET', staff, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', staff, { expect: 401 });
+    await hit('GET', staff, { key: keyA, expect: 403 });
+    const ana = await hit('POST', staff, {
+      key: ADMIN_KEY,
+      body: { username: 'cf-ana', display_name: 'Ana', roles: [{ operator_id: 'op_cf_a', role: 'viewer' }] },
+      expect: 201,
+    });
+    assert.equal(typeof ana.json.data.password, 'string', 'a generated password is returned once');
+    await hit('POST', staff, {
+      key: ADMIN_KEY,
+      body: { username: 'cf-prov', password: 'conformance-passphrase', provider_role: 'admin' },
+      expect: 201,
+    });
+    await hit('POST', staff, { key: ADMIN_KEY, body: { username: 'cf-ana' }, expect: 409 });
+    await hit('POST', staff, {
+      key: ADMIN_KEY,
+      body: { username: 'cf-bea', roles: [{ operator_id: 'op_missing', role: 'viewer' }] },
+      expect: 404,
+    });
+    await hit('POST', staff, { key: ADMIN_KEY, body: { username: 'X' }, expect: 422 });
+    await hit('POST', staff, {
+      key: ADMIN_KEY,
+      body: {
+        username: 'cf-bea',
+        provider_role: 'viewer',
+        roles: [{ operator_id: 'op_cf_a', role: 'viewer' }],
+      },
+      expect: 422,
+    });
+    await hit('GET', `${staff}/cf-ana`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', `${staff}/cf-nobody`, { key: ADMIN_KEY, expect: 404 });
+    const reset = await hit('PATCH', `${staff}/cf-ana`, {
+      key: ADMIN_KEY,
+      body: { display_name: 'Ana B', reset_password: true },
+      expect: 200,
+    });
+    assert.equal(typeof reset.json.data.password, 'string');
+    await hit('PATCH', `${staff}/cf-ana`, { key: ADMIN_KEY, body: { disabled: false }, expect: 200 });
+    await hit('PATCH', `${staff}/cf-ana`, { key: ADMIN_KEY, body: { provider_role: 'viewer' }, expect: 409 });
+    await hit('PATCH', `${staff}/cf-ana`, { key: ADMIN_KEY, body: {}, expect: 422 });
+    await hit('PATCH', `${staff}/cf-nobody`, { key: ADMIN_KEY, body: { disabled: true }, expect: 404 });
+    const granted = await hit('PUT', `${staff}/cf-ana/roles/op_cf_b`, {
+      key: ADMIN_KEY,
+      body: { role: 'admin' },
+      expect: 200,
+    });
+    assert.deepEqual(
+      granted.json.data.roles.map((r: { operator_id: string }) => r.operator_id),
+      ['op_cf_a', 'op_cf_b'],
+    );
+    await hit('PUT', `${staff}/cf-prov/roles/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { role: 'viewer' },
+      expect: 409,
+    });
+    await hit('PUT', `${staff}/cf-ana/roles/op_missing`, {
+      key: ADMIN_KEY,
+      body: { role: 'viewer' },
+      expect: 404,
+    });
+    await hit('PUT', `${staff}/cf-ana/roles/op_cf_b`, {
+      key: ADMIN_KEY,
+      body: { role: 'owner' },
+      expect: 422,
+    });
+    await hit('DELETE', `${staff}/cf-ana/roles/op_cf_b`, { key: ADMIN_KEY, expect: 200 });
+    await hit('DELETE', `${staff}/cf-ana/roles/op_cf_b`, { key: ADMIN_KEY, expect: 404 });
+    const list = await hit('GET', staff, { key: ADMIN_KEY, expect: 200 });
+    const names = list.json.data.items.map((a: { username: string }) => a.username);
+    assert.ok(names.includes('cf-ana') && names.includes('cf-prov'), names.join(', '));
+    assert.equal(list.json.data.total, list.json.data.items.length);
   });
 
   test('every documented operation was answered and validated', () => {
