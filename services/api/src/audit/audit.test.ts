@@ -30,6 +30,7 @@ import {
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import {
+  ADMIN_KEY,
   assign,
   call,
   createOperator,
@@ -37,6 +38,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { parseRfc4180 } from './test-support/rfc4180.js';
 
 // Real rounds of every outcome (completed, rejected, rolled back, cancelled, stuck then
 // recovered), played through the runtime and the settlement workflow against the sandbox wallet
@@ -50,6 +52,7 @@ let wallet: Server;
 let admin: WalletAdminClient;
 let keyA: string;
 let keyB: string;
+let master: string;
 let worker: Worker;
 let running: Promise<void>;
 let native: NativeConnection;
@@ -79,6 +82,8 @@ before(async () => {
   keyB = (
     await createOperator(h.base, 'op_aud_b', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
   ).key;
+  master = (await call(h.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: {}, sign: true }))
+    .json.data.api_key;
   await assign(h.base, 'op_aud_a', [slot.symbol]);
   await assign(h.base, 'op_aud_b', [slot.symbol]);
   native = await NativeConnection.connect({ address });
@@ -171,24 +176,67 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000) {
 const ids: Record<string, string> = {};
 let sessionA = '';
 let sessionB = '';
+/** External player ids, and instants taken between the EUR, USD and later rounds of op_aud_a. */
+const ext: Record<'eur' | 'usd' | 'poor' | 'other', string> = { eur: '', usd: '', poor: '', other: '' };
+const marks = { afterEur: '', afterUsd: '' };
+let sessionUsd = '';
+
+/** The reconciliation CSV read with an RFC 4180 parser: the same totals as the JSON, column by column. */
+function assertCsvMatches(csvText: string, currencies: { [k: string]: unknown }[]) {
+  const [header, ...rows] = parseRfc4180(csvText);
+  assert.deepEqual(header, [...RECONCILIATION_CSV_HEADER]);
+  assert.deepEqual(
+    rows.map((f) => ({
+      currency: f[0],
+      rounds: Number(f[1]),
+      transactions: Number(f[2]),
+      wallet_delta_minor: BigInt(f[3]!),
+      game_delta_minor: BigInt(f[4]!),
+      difference_minor: BigInt(f[5]!),
+      pending_transactions: Number(f[6]),
+      balanced: f[7],
+    })),
+    currencies.map((c) => ({
+      currency: c.currency,
+      rounds: c.rounds,
+      transactions: c.transactions,
+      wallet_delta_minor: BigInt(c.wallet_delta_minor as number),
+      game_delta_minor: BigInt(c.game_delta_minor as number),
+      difference_minor: BigInt(c.difference_minor as number),
+      pending_transactions: c.pending_transactions,
+      balanced: String(c.balanced),
+    })),
+  );
+}
 
 describe('operator audit API over real rounds', () => {
   test('rounds of every outcome settle (completed, rejected, rolled back, cancelled, stuck then recovered)', async () => {
     const eur = await player('op_aud_a', keyA, 'EUR', 100_000);
     sessionA = eur.sessionId;
+    ext.eur = eur.ext;
     for (let i = 0; i < 6; i++) {
       const r = await spin(eur.token, 100 + i);
       assert.equal(r.json.status, 'completed', r.text);
       ids.completed ??= r.json.round_id;
     }
+    await new Promise((r) => setTimeout(r, 20));
+    marks.afterEur = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
     const usd = await player('op_aud_a', keyA, 'USD', 5_000);
+    ext.usd = usd.ext;
+    sessionUsd = usd.sessionId;
     for (let i = 0; i < 3; i++) assert.equal((await spin(usd.token, 200)).json.status, 'completed');
+    await new Promise((r) => setTimeout(r, 20));
+    marks.afterUsd = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
     const poor = await player('op_aud_a', keyA, 'EUR', 50);
+    ext.poor = poor.ext;
     const rejected = await spin(poor.token, 100);
     assert.deepEqual([rejected.json.status, rejected.json.error], ['rejected', 'insufficient_funds']);
     ids.rejected = rejected.json.round_id;
     const other = await player('op_aud_b', keyB, 'EUR', 10_000);
     sessionB = other.sessionId;
+    ext.other = other.ext;
     const otherSpin = await spin(other.token, 100);
     assert.equal(otherSpin.json.status, 'completed');
     ids.otherRound = otherSpin.json.round_id;
@@ -297,6 +345,67 @@ describe('operator audit API over real rounds', () => {
     const future = await get(keyA, '/api/operator/v1/transactions?from=2999-01-01T00:00:00Z');
     assert.deepEqual(future.json.data.items, []);
 
+    // session_id, player_id and the time window, each against the journal itself.
+    type Tx = { transaction_id: string; session_id: string; player_id: string; currency: string };
+    const journal = async (where: string, params: unknown[]) =>
+      (
+        await h.db.pool.query<{ transaction_id: string }>(
+          `SELECT transaction_id FROM wallet_transactions WHERE operator_id = 'op_aud_a' AND ${where}
+           ORDER BY created_at DESC, transaction_id DESC`,
+          params,
+        )
+      ).rows.map((r) => r.transaction_id);
+    const search = async (query: string, key = keyA) => {
+      const res = await get(key, `/api/operator/v1/transactions?limit=200&${query}`);
+      assert.equal(res.status, 200, res.text);
+      return TransactionSearchResponse.parse(res.json).data.items as Tx[];
+    };
+    const bySession = await search(`session_id=${sessionUsd}`);
+    assert.deepEqual(
+      bySession.map((t) => t.transaction_id),
+      await journal('session_id = $1', [sessionUsd]),
+    );
+    assert.equal(bySession.length, 6, 'three USD spins: a debit and a credit each');
+    assert.ok(bySession.every((t) => t.session_id === sessionUsd && t.currency === 'USD'));
+    const bySessionA = await search(`session_id=${sessionA}`);
+    assert.deepEqual(
+      bySessionA.map((t) => t.transaction_id),
+      await journal('session_id = $1', [sessionA]),
+    );
+    assert.ok(bySessionA.length > bySession.length);
+    assert.ok(bySessionA.every((t) => t.session_id === sessionA));
+    assert.deepEqual(await search(`session_id=${sessionB}`), [], "another operator's session finds nothing");
+
+    const byPlayer = await search(`player_id=${ext.usd}`);
+    assert.deepEqual(
+      byPlayer.map((t) => t.transaction_id),
+      bySession.map((t) => t.transaction_id),
+    );
+    assert.ok(byPlayer.every((t) => t.player_id === ext.usd));
+    const poorTx = await search(`player_id=${ext.poor}`);
+    assert.deepEqual(
+      poorTx.map((t) => t.transaction_id),
+      await journal('player_id = $1', [ext.poor]),
+    );
+    assert.ok(poorTx.some((t) => t.transaction_id === `${ids.rejected}:debit`));
+    assert.deepEqual(await search(`player_id=${ext.other}`), [], "another operator's player finds nothing");
+    assert.deepEqual(await search(`player_id=${ext.usd}&currency=EUR`), [], 'filters combine');
+
+    // `to` is exclusive and `from` inclusive: before the USD player, then exactly the USD spins.
+    const before = await search(`to=${marks.afterEur}`);
+    assert.deepEqual(
+      before.map((t) => t.transaction_id),
+      await journal('created_at < $1', [marks.afterEur]),
+    );
+    assert.equal(before.length, 12, 'the six EUR spins of the first player');
+    assert.ok(before.every((t) => t.session_id === sessionA));
+    const between = await search(`from=${marks.afterEur}&to=${marks.afterUsd}`);
+    assert.deepEqual(
+      between.map((t) => t.transaction_id),
+      bySession.map((t) => t.transaction_id),
+    );
+    assert.deepEqual(await search(`to=${marks.afterEur}&session_id=${sessionUsd}`), []);
+
     const one = await get(keyA, `/api/operator/v1/transactions/${all[0]}`);
     assert.equal(one.status, 200, one.text);
     const t = OperatorTransactionResponse.parse(one.json).data;
@@ -333,6 +442,86 @@ describe('operator audit API over real rounds', () => {
       rejected.json.data.items.map((r: { round_id: string }) => r.round_id),
       [ids.rejected],
     );
+
+    // session_id, player_id (the operator's external id) and the time window, against the rounds table.
+    const roundsOf = async (where: string, params: unknown[]) =>
+      (
+        await h.db.pool.query<{ round_id: string }>(
+          `SELECT round_id FROM rounds WHERE operator_id = 'op_aud_a' AND ${where}
+           ORDER BY created_at DESC, round_id DESC`,
+          params,
+        )
+      ).rows.map((r) => r.round_id);
+    const find = async (query: string) => {
+      const r = await get(keyA, `/api/operator/v1/rounds?limit=200&${query}`);
+      assert.equal(r.status, 200, r.text);
+      return RoundSearchResponse.parse(r.json).data.items;
+    };
+    const inSessionA = await find(`session_id=${sessionA}`);
+    assert.deepEqual(
+      inSessionA.map((r) => r.round_id),
+      await roundsOf('session_id = $1', [sessionA]),
+    );
+    assert.equal(inSessionA.length, 9, 'six spins, the cancelled, rolled-back and once-stuck rounds');
+    assert.ok(inSessionA.every((r) => r.session_id === sessionA && r.player_id === ext.eur));
+    for (const id of [ids.completed, ids.cancelled, ids.rolledBack, ids.stuck])
+      assert.ok(inSessionA.some((r) => r.round_id === id));
+    assert.deepEqual(await find(`session_id=${sessionB}`), [], "another operator's session finds nothing");
+
+    const ofUsdPlayer = await find(`player_id=${ext.usd}`);
+    assert.deepEqual(
+      ofUsdPlayer.map((r) => r.round_id),
+      await roundsOf('session_id = $1', [sessionUsd]),
+    );
+    assert.equal(ofUsdPlayer.length, 3);
+    assert.ok(ofUsdPlayer.every((r) => r.player_id === ext.usd && r.currency === 'USD'));
+    assert.deepEqual(
+      (await find(`player_id=${ext.poor}`)).map((r) => r.round_id),
+      [ids.rejected],
+    );
+    assert.deepEqual(await find(`player_id=${ext.other}`), [], "another operator's player finds nothing");
+    assert.deepEqual(await find(`player_id=${ext.eur}&session_id=${sessionUsd}`), [], 'filters combine');
+
+    const window = await find(`from=${marks.afterEur}&to=${marks.afterUsd}`);
+    assert.deepEqual(
+      window.map((r) => r.round_id),
+      ofUsdPlayer.map((r) => r.round_id),
+      'the rounds created in [from, to): the USD spins',
+    );
+    const early = await find(`to=${marks.afterEur}`);
+    assert.deepEqual(
+      early.map((r) => r.round_id),
+      await roundsOf('created_at < $1', [marks.afterEur]),
+    );
+    assert.equal(early.length, 6);
+    const late = await find(`from=${marks.afterUsd}`);
+    assert.equal(
+      late.length + window.length + early.length,
+      items.length,
+      'the windows partition the rounds',
+    );
+    assert.ok(late.some((r) => r.round_id === ids.rejected));
+
+    // Cursor pages, newest first, without gaps or repeats; and with a filter kept across pages.
+    for (const filter of ['', `&session_id=${sessionA}`]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const q: string = `/api/operator/v1/rounds?limit=2${filter}${cursor ? `&cursor=${cursor}` : ''}`;
+        const page = await get(keyA, q);
+        assert.equal(page.status, 200, page.text);
+        const data = RoundSearchResponse.parse(page.json).data;
+        assert.ok(data.items.length <= 2);
+        seen.push(...data.items.map((r) => r.round_id));
+        cursor = data.next_cursor;
+        pages++;
+      } while (cursor && pages < 100);
+      const expected = filter ? await roundsOf('session_id = $1', [sessionA]) : items.map((r) => r.round_id);
+      assert.deepEqual(seen, expected, `pages${filter}`);
+      assert.equal(pages, Math.ceil(expected.length / 2));
+    }
+    assert.equal((await get(keyA, '/api/operator/v1/rounds?cursor=garbage')).status, 422);
 
     const detail = await get(keyA, `/api/operator/v1/rounds/${ids.completed}`);
     assert.equal(detail.status, 200, detail.text);
@@ -375,12 +564,13 @@ describe('operator audit API over real rounds', () => {
     const csv = await get(keyA, '/api/operator/v1/reconciliation.csv');
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
-    const lines = csv.text.split('\r\n').filter(Boolean);
-    assert.equal(lines[0], RECONCILIATION_CSV_HEADER.join(','));
-    const parsed = lines.slice(1).map((l) => l.split(','));
-    assert.deepEqual(
-      parsed.map((f) => [f[0], BigInt(f[3]!), BigInt(f[4]!), f[7]]),
-      r.currencies.map((c) => [c.currency, BigInt(c.wallet_delta_minor), BigInt(c.game_delta_minor), 'true']),
+    assert.ok(csv.text.endsWith('\r\n'));
+    assertCsvMatches(csv.text, res.json.data.currencies);
+    assert.equal(parseRfc4180(csv.text).length, 1 + r.currencies.length, 'a header and one row per currency');
+    const usdOnly = await get(keyA, '/api/operator/v1/reconciliation.csv?currency=USD');
+    assertCsvMatches(
+      usdOnly.text,
+      res.json.data.currencies.filter((c: { currency: string }) => c.currency === 'USD'),
     );
 
     const windowed = await get(keyA, '/api/operator/v1/reconciliation?from=2999-01-01T00:00:00Z');
@@ -404,6 +594,10 @@ describe('operator audit API over real rounds', () => {
       assert.ok(item, 'the round that makes up the difference is listed');
       assert.equal(item.difference_minor, -50);
       assert.equal(item.transaction_ids.length, 2);
+      const csv = await get(keyA, '/api/operator/v1/reconciliation.csv');
+      assertCsvMatches(csv.text, r.currencies);
+      const eur = parseRfc4180(csv.text).find((f) => f[0] === 'EUR')!;
+      assert.deepEqual([eur[5], eur[7]], ['-50', 'false'], 'the CSV carries the difference too');
     } finally {
       await h.db.pool.query(`UPDATE rounds SET win_minor = 0 WHERE round_id = $1`, [roundId]);
     }
@@ -411,5 +605,106 @@ describe('operator audit API over real rounds', () => {
 
   test('the audit is signed and scoped: no key 401, master keys must name the operator', async () => {
     assert.equal((await call(h.base, 'GET', '/api/operator/v1/contract')).status, 401);
+    const as = (key: string, path: string, operator?: string) =>
+      call(h.base, 'GET', path, {
+        key,
+        sign: true,
+        ...(operator ? { headers: { 'x-operator-id': operator } } : {}),
+      });
+
+    // A provider master key without an operator: 400 on every read, nothing leaks.
+    for (const path of [
+      '/api/operator/v1/contract',
+      `/api/operator/v1/sessions/${sessionA}`,
+      '/api/operator/v1/transactions',
+      '/api/operator/v1/rounds',
+      '/api/operator/v1/reconciliation',
+      '/api/operator/v1/reconciliation.csv',
+    ]) {
+      const res = await as(master, path);
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.match(res.json.detail, /must name the operator/);
+    }
+    // Unsigned, the master key is refused like any key on the signed audit API.
+    assert.equal(
+      (await call(h.base, 'GET', '/api/operator/v1/contract?operator_id=op_aud_a', { key: master })).status,
+      401,
+    );
+
+    // operator_id (query) or x-operator-id (header) names the scope; reads are then that operator's.
+    const viaQuery = await as(master, '/api/operator/v1/contract?operator_id=op_aud_a');
+    assert.equal(viaQuery.status, 200, viaQuery.text);
+    assert.equal(OperatorContractResponse.parse(viaQuery.json).data.operator_id, 'op_aud_a');
+    const viaHeader = await as(master, '/api/operator/v1/contract', 'op_aud_b');
+    assert.equal(viaHeader.status, 200, viaHeader.text);
+    assert.equal(viaHeader.json.data.operator_id, 'op_aud_b');
+    assert.equal(
+      (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a', 'op_aud_a')).status,
+      200,
+    );
+
+    assert.equal(
+      (await as(master, `/api/operator/v1/sessions/${sessionA}?operator_id=op_aud_a`)).status,
+      200,
+    );
+    assert.equal(
+      (await as(master, `/api/operator/v1/sessions/${sessionB}?operator_id=op_aud_a`)).status,
+      403,
+    );
+    assert.equal((await as(master, `/api/operator/v1/sessions/${sessionB}`, 'op_aud_b')).status, 200);
+    assert.equal((await as(master, `/api/operator/v1/sessions/${sessionA}`, 'op_aud_b')).status, 403);
+    assert.equal(
+      (await as(master, `/api/operator/v1/rounds/${ids.otherRound}?operator_id=op_aud_a`)).status,
+      403,
+    );
+    assert.equal((await as(master, `/api/operator/v1/rounds/${ids.otherRound}`, 'op_aud_b')).status, 200);
+
+    const roundsA = await as(master, '/api/operator/v1/rounds?limit=200&operator_id=op_aud_a');
+    assert.equal(roundsA.status, 200, roundsA.text);
+    const own = await get(keyA, '/api/operator/v1/rounds?limit=200');
+    assert.deepEqual(
+      RoundSearchResponse.parse(roundsA.json).data.items.map((r) => r.round_id),
+      own.json.data.items.map((r: { round_id: string }) => r.round_id),
+      "the master key scoped to op_aud_a reads exactly op_aud_a's key's view",
+    );
+    const roundsB = await as(master, '/api/operator/v1/rounds?limit=200', 'op_aud_b');
+    assert.deepEqual(
+      roundsB.json.data.items.map((r: { round_id: string }) => r.round_id),
+      [ids.otherRound],
+    );
+    const txB = await as(
+      master,
+      `/api/operator/v1/transactions?operator_id=op_aud_b&round_id=${ids.otherRound}`,
+    );
+    assert.equal(txB.status, 200, txB.text);
+    assert.ok(txB.json.data.items.length >= 1);
+    assert.ok(txB.json.data.items.every((t: { operator_id: string }) => t.operator_id === 'op_aud_b'));
+    const recB = await as(master, '/api/operator/v1/reconciliation', 'op_aud_b');
+    assert.equal(recB.status, 200, recB.text);
+    assert.equal(recB.json.data.operator_id, 'op_aud_b');
+    assert.deepEqual(
+      recB.json.data.currencies.map((c: { currency: string; rounds: number }) => [c.currency, c.rounds]),
+      [['EUR', 1]],
+    );
+    const csvB = await as(master, '/api/operator/v1/reconciliation.csv?operator_id=op_aud_b');
+    assert.equal(csvB.status, 200);
+    assertCsvMatches(csvB.text, recB.json.data.currencies);
+
+    // Two different operators named, an unknown operator, or one that cannot exist.
+    assert.equal(
+      (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a', 'op_aud_b')).status,
+      400,
+    );
+    assert.equal(
+      (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a&operator_id=op_aud_b')).status,
+      400,
+    );
+    assert.equal((await as(master, '/api/operator/v1/contract?operator_id=op_nobody')).status, 404);
+    assert.equal((await as(master, '/api/operator/v1/contract', 'x'.repeat(300))).status, 404);
+
+    // An operator key names only itself: its own id is accepted, another is 403 (query or header).
+    assert.equal((await as(keyA, '/api/operator/v1/contract', 'op_aud_a')).status, 200);
+    assert.equal((await as(keyA, '/api/operator/v1/contract', 'op_aud_b')).status, 403);
+    assert.equal((await as(keyA, '/api/operator/v1/rounds?operator_id=op_aud_b')).status, 403);
   });
 });

@@ -29,19 +29,33 @@ interface NativeSessionRow {
   currency: string;
   provider_id: string;
   integration_mode: string;
+  /** provider_switches.enabled for prov_c and the title's own prov_c enable flag, both on. */
+  service_enabled: boolean;
 }
 
-/** 404 unknown session; 403 another operator's; 404 when the session is not a native title's. */
+/**
+ * The session's native service: a `prov_c` title whose family switch (provider_switches) and own
+ * per-title enable flag (games.operator_wallet_enabled, default off) are both on, the two flags
+ * the catalog and launch read (catalog/availability.ts). Either off: no native service, 404.
+ * 404 unknown session; 403 another operator's (before the service, as for every other read).
+ */
 async function nativeSession(pool: Pool, operatorId: string, sessionId: string): Promise<NativeSessionRow> {
   const { rows } = await pool.query<NativeSessionRow>(
-    `SELECT s.session_id, s.operator_id, trim(s.currency) AS currency, s.provider_id, g.integration_mode
-     FROM sessions s JOIN games g ON g.symbol = s.symbol WHERE s.session_id = $1`,
+    `SELECT s.session_id, s.operator_id, trim(s.currency) AS currency, g.provider_id, g.integration_mode,
+            (ps.enabled AND g.operator_wallet_enabled) AS service_enabled
+     FROM sessions s
+     JOIN games g ON g.symbol = s.symbol
+     JOIN provider_switches ps ON ps.provider_id = g.provider_id
+     WHERE s.session_id = $1`,
     [sessionId],
   );
   const s = rows[0];
   if (!s) throw new HttpError(404, 'Session not found');
   if (s.operator_id !== operatorId) throw new HttpError(403, 'This session belongs to another operator');
   if (s.provider_id !== 'prov_c') throw new HttpError(404, 'No native service for this session');
+  if (!s.service_enabled) {
+    throw new HttpError(404, 'The native service for this title is not enabled');
+  }
   return s;
 }
 

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { RECONCILIATION_CSV_HEADER, type Reconciliation } from '@opi/contract';
+import { csvField, reconciliationCsv } from './reconciliation.js';
+import { parseRfc4180 } from './test-support/rfc4180.js';
+
+// The CSV writer on its own: RFC 4180 quoting field by field, and the whole file read back by a
+// strict RFC 4180 reader (not split(',')) to the same values, int64 amounts exactly.
+
+describe('csvField (RFC 4180 quoting)', () => {
+  test('plain fields stay as they are', () => {
+    for (const v of ['EUR', '0', '-9223372036854775808', 'true', '', ' spaced ', "it's"]) {
+      assert.equal(csvField(v), v);
+    }
+  });
+
+  test('a comma, a quote, CR or LF quotes the field; quotes are doubled', () => {
+    const cases: [string, string][] = [
+      ['a,b', '"a,b"'],
+      [',', '","'],
+      ['say "hi"', '"say ""hi"""'],
+      ['"', '""""'],
+      ['""', '""""""'],
+      ['line1\r\nline2', '"line1\r\nline2"'],
+      ['cr\ronly', '"cr\ronly"'],
+      ['lf\nonly', '"lf\nonly"'],
+      ['all, "of"\r\nthem\n', '"all, ""of""\r\nthem\n"'],
+    ];
+    for (const [value, quoted] of cases) assert.equal(csvField(value), quoted, JSON.stringify(value));
+  });
+
+  test('quoted fields read back to the original values', () => {
+    const rows = [
+      ['plain', 'a,b', 'say "hi"', 'line1\r\nline2', ''],
+      ['cr\ronly', 'lf\nonly', '"', ',,,', 'end'],
+    ];
+    const text = `${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
+    assert.deepEqual(parseRfc4180(text), rows);
+  });
+
+  test('the reader is strict: unquoted special characters are refused, not split', () => {
+    assert.throws(() => parseRfc4180('a"b,c\r\n'), /quote inside an unquoted field/);
+    assert.throws(() => parseRfc4180('"a"b,c\r\n'), /unexpected/);
+    assert.throws(() => parseRfc4180('a\nb\r\n'), /bare CR or LF/);
+    assert.throws(() => parseRfc4180('"open\r\n'), /unterminated/);
+    assert.deepEqual(parseRfc4180('a,\r\n,b'), [
+      ['a', ''],
+      ['', 'b'],
+    ]);
+  });
+});
+
+describe('reconciliationCsv', () => {
+  const r: Reconciliation = {
+    operator_id: 'op_csv',
+    from: null,
+    to: '2026-01-01T00:00:00.000Z',
+    balanced: false,
+    currencies: [
+      {
+        currency: 'EUR',
+        rounds: 3,
+        transactions: 7,
+        wallet_delta_minor: -1250n,
+        game_delta_minor: -1200n,
+        difference_minor: -50n,
+        pending_transactions: 1,
+        balanced: false,
+      },
+      {
+        currency: 'USD',
+        rounds: 2,
+        transactions: 4,
+        // Beyond 2^53: the CSV carries int64 totals exactly.
+        wallet_delta_minor: 9007199254740993n,
+        game_delta_minor: 9007199254740993n,
+        difference_minor: 0n,
+        pending_transactions: 0,
+        balanced: true,
+      },
+    ],
+    items: [],
+    items_truncated: false,
+  };
+
+  test('a header row, one row per currency, CRLF line ends; it parses back to the same totals', () => {
+    const text = reconciliationCsv(r);
+    assert.ok(text.endsWith('\r\n'));
+    assert.ok(!/[^\r]\n/.test(text), 'every line ends with CRLF');
+    const [header, ...rows] = parseRfc4180(text);
+    assert.deepEqual(header, [...RECONCILIATION_CSV_HEADER]);
+    assert.deepEqual(
+      rows.map((f) => ({
+        currency: f[0],
+        rounds: Number(f[1]),
+        transactions: Number(f[2]),
+        wallet_delta_minor: BigInt(f[3]!),
+        game_delta_minor: BigInt(f[4]!),
+        difference_minor: BigInt(f[5]!),
+        pending_transactions: Number(f[6]),
+        balanced: f[7] === 'true' ? true : f[7] === 'false' ? false : f[7],
+      })),
+      r.currencies,
+    );
+  });
+
+  test('no currencies: the header alone', () => {
+    assert.deepEqual(parseRfc4180(reconciliationCsv({ ...r, currencies: [] })), [
+      [...RECONCILIATION_CSV_HEADER],
+    ]);
+  });
+});
