@@ -45,6 +45,7 @@ let key: string;
 let worker: Worker;
 let running: Promise<void>;
 let native: NativeConnection;
+/** Opening balances, by `${external_player_id}:${currency}` (prov_d isolates ids by currency). */
 const players = new Map<string, bigint>();
 
 before(async () => {
@@ -101,10 +102,10 @@ async function until<T>(
   }
 }
 
-async function newPlayer(balanceMinor = 100_000): Promise<string> {
+async function newPlayer(balanceMinor = 100_000, currency = 'USD'): Promise<string> {
   const id = `crash-${randomUUID().slice(0, 8)}`;
-  await admin.createPlayer({ operatorId: OP, playerId: id, currency: 'USD', balanceMinor });
-  players.set(id, BigInt(balanceMinor));
+  await admin.createPlayer({ operatorId: OP, playerId: id, currency, balanceMinor });
+  players.set(`${id}:${currency}`, BigInt(balanceMinor));
   return id;
 }
 
@@ -126,8 +127,8 @@ async function authorize(login: string): Promise<string> {
   return res.json.session_token;
 }
 
-async function open(player: string, symbol = 'dcrash1') {
-  const l = await launch(player, symbol);
+async function open(player: string, symbol = 'dcrash1', currency = 'USD') {
+  const l = await launch(player, symbol, { currency });
   return { ...l, token: await authorize(l.login) };
 }
 
@@ -139,17 +140,18 @@ const rt = (token: string, method: string, path: string, body?: unknown) =>
 
 /** A client seed giving the next round of this player a crash point (hundredths) that `want` accepts. */
 async function seedFor(
-  owner: { player?: string; demoId?: string },
+  owner: { player?: string; currency?: string; demoId?: string },
   symbol: string,
   want: (cents: number) => boolean,
 ): Promise<{ clientSeed: string; crash: number }> {
   const { rows } = await h.db.pool.query<{ root_seed_enc: string; length: number; next_position: number }>(
     owner.player
       ? `SELECT c.root_seed_enc, c.length, c.next_position FROM crash_seed_chains c JOIN players p ON p.player_id = c.player_id
-         WHERE p.external_player_id = $1 AND p.operator_id = '${OP}' AND c.symbol = $2 AND c.exhausted_at IS NULL`
+         WHERE p.external_player_id = $1 AND p.operator_id = '${OP}' AND c.symbol = $2 AND c.exhausted_at IS NULL
+           AND trim(p.currency) = $3`
       : `SELECT root_seed_enc, length, next_position FROM crash_seed_chains
          WHERE demo_id = $1 AND symbol = $2 AND exhausted_at IS NULL`,
-    [owner.player ?? owner.demoId, symbol],
+    owner.player ? [owner.player, symbol, owner.currency ?? 'USD'] : [owner.demoId, symbol],
   );
   const chain = rows[0]!;
   const seed = chainSeed(box.decrypt(chain.root_seed_enc), chain.length, chain.next_position);
@@ -171,7 +173,11 @@ async function bet(
 ) {
   const state = await rt(token, 'GET', '/state');
   assert.equal(state.status, 200, state.text);
-  const { clientSeed, crash } = await seedFor({ player }, state.json.symbol, want);
+  const { clientSeed, crash } = await seedFor(
+    { player, currency: state.json.currency },
+    state.json.symbol,
+    want,
+  );
   const res = await rt(token, 'POST', '/bet', {
     stake_minor: stake,
     client_seed: clientSeed,
@@ -208,7 +214,8 @@ async function walletTx(roundId: string) {
   return rows.map((r) => `${r.transaction_type}:${r.amount_minor}:${r.status}`);
 }
 
-const balanceOf = async (player: string) => BigInt((await admin.balance(OP, player, 'USD')).balance_minor);
+const balanceOf = async (player: string, currency = 'USD') =>
+  BigInt((await admin.balance(OP, player, currency)).balance_minor);
 
 // ── tests ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -595,6 +602,151 @@ describe('sessions', () => {
   });
 });
 
+describe('Comet Climb (dcrash2): USD, EUR or GBP', () => {
+  async function roundRow(roundId: string) {
+    const { rows } = await h.db.pool.query(
+      `SELECT r.symbol, trim(r.currency) AS currency, trim(cr.currency) AS crash_currency
+       FROM rounds r JOIN crash_rounds cr USING (round_id) WHERE r.round_id = $1`,
+      [roundId],
+    );
+    return rows[0];
+  }
+  async function walletCurrencies(roundId: string): Promise<string[]> {
+    const { rows } = await h.db.pool.query(
+      `SELECT DISTINCT trim(currency) AS currency FROM wallet.transactions WHERE operator_id = $1 AND round_id = $2`,
+      [OP, roundId],
+    );
+    return rows.map((r) => r.currency);
+  }
+
+  test('a cash-out in EUR credits stake x multiplier once, in EUR; the round verifies', async () => {
+    const player = await newPlayer(50_000, 'EUR');
+    const { token, url } = await open(player, 'dcrash2', 'EUR');
+    assert.equal(url.pathname, '/games/comet-climb/');
+    const state = await rt(token, 'GET', '/state');
+    assert.deepEqual(
+      [state.json.symbol, state.json.currency, state.json.balance_minor],
+      ['dcrash2', 'EUR', '50000'],
+    );
+    const placed = await bet(token, player, (c) => c >= 500, 250);
+    const round = placed.res.json.round;
+    assert.equal(round.state, 'running');
+    assert.equal(round.currency, 'EUR');
+    assert.equal(placed.res.json.balance_minor, '49750');
+    await sleep(msToReach(115) + 50);
+    const out = await rt(token, 'POST', '/cashout', { round_id: round.round_id });
+    assert.equal(out.status, 200, out.text);
+    assert.equal(out.json.round.state, 'cashed_out');
+    const cents = Number(out.json.round.cashout_multiplier.replace('.', ''));
+    assert.ok(cents >= 115 && cents < 500, out.json.round.cashout_multiplier);
+    const win = payoutMinor(250n, cents);
+    assert.equal(out.json.round.win_minor, win.toString());
+    const r = await settled(round.round_id);
+    assert.deepEqual([r.status, r.win_minor], ['completed', win]);
+    assert.deepEqual(await walletTx(round.round_id), ['debit:250:success', `credit:${win}:success`]);
+    assert.deepEqual(await roundRow(round.round_id), {
+      symbol: 'dcrash2',
+      currency: 'EUR',
+      crash_currency: 'EUR',
+    });
+    assert.deepEqual(await walletCurrencies(round.round_id), ['EUR'], 'the wallet moved euros');
+    assert.equal(await balanceOf(player, 'EUR'), 50_000n - 250n + win);
+    const fair = await call(h.base, 'GET', `/games/fairness/${round.round_id}`);
+    const v = verifyFairness(fair.json.data as FairnessRecord);
+    assert.equal(v.ok, true, JSON.stringify(v.checks));
+    assert.equal(v.crashCents, placed.crash);
+  });
+
+  test('a crash in GBP ends the round with a zero credit, in GBP', async () => {
+    const player = await newPlayer(20_000, 'GBP');
+    const { token } = await open(player, 'dcrash2', 'GBP');
+    const placed = await bet(token, player, (c) => c >= 101 && c <= 110, 300);
+    const id = placed.res.json.round.round_id;
+    const read = await rt(token, 'GET', `/rounds/${id}?wait=1`);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual([read.json.state, read.json.win_minor], ['crashed', '0']);
+    assert.equal(read.json.crash_point, (placed.crash / 100).toFixed(2));
+    const late = await rt(token, 'POST', '/cashout', { round_id: id });
+    assert.deepEqual([late.json.round.state, late.json.already_ended], ['crashed', true]);
+    const r = await settled(id);
+    assert.deepEqual([r.status, r.win_minor], ['completed', 0n]);
+    assert.deepEqual(await stages(id), ['bet', 'start', 'crash']);
+    assert.deepEqual(await walletTx(id), ['debit:300:success', 'credit:0:success']);
+    assert.equal((await roundRow(id)).currency, 'GBP');
+    assert.deepEqual(await walletCurrencies(id), ['GBP']);
+    assert.equal(await balanceOf(player, 'GBP'), 19_700n);
+  });
+
+  test('an abandoned round (nobody reads or cashes out) is settled at its crash time', async () => {
+    const player = await newPlayer(100_000, 'EUR');
+    const { token } = await open(player, 'dcrash2', 'EUR');
+    const placed = await bet(token, player, (c) => c >= 105 && c <= 130, 400);
+    const id = placed.res.json.round.round_id;
+    const r = await settled(id);
+    assert.deepEqual([r.status, r.win_minor], ['completed', 0n]);
+    assert.deepEqual(await stages(id), ['bet', 'start', 'crash']);
+    assert.deepEqual(await walletTx(id), ['debit:400:success', 'credit:0:success']);
+    assert.equal(await balanceOf(player, 'EUR'), 99_600n);
+  });
+
+  test('an expired login grant: the error page, no authorization; a fresh launch plays', async () => {
+    const player = await newPlayer(100_000, 'GBP');
+    const l = await launch(player, 'dcrash2', { currency: 'GBP' });
+    await h.db.pool.query(
+      `UPDATE sessions SET grant_expires_at = now() - interval '1 second', expires_at = now() - interval '1 second'
+       WHERE session_id = $1`,
+      [l.sessionId],
+    );
+    const page = await call(h.base, 'GET', `${l.url.pathname}${l.url.search}`);
+    assert.equal(page.status, 401);
+    assert.match(page.text, /data-testid="game-error"[^>]*>This game link has expired/);
+    const refused = await call(h.base, 'POST', '/api/runtime/crash/authorize', {
+      headers: { 'x-login-grant': l.login },
+    });
+    assert.equal(refused.status, 401);
+    const fresh = await launch(player, 'dcrash2', { currency: 'GBP' });
+    const token = await authorize(fresh.login);
+    const state = await rt(token, 'GET', '/state');
+    assert.deepEqual([state.json.currency, state.json.balance_minor], ['GBP', '100000']);
+  });
+
+  test('a relaunch resumes the unfinished EUR round with its wager and currency; USD is another identity', async () => {
+    const player = await newPlayer(100_000, 'EUR');
+    const first = await open(player, 'dcrash2', 'EUR');
+    const placed = await bet(first.token, player, (c) => c >= 1000, 600);
+    const id = placed.res.json.round.round_id;
+    const second = await open(player, 'dcrash2', 'EUR');
+    assert.equal(second.sessionId, first.sessionId, 'the session is resumed');
+    assert.equal((await rt(first.token, 'GET', '/state')).status, 401, 'the earlier page is superseded');
+    const state = await rt(second.token, 'GET', '/state');
+    assert.equal(state.status, 200, state.text);
+    assert.deepEqual(
+      [
+        state.json.round.round_id,
+        state.json.round.stake_minor,
+        state.json.round.currency,
+        state.json.round.state,
+      ],
+      [id, '600', 'EUR', 'running'],
+    );
+    // prov_d isolates a player id by currency: a USD launch is another player, without this round.
+    const usd = await open(player, 'dcrash2', 'USD');
+    assert.notEqual(usd.sessionId, first.sessionId);
+    const usdState = await rt(usd.token, 'GET', '/state');
+    assert.equal(usdState.status, 200, usdState.text);
+    assert.deepEqual([usdState.json.currency, usdState.json.round], ['USD', null]);
+    await sleep(msToReach(103));
+    const out = await rt(second.token, 'POST', '/cashout', { round_id: id });
+    assert.equal(out.json.round.state, 'cashed_out', out.text);
+    const win = BigInt(out.json.round.win_minor);
+    const r = await settled(id);
+    assert.equal(r.win_minor, win);
+    assert.deepEqual(await walletTx(id), ['debit:600:success', `credit:${win}:success`]);
+    assert.deepEqual(await walletCurrencies(id), ['EUR']);
+    assert.equal(await balanceOf(player, 'EUR'), 100_000n - 600n + win);
+  });
+});
+
 describe('validation', () => {
   test('stale commitments, bad stakes, bad seeds and other players rounds are refused', async () => {
     const player = await newPlayer();
@@ -677,21 +829,31 @@ describe('ledger', () => {
     });
     // Per player, the wallet's movements are the sum of (win - stake) of the completed crash rounds;
     // cancelled and rejected rounds net to zero.
-    const { rows } = await h.db.pool.query<{ external_player_id: string; net: bigint; rounds: number }>(
-      `SELECT p.external_player_id, count(*)::int AS rounds,
+    const { rows } = await h.db.pool.query<{
+      external_player_id: string;
+      currency: string;
+      net: bigint;
+      rounds: number;
+    }>(
+      `SELECT p.external_player_id, trim(r.currency) AS currency, count(*)::int AS rounds,
               coalesce(sum(CASE r.status WHEN 'completed' THEN r.win_minor - r.bet_minor ELSE 0 END), 0)::bigint AS net
        FROM crash_rounds cr JOIN rounds r ON r.round_id = cr.round_id JOIN players p ON p.player_id = cr.player_id
-       WHERE cr.mode = 'operator-wallet' GROUP BY p.external_player_id`,
+       WHERE cr.mode = 'operator-wallet' GROUP BY p.external_player_id, trim(r.currency)`,
     );
     assert.ok(rows.length >= 10, `${rows.length} players played`);
+    assert.deepEqual(
+      [...new Set(rows.map((r) => r.currency))].sort(),
+      ['EUR', 'GBP', 'USD'],
+      'rounds settled in each currency',
+    );
     for (const row of rows) {
-      const opening = players.get(row.external_player_id);
-      assert.ok(opening !== undefined, row.external_player_id);
-      const held = BigInt((await admin.balance(OP, row.external_player_id, 'USD')).balance_minor);
+      const opening = players.get(`${row.external_player_id}:${row.currency}`);
+      assert.ok(opening !== undefined, `${row.external_player_id} ${row.currency}`);
+      const held = BigInt((await admin.balance(OP, row.external_player_id, row.currency)).balance_minor);
       assert.equal(
         held,
         opening + row.net,
-        `wallet of ${row.external_player_id} matches its ${row.rounds} round(s)`,
+        `${row.currency} wallet of ${row.external_player_id} matches its ${row.rounds} round(s)`,
       );
     }
     // Round by round: the sandbox's own journal nets to win - stake (completed) or zero.

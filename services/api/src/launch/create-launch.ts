@@ -7,6 +7,7 @@ import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
+import { settlementProbe } from '../runtime/settlement-probe.js';
 import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
 
 /** Session lifetimes per family (spec, Limits). */
@@ -92,9 +93,28 @@ function requireLaunchable(game: CatalogRow, operator: OperatorRow, isProduction
   if (b.has('operator_configuration')) throw new HttpError(409, 'The operator wallet is not configured');
 }
 
-function launchUrlFor(base: string, game: CatalogRow, token: string): string {
+/** The title's runtime path (its page); none: 503, the provider runtime is not configured. */
+function runtimePathOf(game: CatalogRow): string {
   const path = (game.metadata.launch_path as string | null | undefined) ?? null;
   if (!path) throw new HttpError(503, 'Provider runtime not configured for this title');
+  return path;
+}
+
+/**
+ * 502 when the settlement runtime (Temporal) is known to be unreachable: from the cached probe's
+ * verdict, never a network round trip of its own (runtime/settlement-probe.ts).
+ */
+function requireRuntimeAvailable(deps: ApiDeps): void {
+  const verdict = settlementProbe(deps)?.verdict();
+  if (verdict?.state === 'unavailable') {
+    throw new HttpError(
+      502,
+      'Provider runtime unavailable: the settlement service does not answer; try again shortly',
+    );
+  }
+}
+
+function launchUrlFor(base: string, game: CatalogRow, path: string, token: string): string {
   const url = new URL(path, base);
   const param = game.provider_id === 'prov_c' ? 'grant' : game.provider_id === 'prov_d' ? 'login' : 'mgckey';
   url.searchParams.set(param, token);
@@ -137,6 +157,10 @@ export async function createLaunch(
   const returnUrl = rule(checkReturnUrl(req.return_url, family, deps.isProduction));
   const coinMinor = rule(parseCoin(req.coin, family, currency));
   const device = normalizeDevice(req.device, family);
+  // The runtime last: a request the runtime would refuse anyway gets its own status first, and
+  // neither 503 nor 502 writes anything.
+  const launchPath = runtimePathOf(game);
+  requireRuntimeAvailable(deps);
   const { token, hash } = newLaunchToken();
   const now = Date.now();
   const expiresAt =
@@ -293,7 +317,7 @@ export async function createLaunch(
       currency,
       ...(req.lang ? { lang: req.lang } : {}),
       session_id: sessionId,
-      launch_url: launchUrlFor(deps.publicBaseUrl, game, token),
+      launch_url: launchUrlFor(deps.publicBaseUrl, game, launchPath, token),
       expires_at: expiresAt.toISOString(),
       contract_version: CONTRACT_VERSION,
       amount_unit: AMOUNT_UNIT,

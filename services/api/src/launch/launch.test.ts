@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { LaunchUrlResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
+import { settlementProbe } from '../runtime/settlement-probe.js';
 import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
 import { hashLaunchToken } from './create-launch.js';
 
@@ -16,6 +18,19 @@ const crash1 = CATALOG.find((e) => e.provider_id === 'prov_d' && e.crash_currenc
 const crash2 = CATALOG.find((e) => e.provider_id === 'prov_d' && (e.crash_currencies?.length ?? 0) > 1)!;
 const demoCrash = CATALOG.find((e) => e.provider_id === 'prov_d' && e.integration_mode === 'demo-only')!;
 const blocked = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'blocked')!;
+const sandboxNative = CATALOG.filter(
+  (e) => e.provider_id === 'prov_c' && e.integration_mode === 'sandbox-only',
+);
+const optInNative = CATALOG.find(
+  (e) =>
+    e.provider_id === 'prov_c' &&
+    e.integration_mode === 'operator-wallet' &&
+    !e.operator_wallet_default &&
+    e.symbol !== native.symbol,
+)!;
+const otherSlotA = CATALOG.find(
+  (e) => e.provider_id === 'prov_a' && e.release.status === 'accepted' && e.symbol !== slotA.symbol,
+)!;
 let n = 0;
 const pid = () => `op-player-${process.pid}-${++n}`;
 
@@ -34,6 +49,40 @@ after(() => h.close());
 
 const launch = (key: string, body: Record<string, unknown>) =>
   call(h.base, 'POST', '/api/provider/v1/launch-url', { key, body });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Launches until the answer has `status` (catalog changes reach the launch cache through NOTIFY). */
+async function launchUntil(
+  status: number,
+  key: string,
+  body: Record<string, unknown>,
+  base = h.base,
+  timeoutMs = 5_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(base, 'POST', '/api/provider/v1/launch-url', { key, body });
+    if (res.status === status || Date.now() > deadline) return res;
+    await sleep(50);
+  }
+}
+
+async function sessionsOf(externalPlayerId: string): Promise<number> {
+  const { rows } = await h.db.pool.query(
+    `SELECT count(*)::int AS n FROM sessions s JOIN players p USING (player_id) WHERE p.external_player_id = $1`,
+    [externalPlayerId],
+  );
+  return rows[0].n;
+}
+
+async function setOperatorWallet(symbol: string, enabled: boolean) {
+  const res = await call(h.base, 'PUT', `/api/admin/v1/games/${symbol}/operator-wallet`, {
+    key: ADMIN_KEY,
+    body: { enabled },
+    sign: true,
+  });
+  assert.equal(res.status, 200, res.text);
+}
 
 describe('launch-url', () => {
   test('prov_a: the LaunchUrlData at the top level and under data; the token is stored only hashed', async () => {
@@ -242,6 +291,159 @@ describe('launch-url', () => {
       'not in the catalog',
     );
     await assign(h.base, 'op_lb', [slotA.symbol], true);
+  });
+
+  test('sandbox-only prov_c titles reject operator-wallet launches: 409, nothing written', async () => {
+    assert.ok(sandboxNative.length > 0);
+    for (const title of sandboxNative) {
+      const player = pid();
+      const res = await launch(a.key, { symbol: title.symbol, external_player_id: player });
+      assert.equal(res.status, 409, `${title.symbol}: ${res.text}`);
+      assert.match(res.json.detail, /sandbox-only titles do not accept operator-wallet launches/);
+      assert.equal(await sessionsOf(player), 0);
+    }
+  });
+
+  test('prov_c and prov_d titles with the per-title operator-wallet flag off: 409 until it is on', async () => {
+    // prov_c: opt-in per title, off by default (only `native` was switched on above).
+    const player = pid();
+    const off = await launch(a.key, { symbol: optInNative.symbol, external_player_id: player });
+    assert.equal(off.status, 409, off.text);
+    assert.match(off.json.detail, /operator-wallet transport is not enabled for this title/);
+    assert.equal(await sessionsOf(player), 0);
+    await setOperatorWallet(optInNative.symbol, true);
+    try {
+      const on = await launchUntil(200, a.key, { symbol: optInNative.symbol, external_player_id: player });
+      assert.equal(on.status, 200, on.text);
+      assert.equal(new URL(on.json.launch_url).pathname, `/native/${optInNative.slug}/`);
+    } finally {
+      await setOperatorWallet(optInNative.symbol, false);
+    }
+    const again = await launchUntil(409, a.key, { symbol: optInNative.symbol, external_player_id: pid() });
+    assert.equal(again.status, 409, 'switched off again');
+
+    // prov_d: the crash opt-in is on by default; switched off, operator launches are refused.
+    await setOperatorWallet(crash2.symbol, false);
+    try {
+      const crashPlayer = pid();
+      const refused = await launchUntil(409, a.key, {
+        symbol: crash2.symbol,
+        external_player_id: crashPlayer,
+        currency: 'EUR',
+      });
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.json.detail, /operator-wallet transport is not enabled for this title/);
+      assert.equal(await sessionsOf(crashPlayer), 0);
+    } finally {
+      await setOperatorWallet(crash2.symbol, true);
+    }
+    const back = await launchUntil(200, a.key, {
+      symbol: crash2.symbol,
+      external_player_id: pid(),
+      currency: 'EUR',
+    });
+    assert.equal(back.status, 200, back.text);
+  });
+
+  test('a title without a runtime path: 503 (provider runtime not configured), nothing written', async () => {
+    await h.db.pool.query(`UPDATE games SET metadata = metadata - 'launch_path' WHERE symbol = $1`, [
+      otherSlotA.symbol,
+    ]);
+    const player = pid();
+    try {
+      const res = await launchUntil(503, a.key, { symbol: otherSlotA.symbol, external_player_id: player });
+      assert.equal(res.status, 503, res.text);
+      assert.match(res.json.detail, /Provider runtime not configured/);
+      assert.equal(await sessionsOf(player), 0, 'no player session for a launch that cannot open');
+      // A request the title would refuse anyway keeps its own status.
+      const bad = await launch(a.key, { symbol: otherSlotA.symbol, external_player_id: pid(), coin: 0 });
+      assert.equal(bad.status, 422);
+    } finally {
+      await h.db.pool.query(
+        `UPDATE games SET metadata = jsonb_set(metadata, '{launch_path}', to_jsonb($2::text)) WHERE symbol = $1`,
+        [otherSlotA.symbol, `/gs2c/html5Game.do?symbol=${otherSlotA.symbol}`],
+      );
+    }
+    const back = await launchUntil(200, a.key, { symbol: otherSlotA.symbol, external_player_id: player });
+    assert.equal(back.status, 200, back.text);
+    assert.equal(new URL(back.json.launch_url).pathname, '/gs2c/html5Game.do');
+  });
+
+  test('the settlement runtime known unreachable: 502 from the cached probe, no round trip per launch', async () => {
+    // An API whose Temporal address accepts connections and never answers (a hung or
+    // firewalled server): every probe runs into its deadline.
+    const sockets = new Set<Socket>();
+    const blackHole = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
+    const down = await startApi({
+      TEMPORAL_ADDRESS: `127.0.0.1:${(blackHole.address() as AddressInfo).port}`,
+      TEMPORAL_TASK_QUEUE: 'launch-502',
+    });
+    try {
+      const probe = settlementProbe(down.deps)!;
+      probe.options.refreshAfterMs = 50;
+      probe.options.timeoutMs = 500;
+      const op = await createOperator(down.base, 'op_l502');
+      await assign(down.base, 'op_l502', [slotA.symbol]);
+      const player = pid();
+      const body = { symbol: slotA.symbol, external_player_id: player };
+      // Until two probes in a row have failed, launches pass (no verdict is no proof).
+      const tripped = await launchUntil(
+        502,
+        op.key,
+        { symbol: slotA.symbol, external_player_id: pid() },
+        down.base,
+        20_000,
+      );
+      assert.equal(tripped.status, 502, tripped.text);
+      const res = await call(down.base, 'POST', '/api/provider/v1/launch-url', { key: op.key, body });
+      assert.equal(res.status, 502, res.text);
+      assert.match(res.json.detail, /Provider runtime unavailable/);
+      const verdict = probe.verdict();
+      assert.equal(verdict.state, 'unavailable');
+      assert.ok(verdict.state === 'unavailable' && verdict.failures >= 2, 'two failed probes in a row');
+      const { rows } = await down.db.pool.query(
+        `SELECT count(*)::int AS n FROM sessions s JOIN players p USING (player_id) WHERE p.external_player_id = $1`,
+        [player],
+      );
+      assert.equal(rows[0].n, 0, 'a 502 writes no session');
+      // The request's own faults come first.
+      assert.equal(
+        (
+          await call(down.base, 'POST', '/api/provider/v1/launch-url', {
+            key: op.key,
+            body: { symbol: 'no_such_game', external_player_id: pid() },
+          })
+        ).status,
+        404,
+      );
+      assert.equal(
+        (
+          await call(down.base, 'POST', '/api/provider/v1/launch-url', {
+            key: op.key,
+            body: { ...body, currency: 'CHF' },
+          })
+        ).status,
+        422,
+      );
+      // While the verdict is fresh, launches read it: no probe (no network round trip) per launch.
+      probe.options.refreshAfterMs = 60_000;
+      await probe.refresh();
+      const probes = probe.probes;
+      for (let i = 0; i < 10; i++) {
+        const r = await call(down.base, 'POST', '/api/provider/v1/launch-url', { key: op.key, body });
+        assert.equal(r.status, 502);
+      }
+      assert.equal(probe.probes, probes, 'ten launches, no probe');
+      await probe.settled();
+    } finally {
+      await down.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => blackHole.close(r));
+    }
   });
 
   test('an inactive operator gets 403; another operator named in the body 403', async () => {

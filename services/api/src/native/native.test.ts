@@ -540,9 +540,17 @@ describe('Ash Hi-Lo', () => {
     const player = await newPlayer();
     const first = await open('cnhilo', player);
     const r = await roundWithRightGuess(first.token, 1200);
+    const usd = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+      key,
+      body: { symbol: 'cnhilo', external_player_id: player, currency: 'USD' },
+    });
+    assert.equal(usd.status, 409, 'the unfinished round keeps its currency');
+    assert.match(usd.json.detail, /unfinished round of this game is in EUR/);
     const second = await open('cnhilo', player);
     assert.equal(second.boot.round.round_id, r.round_id);
+    assert.equal(second.boot.round.status, 'playing');
     assert.equal(second.boot.round.stake_minor, '1200');
+    assert.equal(second.boot.round.currency, 'EUR');
     assert.equal(second.boot.round.hilo.card, r.hilo.card);
     assert.equal(second.boot.round.offer_minor, r.offer_minor);
     assert.equal((await state(first.token)).status, 401);
@@ -601,6 +609,138 @@ describe('Spark Dice', () => {
     assert.equal(second.boot.round.round_id, r.round_id);
     assert.equal(second.boot.round.status, 'rejected');
     assert.equal(await walletBalance(player), 100n);
+  });
+});
+
+describe('Spark Dice: a roll still settling', () => {
+  /** A bet sent while the wallet answers slowly, and the moment its round is written. */
+  async function slowRoll(
+    token: string,
+    player: string,
+    body: Record<string, unknown>,
+    signal?: AbortSignal,
+  ) {
+    const pending = fetch(`${h.base}/api/runtime/native/bet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-token': token },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    }).then(
+      async (res) => ({ status: res.status, json: (await res.json()) as any }),
+      () => null,
+    );
+    const roundId = await eventually('the roll to be recorded', async () => {
+      const { rows } = await h.db.pool.query(
+        `SELECT r.round_id FROM rounds r JOIN players p USING (player_id)
+         WHERE p.external_player_id = $1 AND r.symbol = 'cndice' AND r.status = 'open'`,
+        [player],
+      );
+      return rows[0]?.round_id as string | undefined;
+    });
+    return { pending, roundId };
+  }
+
+  async function journal(roundId: string) {
+    const { rows } = await h.db.pool.query(
+      `SELECT transaction_type, amount_minor, status FROM wallet_transactions WHERE round_id = $1 ORDER BY created_at`,
+      [roundId],
+    );
+    return rows.map((r) => `${r.transaction_type}:${r.amount_minor}:${r.status}`);
+  }
+
+  async function completed(roundId: string) {
+    return eventually('the roll to settle', async () => {
+      const { rows } = await h.db.pool.query(
+        `SELECT status, bet_minor, win_minor, trim(currency) AS currency FROM rounds WHERE round_id = $1`,
+        [roundId],
+      );
+      return rows[0]?.status === 'open' ? undefined : rows[0];
+    });
+  }
+
+  test('abandoned mid-roll (the page gone before the answer): the workflow settles it at its roll', async () => {
+    // Dice has no decision after the wager: its win is fixed at the roll and written into the
+    // intent, so an abandoned round needs no timer: it settles at that win.
+    const player = await newPlayer();
+    const { token } = await open('cndice', player);
+    await admin.setFaults({ latencyMs: [1_500, 1_500], latencyRate: 1 });
+    try {
+      const ctrl = new AbortController();
+      const { pending, roundId } = await slowRoll(
+        token,
+        player,
+        { stake_minor: 1000, target: 5000 },
+        ctrl.signal,
+      );
+      ctrl.abort();
+      assert.equal(await pending, null, 'nobody read the answer');
+      const r = await completed(roundId);
+      const { rows } = await h.db.pool.query(`SELECT outcome FROM rounds WHERE round_id = $1`, [roundId]);
+      const roll = rows[0].outcome.roll as number;
+      const win = roll < 5000 ? (1000n * 9800n) / 5000n : 0n;
+      assert.deepEqual([r.status, r.bet_minor, r.win_minor], ['completed', 1000n, win]);
+      assert.deepEqual(await journal(roundId), ['debit:1000:success', `credit:${win}:success`]);
+      assert.equal(await walletBalance(player), 100_000n - 1000n + win);
+      const stages = await stagesOf(roundId);
+      assert.deepEqual(
+        stages.map((s) => [s.action, s.outcome.roll, s.outcome.win_minor]),
+        [['roll', roll, win.toString()]],
+      );
+    } finally {
+      await admin.setFaults({});
+    }
+    // The next page load shows that round as the latest.
+    const again = await open('cndice', player);
+    assert.equal(again.boot.round.status, 'completed');
+  });
+
+  test('an expired grant and a relaunch while the roll settles: resumed with its wager and currency, charged once', async () => {
+    const player = await newPlayer();
+    const first = await open('cndice', player);
+    await admin.setFaults({ latencyMs: [1_500, 1_500], latencyRate: 1 });
+    let roundId = '';
+    try {
+      const roll = await slowRoll(first.token, player, { stake_minor: 700, target: 2500 });
+      roundId = roll.roundId;
+      // The grant of the first launch runs out: the page is refused, the payment goes on.
+      await h.db.pool.query(
+        `UPDATE sessions SET grant_expires_at = now() - interval '1 second' WHERE session_id = $1`,
+        [first.sessionId],
+      );
+      const expired = await call(h.base, 'GET', first.url.pathname + first.url.search);
+      assert.equal(expired.status, 401);
+      assert.match(expired.text, /data-reason="expired"/);
+      assert.equal((await exchange(first.grant)).status, 401);
+      const usd = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+        key,
+        body: { symbol: 'cndice', external_player_id: player, currency: 'USD' },
+      });
+      assert.equal(usd.status, 409, 'the unfinished roll keeps its currency');
+      const second = await open('cndice', player);
+      assert.equal(second.sessionId, first.sessionId, 'the relaunch resumes the session');
+      const resumed = second.boot.round;
+      assert.equal(resumed.round_id, roundId, 'the exchange answers the unfinished roll');
+      assert.ok(['placing', 'settling'].includes(resumed.status), resumed.status);
+      assert.deepEqual([resumed.stake_minor, resumed.currency], ['700', 'EUR']);
+      const busy = await bet(second.token, { stake_minor: 100, target: 5000 });
+      assert.equal(busy.status, 409, 'one unfinished round at a time');
+      assert.equal(busy.json.round_id, roundId);
+      const answered = await roll.pending;
+      assert.ok(answered);
+      assert.equal(answered.status, 200);
+      assert.equal(answered.json.round.status, 'completed');
+    } finally {
+      await admin.setFaults({});
+    }
+    const r = await completed(roundId);
+    assert.deepEqual([r.status, r.bet_minor, r.currency], ['completed', 700n, 'EUR']);
+    assert.deepEqual(await journal(roundId), ['debit:700:success', `credit:${r.win_minor}:success`]);
+    assert.equal(await walletBalance(player), 100_000n - 700n + r.win_minor, 'one debit, one credit');
+    const { rows } = await h.db.pool.query(
+      `SELECT count(*)::int AS n FROM rounds r JOIN players p USING (player_id) WHERE p.external_player_id = $1`,
+      [player],
+    );
+    assert.equal(rows[0].n, 1, 'the refused second bet wrote no round');
   });
 });
 
