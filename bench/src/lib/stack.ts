@@ -62,7 +62,14 @@ export async function startBenchStack(): Promise<BenchStack> {
       const port = await freePort();
       const child = spawn(
         process.execPath,
-        ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, entry)],
+        [
+          '--conditions=source',
+          '--import',
+          'tsx',
+          // API_CPU_PROF=<dir>: a CPU profile of the API process, written when it stops.
+          ...(process.env.API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.API_CPU_PROF}`] : []),
+          path.join(REPO_ROOT, entry),
+        ],
         {
           // API_METRICS_PORT 0: no metrics server (benchmarks scrape nothing; no port clashes).
           env: {

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest } from '@opi/contract';
-import { withTransaction } from '@opi/db';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
@@ -37,6 +36,90 @@ function named(
   values: unknown[],
 ): { name: string; text: string; values: unknown[] } {
   return { name, text, values };
+}
+
+/**
+ * The launch's database work in one statement (one round trip, its own transaction): upsert the
+ * player; find the player's unfinished round of this game and live session of this game and
+ * currency (locked); then, when the player is the operator's and no unfinished round is in
+ * another currency, refresh that session (a new token and deadline; an unfinished round keeps its
+ * coin) or insert a new one. When the player belongs to another operator or the round's currency
+ * differs, it writes nothing and answers what it found, for the 409. A player inserted by a
+ * concurrent first launch after this statement's snapshot is not seen: no player_id, run it again.
+ *
+ * LAUNCH_DURABILITY: the statement's transaction commits with synchronous_commit off, as the nonce
+ * claims do: it answers without waiting for its WAL record to reach disk. A PostgreSQL crash in
+ * the following fraction of a second can lose the new session (and a new player row): the launch
+ * URL then answers as an unknown grant and the operator launches again. Nothing money depends on
+ * is written this way: a round and its intent commit synchronously, which also flushes every
+ * launch before it (the WAL is one sequence), so no round can reference a lost session.
+ *
+ * $1 new player id, $2 operator, $3 external player id, $4 player currency (crash scope) or null,
+ * $5 symbol, $6 session currency, $7 new session id, $8 family, $9 token hash, $10 device,
+ * $11 lang, $12 return_url, $13 coin, $14 expires_at, $15 grant_expires_at.
+ */
+function launchStatement(scope: 'global' | 'crash'): string {
+  const existing =
+    scope === 'crash'
+      ? `SELECT player_id, operator_id FROM players
+         WHERE scope = 'crash' AND operator_id = $2 AND external_player_id = $3 AND currency = $4::char(3)`
+      : `SELECT player_id, operator_id FROM players WHERE scope = 'global' AND external_player_id = $3`;
+  return `
+  WITH durability AS (
+    -- Commit without waiting for the WAL flush (this transaction only): see LAUNCH_DURABILITY.
+    SELECT set_config('synchronous_commit', 'off', true)
+  ), ins_player AS (
+    INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
+    VALUES ($1, $2, $3, '${scope}', $4::char(3)) ON CONFLICT DO NOTHING RETURNING player_id, operator_id
+  ), player AS (
+    (SELECT player_id, operator_id FROM ins_player UNION ALL ${existing}) LIMIT 1
+  ), open_round AS (
+    SELECT r.round_id, r.currency FROM player p
+    JOIN LATERAL (
+      SELECT round_id, currency FROM rounds WHERE player_id = p.player_id AND symbol = $5 AND status = 'open'
+      ORDER BY created_at LIMIT 1
+    ) r ON true
+  ), live AS (
+    SELECT s.session_id FROM player p
+    JOIN LATERAL (
+      SELECT session_id FROM sessions
+      WHERE operator_id = $2 AND player_id = p.player_id AND symbol = $5 AND currency = $6::char(3)
+        AND status = 'active'
+      ORDER BY created_at DESC LIMIT 1 FOR UPDATE
+    ) s ON true
+  ), ok AS (
+    SELECT player_id FROM player
+    WHERE operator_id = $2 AND NOT EXISTS (SELECT 1 FROM open_round WHERE trim(currency) <> $6::text)
+  ), refreshed AS (
+    UPDATE sessions SET token_hash = $9, device = $10, lang = $11, return_url = $12,
+           coin_minor = CASE WHEN EXISTS (SELECT 1 FROM open_round) THEN coin_minor
+                             ELSE coalesce($13::bigint, coin_minor) END,
+           expires_at = $14, grant_expires_at = $15, last_activity_at = now()
+    WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
+    RETURNING session_id
+  ), created AS (
+    INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash,
+                          device, lang, return_url, coin_minor, expires_at, grant_expires_at)
+    SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15
+    FROM ok WHERE NOT EXISTS (SELECT 1 FROM live)
+    RETURNING session_id
+  )
+  SELECT (SELECT player_id FROM player) AS player_id,
+         (SELECT operator_id FROM player) AS player_operator_id,
+         (SELECT round_id FROM open_round) AS round_id,
+         (SELECT currency FROM open_round) AS round_currency,
+         coalesce((SELECT session_id FROM refreshed), (SELECT session_id FROM created)) AS session_id,
+         (SELECT count(*) FROM durability)::int AS durability`;
+}
+const LAUNCH_GLOBAL = launchStatement('global');
+const LAUNCH_CRASH = launchStatement('crash');
+
+interface LaunchRow {
+  player_id: string | null;
+  player_operator_id: string | null;
+  round_id: string | null;
+  round_currency: string | null;
+  session_id: string | null;
 }
 
 function rule<T>(r: RuleResult<T>): T {
@@ -172,159 +255,59 @@ export async function createLaunch(
   const grantExpiresAt =
     family === 'prov_c' ? new Date(now + LIFETIMES.nativeGrantMs) : family === 'prov_d' ? expiresAt : null;
 
-  return withTransaction(deps.pool, async (c) => {
-    // Player identity: global for prov_a/prov_b/prov_c (one operator owns an id); prov_d isolates
-    // by operator and currency and keeps the supplied id in callbacks.
-    const scope = family === 'prov_d' ? 'crash' : 'global';
-    // One statement: insert the player if new, else read the existing row.
-    const { rows: players } = await c.query<{ player_id: string; operator_id: string }>(
-      named(
-        `launch_player_${scope}`,
-        scope === 'crash'
-          ? `WITH ins AS (
-             INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
-             VALUES ($1, $2, $3, 'crash', $4) ON CONFLICT DO NOTHING RETURNING player_id, operator_id
-           )
-           SELECT player_id, operator_id FROM ins
-           UNION ALL
-           SELECT player_id, operator_id FROM players
-           WHERE scope = 'crash' AND operator_id = $2 AND external_player_id = $3 AND currency = $4
-           LIMIT 1`
-          : `WITH ins AS (
-             INSERT INTO players (player_id, operator_id, external_player_id, scope, currency)
-             VALUES ($1, $2, $3, 'global', $4) ON CONFLICT DO NOTHING RETURNING player_id, operator_id
-           )
-           SELECT player_id, operator_id FROM ins
-           UNION ALL
-           SELECT player_id, operator_id FROM players WHERE scope = 'global' AND external_player_id = $3
-           LIMIT 1`,
-        [
-          `p_${randomUUID()}`,
-          operator.operator_id,
-          req.external_player_id,
-          scope === 'crash' ? currency : null,
-        ],
-      ),
+  // Player identity: global for prov_a/prov_b/prov_c (one operator owns an id); prov_d isolates
+  // by operator and currency and keeps the supplied id in callbacks.
+  const scope = family === 'prov_d' ? 'crash' : 'global';
+  const newSessionId = `s_${randomUUID()}`;
+  const values = [
+    `p_${randomUUID()}`,
+    operator.operator_id,
+    req.external_player_id,
+    scope === 'crash' ? currency : null,
+    game.symbol,
+    currency,
+    newSessionId,
+    family,
+    hash,
+    device,
+    req.lang ?? null,
+    returnUrl,
+    coinMinor,
+    expiresAt,
+    grantExpiresAt,
+  ];
+  const statement = named(`launch_${scope}`, scope === 'crash' ? LAUNCH_CRASH : LAUNCH_GLOBAL, values);
+  let row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
+  // A concurrent first launch of the same player committed after this statement's snapshot (its
+  // insert won, ours did nothing and could not see its row): the next statement sees it.
+  if (!row?.player_id) row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
+  if (!row?.player_id) throw new Error('player row missing after upsert');
+  if (row.player_operator_id !== operator.operator_id) {
+    throw new HttpError(409, 'external_player_id belongs to another operator');
+  }
+  // An unfinished round resumes only in its own currency (the statement then wrote nothing).
+  if (row.round_id && row.round_currency?.trim() !== currency) {
+    throw new HttpError(
+      409,
+      `An unfinished round of this game is in ${row.round_currency?.trim()}; launch in that currency`,
     );
-    // A concurrent first launch of the same player committed after this statement's snapshot:
-    // its row is visible to the next statement.
-    if (!players[0]) {
-      const again = await c.query<{ player_id: string; operator_id: string }>(
-        scope === 'crash'
-          ? `SELECT player_id, operator_id FROM players
-             WHERE scope = 'crash' AND operator_id = $1 AND external_player_id = $2 AND currency = $3`
-          : `SELECT player_id, operator_id FROM players
-             WHERE scope = 'global' AND external_player_id = $2 AND $1::text IS NOT NULL AND $3::text IS NULL`,
-        [operator.operator_id, req.external_player_id, scope === 'crash' ? currency : null],
-      );
-      players.push(...again.rows);
-    }
-    const player = players[0];
-    if (!player) throw new Error('player row missing after upsert');
-    if (player.operator_id !== operator.operator_id) {
-      throw new HttpError(409, 'external_player_id belongs to another operator');
-    }
-
-    // An unfinished round resumes only in its own currency, with its own wager and coin; and the
-    // player's live session of this game and currency, locked. One round trip for both.
-    const { rows: found } = await c.query<{
-      round_id: string | null;
-      round_currency: string | null;
-      session_id: string | null;
-    }>(
-      named(
-        'launch_find_round_session',
-        `SELECT r.round_id, r.currency AS round_currency, s.session_id
-       FROM (SELECT 1) one
-       LEFT JOIN LATERAL (
-         SELECT round_id, currency FROM rounds WHERE player_id = $2 AND symbol = $3 AND status = 'open'
-         ORDER BY created_at LIMIT 1
-       ) r ON true
-       LEFT JOIN LATERAL (
-         SELECT session_id FROM sessions
-         WHERE operator_id = $1 AND player_id = $2 AND symbol = $3 AND currency = $4 AND status = 'active'
-         ORDER BY created_at DESC LIMIT 1 FOR UPDATE
-       ) s ON true`,
-        [operator.operator_id, player.player_id, game.symbol, currency],
-      ),
-    );
-    const unfinished = found[0]?.round_id
-      ? { round_id: found[0].round_id, currency: found[0].round_currency ?? '' }
-      : undefined;
-    if (unfinished && unfinished.currency.trim() !== currency) {
-      throw new HttpError(
-        409,
-        `An unfinished round of this game is in ${unfinished.currency.trim()}; launch in that currency`,
-      );
-    }
-
-    // Launching the same player again resumes (and refreshes) the session: a new token, a new deadline.
-    const existing = found[0]?.session_id ? [{ session_id: found[0].session_id }] : [];
-    let sessionId: string;
-    if (existing[0]) {
-      sessionId = existing[0].session_id;
-      await c.query(
-        named(
-          'launch_refresh_session',
-          `UPDATE sessions SET token_hash = $2, device = $3, lang = $4, return_url = $5,
-                coin_minor = CASE WHEN $8::boolean THEN coin_minor ELSE coalesce($6, coin_minor) END,
-                expires_at = $7, grant_expires_at = $9, last_activity_at = now()
-         WHERE session_id = $1`,
-          [
-            sessionId,
-            hash,
-            device,
-            req.lang ?? null,
-            returnUrl,
-            coinMinor,
-            expiresAt,
-            unfinished !== undefined,
-            grantExpiresAt,
-          ],
-        ),
-      );
-    } else {
-      sessionId = `s_${randomUUID()}`;
-      await c.query(
-        named(
-          'launch_insert_session',
-          `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash, device, lang,
-                               return_url, coin_minor, expires_at, grant_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [
-            sessionId,
-            operator.operator_id,
-            player.player_id,
-            game.symbol,
-            family,
-            currency,
-            hash,
-            device,
-            req.lang ?? null,
-            returnUrl,
-            coinMinor,
-            expiresAt,
-            grantExpiresAt,
-          ],
-        ),
-      );
-    }
-    const { integration } = availabilityOf(game, { operator, isProduction: deps.isProduction });
-    const data: LaunchUrlData = {
-      symbol: game.symbol,
-      slug: game.slug,
-      operator_id: operator.operator_id,
-      currency,
-      ...(req.lang ? { lang: req.lang } : {}),
-      session_id: sessionId,
-      launch_url: launchUrlFor(deps.publicBaseUrl, game, launchPath, token),
-      expires_at: expiresAt.toISOString(),
-      contract_version: CONTRACT_VERSION,
-      amount_unit: AMOUNT_UNIT,
-      provider_session_id: null,
-      test_launch: !deps.isProduction,
-      operator_integration: integration,
-    };
-    return { data, resumedRoundId: unfinished?.round_id ?? null };
-  });
+  }
+  if (!row.session_id) throw new Error('launch wrote no session');
+  const { integration } = availabilityOf(game, { operator, isProduction: deps.isProduction });
+  const data: LaunchUrlData = {
+    symbol: game.symbol,
+    slug: game.slug,
+    operator_id: operator.operator_id,
+    currency,
+    ...(req.lang ? { lang: req.lang } : {}),
+    session_id: row.session_id,
+    launch_url: launchUrlFor(deps.publicBaseUrl, game, launchPath, token),
+    expires_at: expiresAt.toISOString(),
+    contract_version: CONTRACT_VERSION,
+    amount_unit: AMOUNT_UNIT,
+    provider_session_id: null,
+    test_launch: !deps.isProduction,
+    operator_integration: integration,
+  };
+  return { data, resumedRoundId: row.round_id ?? null };
 }

@@ -351,7 +351,11 @@ describe('launch-url', () => {
     ]);
     const player = pid();
     try {
-      const res = await launchUntil(503, a.key, { symbol: otherSlotA.symbol, external_player_id: player });
+      // Until the catalog cache follows the change a launch may still answer 200: wait with other
+      // players, then launch this one (which must write nothing).
+      const seen = await launchUntil(503, a.key, { symbol: otherSlotA.symbol, external_player_id: pid() });
+      assert.equal(seen.status, 503, seen.text);
+      const res = await launch(a.key, { symbol: otherSlotA.symbol, external_player_id: player });
       assert.equal(res.status, 503, res.text);
       assert.match(res.json.detail, /Provider runtime not configured/);
       assert.equal(await sessionsOf(player), 0, 'no player session for a launch that cannot open');
