@@ -1,13 +1,23 @@
-/** ISO 4217 minor-unit exponent of a currency (EUR 2, JPY 0, BHD 3), from the platform's Intl data. */
+const exponents = new Map<string, number>();
+
+/**
+ * ISO 4217 minor-unit exponent of a currency (EUR 2, JPY 0, BHD 3), from the platform's Intl data.
+ * Remembered per code: building an Intl.NumberFormat costs tens of microseconds, and a chart page
+ * asks for every amount it shows (hundreds per overview).
+ */
 export function exponent(currency: string): number {
+  const known = exponents.get(currency);
+  if (known !== undefined) return known;
+  let e = 2;
   try {
-    return (
+    e =
       new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
+      2;
   } catch {
-    return 2;
+    e = 2;
   }
+  if (exponents.size < 1000) exponents.set(currency, e);
+  return e;
 }
 
 const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -32,11 +32,14 @@ export function chartWindow(q: { from?: string | undefined; to?: string | undefi
 /**
  * Bet and win per UTC day and currency, and per title and currency with the title's stored RTP,
  * over the rounds created in [from, to) whose wager stood (rejected, cancelled and rolled-back
- * rounds count nothing, as in reconciliation). One scan.
+ * rounds count nothing, as in reconciliation). One statement, one scan of the window's rounds.
  */
 export async function playCharts(pool: Pool, operatorId: string, window: { from: string; to: string }) {
   // Aggregated once per (day, currency, title) with a hash (a few hundred groups), then rolled
-  // up per day and per title: cheaper than GROUPING SETS, which sorts every row.
+  // up per day and per title: cheaper than GROUPING SETS, which sorts every row. The UTC day is
+  // date_bin over the instant (integer arithmetic on the stored UTC microseconds), the same day
+  // as (created_at AT TIME ZONE 'UTC')::date without a time zone conversion per round; the title
+  // and stored RTP are joined to the title rows (no second round trip).
   const { rows } = await pool.query<{
     day: string | null;
     currency: string;
@@ -44,32 +47,27 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
     rounds: number;
     bet_minor: bigint;
     win_minor: bigint;
+    title: string | null;
+    rtp: string | null;
   }>(
     `WITH g AS MATERIALIZED (
-       SELECT (created_at AT TIME ZONE 'UTC')::date AS d, currency, symbol,
+       SELECT date_bin('1 day', created_at, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS d, currency, symbol,
               count(*)::int AS n, sum(bet_minor) AS bet, sum(win_minor) AS win
        FROM rounds
        WHERE operator_id = $1 AND created_at >= $2 AND created_at < $3
          AND status NOT IN ('rejected', 'cancelled', 'rolled_back')
        GROUP BY 1, 2, 3)
-     SELECT d::text AS day, trim(currency) AS currency, NULL AS symbol, sum(n)::int AS rounds,
-            sum(bet)::bigint AS bet_minor, sum(win)::bigint AS win_minor
+     SELECT (d AT TIME ZONE 'UTC')::date::text AS day, trim(currency) AS currency, NULL AS symbol,
+            sum(n)::int AS rounds, sum(bet)::bigint AS bet_minor, sum(win)::bigint AS win_minor,
+            NULL AS title, NULL AS rtp
      FROM g GROUP BY d, currency
      UNION ALL
-     SELECT NULL, trim(currency), symbol, sum(n)::int, sum(bet)::bigint, sum(win)::bigint
-     FROM g GROUP BY symbol, currency`,
+     SELECT NULL, trim(t.currency), t.symbol, t.n, t.bet, t.win, games.title, games.rtp
+     FROM (SELECT currency, symbol, sum(n)::int AS n, sum(bet)::bigint AS bet, sum(win)::bigint AS win
+           FROM g GROUP BY symbol, currency) t
+     LEFT JOIN games ON games.symbol = t.symbol`,
     [operatorId, window.from, window.to],
   );
-  const symbols = [...new Set(rows.flatMap((r) => (r.symbol ? [r.symbol] : [])))];
-  const games = symbols.length
-    ? (
-        await pool.query<{ symbol: string; title: string; rtp: string | null }>(
-          `SELECT symbol, title, rtp FROM games WHERE symbol = ANY($1)`,
-          [symbols],
-        )
-      ).rows
-    : [];
-  const bySymbol = new Map(games.map((g) => [g.symbol, g]));
   const daily: DailyTotals[] = rows
     .filter((r) => r.day)
     .map((r) => ({
@@ -84,12 +82,12 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
     .filter((r) => r.symbol)
     .map((r) => ({
       symbol: r.symbol!,
-      title: bySymbol.get(r.symbol!)?.title ?? r.symbol!,
+      title: r.title ?? r.symbol!,
       currency: r.currency,
       rounds: r.rounds,
       bet_minor: r.bet_minor,
       win_minor: r.win_minor,
-      stored_rtp: bySymbol.get(r.symbol!)?.rtp ?? null,
+      stored_rtp: r.rtp ?? null,
     }))
     .sort((a, b) => a.title.localeCompare(b.title) || a.currency.localeCompare(b.currency));
   return { ...window, daily, titles };
