@@ -113,6 +113,8 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     return child;
   };
 
+  // Stopped in `finally` too: a failed measurement must not leave the dev server running.
+  let stopTemporal: (() => Promise<void>) | undefined;
   try {
     await migrateWallet(stack.databaseUrl);
     const cli = await findOrBuildTemporalCli({
@@ -133,6 +135,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
           }
         : {}),
     });
+    stopTemporal = () => temporal.stop();
     await buildWorkflowBundle();
 
     const walletPort = await freePort();
@@ -389,9 +392,11 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     await connection.close();
     for (const c of children) c.kill('SIGTERM');
     await temporal.stop();
+    stopTemporal = undefined;
     return { workerProcesses: workers, apiProcesses: apis, modes, ledgerConsistent: check.ok };
   } finally {
     for (const c of children) c.kill('SIGTERM');
+    await stopTemporal?.().catch(() => {});
     await new Promise((r) => setTimeout(r, 500));
     await stack.stop();
     await rm(tmp, { recursive: true, force: true });
