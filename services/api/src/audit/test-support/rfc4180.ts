@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
+
 /**
  * A strict RFC 4180 reader for the tests (not used by the service): records end with CRLF (the
  * last one may omit it), a field is either unquoted (no comma, quote, CR or LF) or quoted, where a
@@ -59,4 +62,24 @@ export function parseRfc4180(text: string): string[][] {
     );
   }
   return records;
+}
+
+/**
+ * The reconciliation CSV read back with the strict reader: the header row checked, then one
+ * object per currency row with the integer columns parsed (minor units as BigInt) and `balanced`
+ * as its text.
+ */
+export function readReconciliationCsv(text: string) {
+  const [header, ...rows] = parseRfc4180(text);
+  assert.deepEqual(header, [...RECONCILIATION_CSV_HEADER]);
+  return rows.map((f) => ({
+    currency: f[0],
+    rounds: Number(f[1]),
+    transactions: Number(f[2]),
+    wallet_delta_minor: BigInt(f[3]!),
+    game_delta_minor: BigInt(f[4]!),
+    difference_minor: BigInt(f[5]!),
+    pending_transactions: Number(f[6]),
+    balanced: f[7],
+  }));
 }
