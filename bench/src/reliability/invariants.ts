@@ -1,3 +1,4 @@
+import { journalDrift } from '@opi/api';
 import type { WireRecord } from '@opi/wallet-sandbox';
 import { signedCall } from './http.js';
 import type { RoundLoad } from './load.js';
@@ -193,6 +194,18 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   }
 
   // ── The platform's journal ─────────────────────────────────────────────────────────────────
+  // Reconciliation reads the journal totals each round carries; recounted from the journal itself
+  // after everything the run did (faults, kills, restarts), no round's stored totals may differ.
+  const drift = (
+    await Promise.all(world.operators.map((o) => journalDrift(stack.pool, o.operatorId)))
+  ).flat();
+  check(
+    "every round's stored journal totals equal a recount of its journal rows",
+    drift.length === 0,
+    drift.length
+      ? `differ: ${fmtList(drift.map((d) => `${d.round_id} stored ${d.stored.wallet_delta_minor}/${d.stored.journal_rows}/${d.stored.pending_rows} journal ${d.journal.wallet_delta_minor}/${d.journal.journal_rows}/${d.journal.pending_rows}`))}`
+      : 'recounted for every round of every operator',
+  );
   const { rows: journal } = await stack.pool.query<JournalRow>(
     `SELECT transaction_id, operator_id, round_id, player_id, transaction_type, amount_minor, trim(currency) AS currency,
             status, error_code

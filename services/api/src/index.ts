@@ -1,4 +1,5 @@
 export * from './app.js';
+export { journalDrift, type RoundTotalsDrift } from './audit/reconciliation.js';
 export * from './auth/keys.js';
 export * from './catalog/seed.js';
 export * from './create-deps.js';

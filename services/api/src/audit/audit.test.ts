@@ -37,6 +37,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { journalDrift } from './reconciliation.js';
 import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';
 
 // Real rounds of every outcome (completed, rejected, rolled back, cancelled, stuck then
@@ -256,6 +257,11 @@ describe('operator audit API over real rounds', () => {
     const eurRow = pending.json.data.currencies.find((x: { currency: string }) => x.currency === 'EUR');
     assert.ok(eurRow.pending_transactions >= 1);
     assert.ok(pending.json.data.items.some((i: { round_id: string }) => i.round_id === ids.stuck));
+    assert.deepEqual(
+      await journalDrift(h.db.pool, null),
+      [],
+      'stored round totals equal the journal, mid-flight',
+    );
     const pendingTx = await get(keyA, `/api/operator/v1/transactions?status=pending&round_id=${ids.stuck}`);
     assert.equal(pendingTx.json.data.items.length, 1);
     assert.equal(pendingTx.json.data.items[0].transaction_type, 'debit');
@@ -270,6 +276,17 @@ describe('operator audit API over real rounds', () => {
     await admin.setFaults({});
     assert.equal((await rb.handle.result()).status, 'rolled_back');
     assert.equal((await stuck.handle.result()).status, 'completed');
+    // Every round's stored journal totals (what reconciliation reads) equal a recount of its
+    // journal rows, for every outcome.
+    assert.deepEqual(await journalDrift(h.db.pool, null), []);
+    const { rows: carried } = await h.db.pool.query<{ round_id: string; journal_rows: number }>(
+      `SELECT round_id, journal_rows FROM rounds WHERE round_id = ANY($1)`,
+      [[ids.completed, ids.rejected, ids.cancelled, ids.rolledBack, ids.stuck]],
+    );
+    assert.ok(
+      carried.length === 5 && carried.every((r) => r.journal_rows > 0),
+      `every outcome's round carries its journal rows: ${JSON.stringify(carried)}`,
+    );
   });
 
   test('contract: the operator limits as strings, the callbacks, the idempotency key', async () => {
@@ -589,6 +606,31 @@ describe('operator audit API over real rounds', () => {
     } finally {
       await h.db.pool.query(`UPDATE rounds SET win_minor = 0 WHERE round_id = $1`, [roundId]);
     }
+  });
+
+  test('the recount from the journal finds a round whose stored totals were tampered with', async () => {
+    const roundId = ids.completed!;
+    await h.db.pool.query(
+      `UPDATE rounds SET wallet_delta_minor = wallet_delta_minor + 1 WHERE round_id = $1`,
+      [roundId],
+    );
+    try {
+      const drift = await journalDrift(h.db.pool, 'op_aud_a');
+      assert.deepEqual(
+        drift.map((d) => [
+          d.round_id,
+          BigInt(d.stored.wallet_delta_minor) - BigInt(d.journal.wallet_delta_minor),
+        ]),
+        [[roundId, 1n]],
+      );
+      assert.deepEqual(await journalDrift(h.db.pool, 'op_aud_b'), [], 'scoped to the operator asked about');
+    } finally {
+      await h.db.pool.query(
+        `UPDATE rounds SET wallet_delta_minor = wallet_delta_minor - 1 WHERE round_id = $1`,
+        [roundId],
+      );
+    }
+    assert.deepEqual(await journalDrift(h.db.pool, null), []);
   });
 
   test('the audit is signed and scoped: no key 401, master keys must name the operator', async () => {

@@ -5,7 +5,7 @@ import {
   type ReconciliationCurrency,
   type ReconciliationQuery,
 } from '@opi/contract';
-import { type Pool, withTransaction } from '@opi/db';
+import type { Pool } from '@opi/db';
 
 /*
  * Reconciliation of one operator over the rounds created in [from, to): per currency, the wallet
@@ -19,80 +19,26 @@ import { type Pool, withTransaction } from '@opi/db';
  * transaction is pending. Rounds that differ, or have a pending transaction, are listed.
  */
 
-/** Memory for one reconciliation's aggregate (per statement; released at commit). */
-const RECONCILIATION_WORK_MEM = '128MB';
-
 /** The rounds of the window (parameters: $1 operator, $2 from or null, $3 to, $4 currency or null). */
 const WINDOW = `operator_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND created_at < $3
           AND ($4::text IS NULL OR currency = $4)`;
 
 /**
- * One statement, one snapshot. The window's rounds and the operator's journal rows go through one
- * hash aggregate per round id (UNION ALL, no join: joining 1M journal rows to 500k rounds and then
- * aggregating cost twice as much); per round it keeps the round's own columns (from its one round
- * row; a group without one is a journal row of a round outside the window, dropped), the journal
- * rows' lowest and highest currency, their wallet effect, count and pending count. When every journal
- * row is in the round's currency (the normal case) the wallet delta is that sum; when none is, the
- * round counts nothing and every row is foreign; only a round with rows in several currencies
- * (a listed difference anyway) is summed again row by row through wallet_transactions_round. A
- * reversal's debit is looked up only for a cancel or rollback row (never for debits and credits).
- * The per-currency totals and the rounds that differ are both read from the per-round result.
- * Without `from` the window is all history so far and every journal row of the operator is read;
- * with `from` (typically a short window) only the rows of the window's rounds are (a semi-join the
- * planner can answer from the round-id index).
- * A journal row in another currency than its round is never counted into the round's currency:
- * it makes the round (and its currency) a difference to look at.
+ * One statement, one snapshot, one pass over the window's rounds. Each round carries its journal's
+ * totals (wallet effect in its currency, journal rows, pending rows, rows in another currency),
+ * kept by the database in the same transaction as every journal write (migration
+ * 1700000000011_round_wallet_totals); `journalDrift` below recomputes them from the journal itself.
+ * The per-currency totals and the rounds that differ are both read from that one pass.
  */
-function reconcileSql(windowed: boolean): string {
-  const wallet = (t: string) => `CASE WHEN ${t}.status <> 'success' THEN 0
-                    WHEN ${t}.transaction_type = 'debit' THEN -${t}.amount_minor
-                    WHEN ${t}.transaction_type = 'credit' THEN ${t}.amount_minor
-                    -- A reversal gives back what its debit took: nothing when that debit is not
-                    -- journalled successful (never applied, or uncertain and netted out).
-                    ELSE (SELECT CASE WHEN o.status = 'success' THEN ${t}.amount_minor ELSE 0 END
-                          FROM wallet_transactions o WHERE o.transaction_id = ${t}.original_transaction_id) END`;
-  return `
+const RECONCILE = `
   WITH per_round AS MATERIALIZED (
-    SELECT g.round_id, trim(g.currency) AS currency, g.status, g.game_delta,
-           CASE WHEN g.transactions = 0 THEN 0
-                WHEN g.cur_min = g.currency AND g.cur_max = g.currency THEN coalesce(g.wallet, 0)
-                WHEN g.cur_min = g.cur_max THEN 0
-                ELSE (SELECT coalesce(sum(CASE WHEN m.currency <> g.currency THEN 0 ELSE ${wallet('m')} END), 0)
-                      FROM wallet_transactions m
-                      WHERE m.round_id = g.round_id AND m.operator_id = $1 AND m.transaction_type <> 'balance')
-           END::bigint AS wallet_delta,
-           g.pending::int AS pending, g.transactions::int AS transactions,
-           CASE WHEN g.transactions = 0 OR (g.cur_min = g.currency AND g.cur_max = g.currency) THEN 0
-                WHEN g.cur_min = g.cur_max THEN g.transactions
-                ELSE (SELECT count(*) FROM wallet_transactions m
-                      WHERE m.round_id = g.round_id AND m.operator_id = $1 AND m.transaction_type <> 'balance'
-                        AND m.currency <> g.currency)
-           END::int AS foreign_rows
-    FROM (
-      SELECT u.round_id, max(u.round_currency) AS currency, max(u.round_status) AS status,
-             max(u.game_delta) AS game_delta, min(u.tx_currency) AS cur_min, max(u.tx_currency) AS cur_max,
-             sum(u.wallet) AS wallet, count(u.tx) AS transactions, count(u.pending) AS pending
-      FROM (
-        SELECT round_id, currency AS round_currency, status AS round_status,
-               CASE WHEN status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
-                    ELSE win_minor - bet_minor END AS game_delta,
-               NULL::bpchar AS tx_currency, NULL::bigint AS wallet, NULL::int AS tx, NULL::int AS pending
-        FROM rounds
-        WHERE ${WINDOW}
-        UNION ALL
-        SELECT t.round_id, NULL, NULL, NULL, t.currency, ${wallet('t')},
-               1, CASE WHEN t.status = 'pending' THEN 1 END
-        FROM wallet_transactions t
-        WHERE t.operator_id = $1 AND t.transaction_type <> 'balance'${
-          windowed
-            ? `
-          AND t.round_id IN (SELECT round_id FROM rounds WHERE ${WINDOW})`
-            : ''
-        }
-      ) u
-      GROUP BY u.round_id
-    ) g
-    WHERE g.game_delta IS NOT NULL
+    SELECT round_id, trim(currency) AS currency, status,
+           CASE WHEN status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
+                ELSE win_minor - bet_minor END AS game_delta,
+           wallet_delta_minor AS wallet_delta, pending_rows AS pending, journal_rows AS transactions,
+           foreign_rows
+    FROM rounds
+    WHERE ${WINDOW}
   )
   SELECT 'total' AS kind, currency, NULL AS round_id, NULL AS status, count(*)::int AS rounds,
          sum(transactions)::int AS transactions, sum(wallet_delta)::bigint AS wallet_delta,
@@ -108,9 +54,6 @@ function reconcileSql(windowed: boolean): string {
   FROM (SELECT * FROM per_round
         WHERE wallet_delta <> game_delta OR pending > 0 OR foreign_rows > 0
         ORDER BY round_id LIMIT ${RECONCILIATION_ITEMS_MAX + 1}) d`;
-}
-const RECONCILE_ALL = reconcileSql(false);
-const RECONCILE_WINDOW = reconcileSql(true);
 
 interface ReconcileRow {
   kind: 'total' | 'item';
@@ -133,17 +76,12 @@ export async function reconcile(
   now = new Date(),
 ): Promise<Reconciliation> {
   const to = q.to ?? now.toISOString();
-  const rows = await withTransaction(pool, async (c) => {
-    await c.query(`SET LOCAL work_mem = '${RECONCILIATION_WORK_MEM}'`);
-    return (
-      await c.query<ReconcileRow>(q.from == null ? RECONCILE_ALL : RECONCILE_WINDOW, [
-        operatorId,
-        q.from ?? null,
-        to,
-        q.currency ?? null,
-      ])
-    ).rows;
-  });
+  const { rows } = await pool.query<ReconcileRow>(RECONCILE, [
+    operatorId,
+    q.from ?? null,
+    to,
+    q.currency ?? null,
+  ]);
   const currencies: ReconciliationCurrency[] = rows
     .filter((t) => t.kind === 'total')
     .sort((a, b) => (a.currency < b.currency ? -1 : 1))
@@ -202,4 +140,80 @@ export function reconciliationCsv(r: Reconciliation): string {
     );
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A round whose stored journal totals disagree with a recount of its journal rows. */
+export interface RoundTotalsDrift {
+  round_id: string;
+  stored: { wallet_delta_minor: bigint; journal_rows: number; pending_rows: number; foreign_rows: number };
+  journal: { wallet_delta_minor: bigint; journal_rows: number; pending_rows: number; foreign_rows: number };
+}
+
+/**
+ * The check on the stored totals: every round's wallet effect, journal rows, pending rows and
+ * foreign rows recounted from the journal itself (the definitions at the top of this file, written
+ * out again here rather than shared with the migration's function), compared with what the round
+ * carries. Set-based, one hash aggregate over the journal; an empty answer means reconciliation's
+ * figures are exactly what a recount from the journal gives. Used by the tests, the reliability
+ * run and the audit benchmark (as the direct path). `operatorId` null checks every operator.
+ */
+export async function journalDrift(
+  pool: Pool,
+  operatorId: string | null,
+  limit = 100,
+): Promise<RoundTotalsDrift[]> {
+  const { rows } = await pool.query<{
+    round_id: string;
+    s_wallet: bigint;
+    s_rows: number;
+    s_pending: number;
+    s_foreign: number;
+    j_wallet: bigint;
+    j_rows: number;
+    j_pending: number;
+    j_foreign: number;
+  }>(
+    `SELECT r.round_id, r.wallet_delta_minor AS s_wallet, r.journal_rows AS s_rows, r.pending_rows AS s_pending,
+            r.foreign_rows AS s_foreign, coalesce(j.wallet, 0)::bigint AS j_wallet, coalesce(j.n, 0)::int AS j_rows,
+            coalesce(j.pending, 0)::int AS j_pending, coalesce(j.foreign_n, 0)::int AS j_foreign
+     FROM rounds r
+     LEFT JOIN (
+       SELECT t.round_id,
+              sum(CASE WHEN t.currency <> k.currency OR t.status <> 'success' THEN 0
+                       WHEN t.transaction_type = 'debit' THEN -t.amount_minor
+                       WHEN t.transaction_type = 'credit' THEN t.amount_minor
+                       WHEN (SELECT o.status FROM wallet_transactions o
+                             WHERE o.transaction_id = t.original_transaction_id) = 'success' THEN t.amount_minor
+                       ELSE 0 END) AS wallet,
+              count(*) AS n,
+              count(*) FILTER (WHERE t.status = 'pending') AS pending,
+              count(*) FILTER (WHERE t.currency <> k.currency) AS foreign_n
+       FROM wallet_transactions t
+       JOIN rounds k ON k.round_id = t.round_id AND k.operator_id = t.operator_id
+       WHERE t.transaction_type <> 'balance' AND ($1::text IS NULL OR t.operator_id = $1)
+       GROUP BY t.round_id
+     ) j ON j.round_id = r.round_id
+     WHERE ($1::text IS NULL OR r.operator_id = $1)
+       AND (r.wallet_delta_minor, r.journal_rows, r.pending_rows, r.foreign_rows)
+           IS DISTINCT FROM (coalesce(j.wallet, 0)::bigint, coalesce(j.n, 0)::int, coalesce(j.pending, 0)::int,
+                             coalesce(j.foreign_n, 0)::int)
+     ORDER BY r.round_id
+     LIMIT $2`,
+    [operatorId, limit],
+  );
+  return rows.map((r) => ({
+    round_id: r.round_id,
+    stored: {
+      wallet_delta_minor: r.s_wallet,
+      journal_rows: r.s_rows,
+      pending_rows: r.s_pending,
+      foreign_rows: r.s_foreign,
+    },
+    journal: {
+      wallet_delta_minor: r.j_wallet,
+      journal_rows: r.j_rows,
+      pending_rows: r.j_pending,
+      foreign_rows: r.j_foreign,
+    },
+  }));
 }
