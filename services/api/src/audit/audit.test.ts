@@ -260,7 +260,7 @@ describe('operator audit API over real rounds', () => {
     assert.deepEqual(
       await journalDrift(h.db.pool, null),
       [],
-      'stored round totals equal the journal, mid-flight',
+      'reconciliation rows equal a recount from rounds and the journal, mid-flight',
     );
     const pendingTx = await get(keyA, `/api/operator/v1/transactions?status=pending&round_id=${ids.stuck}`);
     assert.equal(pendingTx.json.data.items.length, 1);
@@ -276,11 +276,11 @@ describe('operator audit API over real rounds', () => {
     await admin.setFaults({});
     assert.equal((await rb.handle.result()).status, 'rolled_back');
     assert.equal((await stuck.handle.result()).status, 'completed');
-    // Every round's stored journal totals (what reconciliation reads) equal a recount of its
-    // journal rows, for every outcome.
+    // Every round's reconciliation row (what reconciliation reads) equals a recount from the round
+    // and its journal rows, for every outcome.
     assert.deepEqual(await journalDrift(h.db.pool, null), []);
     const { rows: carried } = await h.db.pool.query<{ round_id: string; journal_rows: number }>(
-      `SELECT round_id, journal_rows FROM rounds WHERE round_id = ANY($1)`,
+      `SELECT round_id, journal_rows FROM round_reconciliation WHERE round_id = ANY($1)`,
       [[ids.completed, ids.rejected, ids.cancelled, ids.rolledBack, ids.stuck]],
     );
     assert.ok(
@@ -608,10 +608,10 @@ describe('operator audit API over real rounds', () => {
     }
   });
 
-  test('the recount from the journal finds a round whose stored totals were tampered with', async () => {
+  test('the recount finds a round whose reconciliation row was tampered with, or is missing', async () => {
     const roundId = ids.completed!;
     await h.db.pool.query(
-      `UPDATE rounds SET wallet_delta_minor = wallet_delta_minor + 1 WHERE round_id = $1`,
+      `UPDATE round_reconciliation SET wallet_delta_minor = wallet_delta_minor + 1 WHERE round_id = $1`,
       [roundId],
     );
     try {
@@ -619,14 +619,27 @@ describe('operator audit API over real rounds', () => {
       assert.deepEqual(
         drift.map((d) => [
           d.round_id,
-          BigInt(d.stored.wallet_delta_minor) - BigInt(d.journal.wallet_delta_minor),
+          BigInt(d.stored!.wallet_delta_minor) - BigInt(d.recount.wallet_delta_minor),
         ]),
         [[roundId, 1n]],
       );
       assert.deepEqual(await journalDrift(h.db.pool, 'op_aud_b'), [], 'scoped to the operator asked about');
+      // A round without its row is a drift too.
+      await h.db.pool.query(`DELETE FROM round_reconciliation WHERE round_id = $1`, [ids.rejected]);
+      const missing = await journalDrift(h.db.pool, 'op_aud_a');
+      assert.equal(missing.length, 2);
+      assert.equal(missing.find((d) => d.round_id === ids.rejected)?.stored, null);
+      assert.ok(missing.find((d) => d.round_id === roundId)?.stored);
     } finally {
       await h.db.pool.query(
-        `UPDATE rounds SET wallet_delta_minor = wallet_delta_minor - 1 WHERE round_id = $1`,
+        `INSERT INTO round_reconciliation (round_id, operator_id, created_at, currency, game_delta_minor)
+         SELECT round_id, operator_id, created_at, currency, round_game_delta(status, bet_minor, win_minor)
+         FROM rounds WHERE round_id = $1 ON CONFLICT DO NOTHING`,
+        [ids.rejected],
+      );
+      await h.db.pool.query(`SELECT round_reconciliation_refresh(ARRAY[$1])`, [ids.rejected]);
+      await h.db.pool.query(
+        `UPDATE round_reconciliation SET wallet_delta_minor = wallet_delta_minor - 1 WHERE round_id = $1`,
         [roundId],
       );
     }

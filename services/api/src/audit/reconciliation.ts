@@ -24,36 +24,31 @@ const WINDOW = `operator_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $
           AND ($4::text IS NULL OR currency = $4)`;
 
 /**
- * One statement, one snapshot, one pass over the window's rounds. Each round carries its journal's
- * totals (wallet effect in its currency, journal rows, pending rows, rows in another currency),
- * kept by the database in the same transaction as every journal write (migration
- * 1700000000011_round_wallet_totals); `journalDrift` below recomputes them from the journal itself.
- * The per-currency totals and the rounds that differ are both read from that one pass.
+ * One statement, one snapshot. Both sides of each round's reconciliation are kept in one narrow
+ * row of round_reconciliation by the database, in the same transaction as every write to the round
+ * or its journal (migration 1700000000011_round_reconciliation); `journalDrift` below recounts
+ * them from rounds and the journal. The totals are one aggregate over the window's rows; the
+ * rounds to list come in round-id order from the partial index of rows that differ, so listing
+ * reads only those.
  */
 const RECONCILE = `
-  WITH per_round AS MATERIALIZED (
-    SELECT round_id, trim(currency) AS currency, status,
-           CASE WHEN status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
-                ELSE win_minor - bet_minor END AS game_delta,
-           wallet_delta_minor AS wallet_delta, pending_rows AS pending, journal_rows AS transactions,
-           foreign_rows
-    FROM rounds
-    WHERE ${WINDOW}
-  )
-  SELECT 'total' AS kind, currency, NULL AS round_id, NULL AS status, count(*)::int AS rounds,
-         sum(transactions)::int AS transactions, sum(wallet_delta)::bigint AS wallet_delta,
-         sum(game_delta)::bigint AS game_delta, sum(pending)::int AS pending,
+  SELECT 'total' AS kind, trim(currency) AS currency, NULL AS round_id, NULL AS status, count(*)::int AS rounds,
+         sum(journal_rows)::int AS transactions, sum(wallet_delta_minor)::bigint AS wallet_delta,
+         sum(game_delta_minor)::bigint AS game_delta, sum(pending_rows)::int AS pending,
          sum(foreign_rows)::int AS foreign_rows, NULL::text[] AS transaction_ids
-  FROM per_round GROUP BY currency
+  FROM round_reconciliation
+  WHERE ${WINDOW}
+  GROUP BY currency
   UNION ALL
-  SELECT 'item', d.currency, d.round_id, d.status, 1, d.transactions, d.wallet_delta, d.game_delta,
-         d.pending, d.foreign_rows,
+  SELECT 'item', trim(d.currency), d.round_id, r.status, 1, d.journal_rows, d.wallet_delta_minor,
+         d.game_delta_minor, d.pending_rows, d.foreign_rows,
          ARRAY(SELECT t.transaction_id FROM wallet_transactions t
                WHERE t.round_id = d.round_id AND t.operator_id = $1 AND t.transaction_type <> 'balance'
                ORDER BY t.created_at, t.transaction_id)
-  FROM (SELECT * FROM per_round
-        WHERE wallet_delta <> game_delta OR pending > 0 OR foreign_rows > 0
-        ORDER BY round_id LIMIT ${RECONCILIATION_ITEMS_MAX + 1}) d`;
+  FROM (SELECT * FROM round_reconciliation
+        WHERE differs AND ${WINDOW}
+        ORDER BY operator_id, round_id LIMIT ${RECONCILIATION_ITEMS_MAX + 1}) d
+  JOIN rounds r ON r.round_id = d.round_id`;
 
 interface ReconcileRow {
   kind: 'total' | 'item';
@@ -142,20 +137,29 @@ export function reconciliationCsv(r: Reconciliation): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** A round whose stored journal totals disagree with a recount of its journal rows. */
+/** A round whose reconciliation row disagrees with a recount from the round and its journal. */
 export interface RoundTotalsDrift {
   round_id: string;
-  stored: { wallet_delta_minor: bigint; journal_rows: number; pending_rows: number; foreign_rows: number };
-  journal: { wallet_delta_minor: bigint; journal_rows: number; pending_rows: number; foreign_rows: number };
+  stored: RoundTotals | null;
+  recount: RoundTotals;
+}
+interface RoundTotals {
+  game_delta_minor: bigint;
+  wallet_delta_minor: bigint;
+  journal_rows: number;
+  pending_rows: number;
+  foreign_rows: number;
 }
 
 /**
- * The check on the stored totals: every round's wallet effect, journal rows, pending rows and
- * foreign rows recounted from the journal itself (the definitions at the top of this file, written
- * out again here rather than shared with the migration's function), compared with what the round
- * carries. Set-based, one hash aggregate over the journal; an empty answer means reconciliation's
- * figures are exactly what a recount from the journal gives. Used by the tests, the reliability
- * run and the audit benchmark (as the direct path). `operatorId` null checks every operator.
+ * The check on round_reconciliation: every round's history side recounted from the round, and its
+ * wallet effect, journal rows, pending rows and foreign rows recounted from the journal itself
+ * (the definitions at the top of this file, written out again here rather than shared with the
+ * migration's functions), compared with the row reconciliation reads; a round without a row is a
+ * drift too. Set-based, one hash aggregate over the journal; an empty answer means
+ * reconciliation's figures are exactly what a recount from the journal gives. Used by the tests,
+ * the reliability run and the audit benchmark (as the direct path). `operatorId` null checks
+ * every operator.
  */
 export async function journalDrift(
   pool: Pool,
@@ -164,19 +168,27 @@ export async function journalDrift(
 ): Promise<RoundTotalsDrift[]> {
   const { rows } = await pool.query<{
     round_id: string;
-    s_wallet: bigint;
-    s_rows: number;
-    s_pending: number;
-    s_foreign: number;
+    stored: boolean;
+    s_game: bigint | null;
+    s_wallet: bigint | null;
+    s_rows: number | null;
+    s_pending: number | null;
+    s_foreign: number | null;
+    j_game: bigint;
     j_wallet: bigint;
     j_rows: number;
     j_pending: number;
     j_foreign: number;
   }>(
-    `SELECT r.round_id, r.wallet_delta_minor AS s_wallet, r.journal_rows AS s_rows, r.pending_rows AS s_pending,
-            r.foreign_rows AS s_foreign, coalesce(j.wallet, 0)::bigint AS j_wallet, coalesce(j.n, 0)::int AS j_rows,
+    `SELECT r.round_id, rr.round_id IS NOT NULL AS stored,
+            rr.game_delta_minor AS s_game, rr.wallet_delta_minor AS s_wallet, rr.journal_rows AS s_rows,
+            rr.pending_rows AS s_pending, rr.foreign_rows AS s_foreign,
+            CASE WHEN r.status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
+                 ELSE r.win_minor - r.bet_minor END::bigint AS j_game,
+            coalesce(j.wallet, 0)::bigint AS j_wallet, coalesce(j.n, 0)::int AS j_rows,
             coalesce(j.pending, 0)::int AS j_pending, coalesce(j.foreign_n, 0)::int AS j_foreign
      FROM rounds r
+     LEFT JOIN round_reconciliation rr ON rr.round_id = r.round_id
      LEFT JOIN (
        SELECT t.round_id,
               sum(CASE WHEN t.currency <> k.currency OR t.status <> 'success' THEN 0
@@ -194,22 +206,30 @@ export async function journalDrift(
        GROUP BY t.round_id
      ) j ON j.round_id = r.round_id
      WHERE ($1::text IS NULL OR r.operator_id = $1)
-       AND (r.wallet_delta_minor, r.journal_rows, r.pending_rows, r.foreign_rows)
-           IS DISTINCT FROM (coalesce(j.wallet, 0)::bigint, coalesce(j.n, 0)::int, coalesce(j.pending, 0)::int,
-                             coalesce(j.foreign_n, 0)::int)
+       AND (rr.round_id IS NULL
+            OR (rr.operator_id, rr.created_at, rr.currency) IS DISTINCT FROM (r.operator_id, r.created_at, r.currency)
+            OR (rr.game_delta_minor, rr.wallet_delta_minor, rr.journal_rows, rr.pending_rows, rr.foreign_rows)
+               IS DISTINCT FROM (CASE WHEN r.status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
+                                      ELSE r.win_minor - r.bet_minor END::bigint,
+                                 coalesce(j.wallet, 0)::bigint, coalesce(j.n, 0)::int, coalesce(j.pending, 0)::int,
+                                 coalesce(j.foreign_n, 0)::int))
      ORDER BY r.round_id
      LIMIT $2`,
     [operatorId, limit],
   );
   return rows.map((r) => ({
     round_id: r.round_id,
-    stored: {
-      wallet_delta_minor: r.s_wallet,
-      journal_rows: r.s_rows,
-      pending_rows: r.s_pending,
-      foreign_rows: r.s_foreign,
-    },
-    journal: {
+    stored: r.stored
+      ? {
+          game_delta_minor: r.s_game!,
+          wallet_delta_minor: r.s_wallet!,
+          journal_rows: r.s_rows!,
+          pending_rows: r.s_pending!,
+          foreign_rows: r.s_foreign!,
+        }
+      : null,
+    recount: {
+      game_delta_minor: r.j_game,
       wallet_delta_minor: r.j_wallet,
       journal_rows: r.j_rows,
       pending_rows: r.j_pending,

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from './testing.js';
 
-// The journal totals each round carries (migration 1700000000011_round_wallet_totals), kept by the
-// database in the same transaction as every journal write. Each case writes journal rows the way
-// the settlement activities do (insert pending, then record an outcome) and checks the round's
-// columns against figures worked out by hand.
+// round_reconciliation (migration 1700000000011_round_reconciliation): both sides of each round's
+// reconciliation, kept by the database in the same transaction as every write to the round or its
+// journal. Each case writes the way the settlement activities do (insert pending, then record an
+// outcome) and checks the round's row against figures worked out by hand.
 
 let db: TestDatabase;
 before(async () => {
@@ -75,16 +75,25 @@ async function outcome(
   );
 }
 
-async function totals(id: string) {
+async function row(id: string) {
   const { rows } = await db.pool.query<{
+    game_delta_minor: bigint;
     wallet_delta_minor: bigint;
     journal_rows: number;
     pending_rows: number;
     foreign_rows: number;
-  }>(`SELECT wallet_delta_minor, journal_rows, pending_rows, foreign_rows FROM rounds WHERE round_id = $1`, [
-    id,
-  ]);
-  const t = rows[0]!;
+    differs: boolean;
+  }>(
+    `SELECT game_delta_minor, wallet_delta_minor, journal_rows, pending_rows, foreign_rows, differs
+     FROM round_reconciliation WHERE round_id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** The wallet side of a round. */
+async function totals(id: string) {
+  const t = (await row(id))!;
   return {
     wallet: BigInt(t.wallet_delta_minor),
     rows: t.journal_rows,
@@ -93,10 +102,49 @@ async function totals(id: string) {
   };
 }
 
-describe('round journal totals', () => {
-  test('a new round carries nothing', async () => {
+async function setRound(id: string, status: string, bet: number, win: number) {
+  await db.pool.query(`UPDATE rounds SET status = $2, bet_minor = $3, win_minor = $4 WHERE round_id = $1`, [
+    id,
+    status,
+    bet,
+    win,
+  ]);
+}
+
+describe('round_reconciliation', () => {
+  test('a new round has its row, with nothing on either side', async () => {
     await round('r_new');
     assert.deepEqual(await totals('r_new'), { wallet: 0n, rows: 0, pending: 0, foreign: 0 });
+    assert.deepEqual(
+      [BigInt((await row('r_new'))!.game_delta_minor), (await row('r_new'))!.differs],
+      [0n, false],
+    );
+  });
+
+  test('the history side follows the round: win minus bet, nothing for a wager that never stood', async () => {
+    await round('r_hist');
+    const side = async () => {
+      const r = (await row('r_hist'))!;
+      return [BigInt(r.game_delta_minor), r.differs];
+    };
+    await setRound('r_hist', 'settling', 100, 0);
+    assert.deepEqual(await side(), [-100n, true], 'a bet the wallet has not taken differs');
+    await journal({ id: 'r_hist:debit', round: 'r_hist', type: 'debit', amount: 100, status: 'success' });
+    assert.deepEqual(await side(), [-100n, false]);
+    await setRound('r_hist', 'completed', 100, 300);
+    assert.deepEqual(await side(), [200n, true], 'a win the wallet has not paid differs');
+    await journal({ id: 'r_hist:credit', round: 'r_hist', type: 'credit', amount: 300, status: 'success' });
+    assert.deepEqual(await side(), [200n, false]);
+    for (const status of ['rejected', 'cancelled', 'rolled_back']) {
+      await setRound('r_hist', status, 100, 300);
+      assert.equal((await side())[0], 0n, status);
+    }
+  });
+
+  test('a deleted round takes its row with it', async () => {
+    await round('r_gone');
+    await db.pool.query(`DELETE FROM rounds WHERE round_id = 'r_gone'`);
+    assert.equal(await row('r_gone'), undefined);
   });
 
   test('a pending debit counts as pending, not as money; its success takes the stake; a credit pays', async () => {
@@ -215,7 +263,7 @@ describe('round journal totals', () => {
     );
     const { rows } = await db.pool.query<{ w: string; n: string; p: string }>(
       `SELECT sum(wallet_delta_minor)::text AS w, sum(journal_rows)::text AS n, sum(pending_rows)::text AS p
-       FROM rounds WHERE round_id LIKE 'r\\_bulk\\_%'`,
+       FROM round_reconciliation WHERE round_id LIKE 'r\\_bulk\\_%'`,
     );
     // Every round's credit equals its debit, except the 20 pending credits (i = 10, 20, ..., 200).
     const pendingCredits = Array.from({ length: 20 }, (_, k) => (k + 1) * 10).reduce((a, b) => a + b, 0);
@@ -250,7 +298,7 @@ describe('round journal totals', () => {
     assert.deepEqual(await totals('r_race'), { wallet: -60n, rows: 2, pending: 0, foreign: 0 });
   });
 
-  test('a rolled-back transaction leaves the totals as they were', async () => {
+  test('a rolled-back transaction leaves the row as it was', async () => {
     await round('r_abort');
     const c = await db.pool.connect();
     try {
