@@ -164,6 +164,76 @@ try {
   await measure('rounds, by player', '/api/operator/v1/rounds?player_id=ext-777', 50);
   await measure('rounds, open', '/api/operator/v1/rounds?status=open', 50);
   console.log('targets: reconciliation <= 2000 ms, a search page <= 50 ms');
+
+  // What keeping round_reconciliation costs the write path: one round's statements as settlement
+  // writes them (the round, then for its debit and its credit: the pending journal row, and the
+  // outcome with the round's status in one statement), one connection, one after another, with
+  // the reconciliation triggers and, as the baseline, with them disabled. Medians of 3 runs each.
+  const WRITE_ROUNDS = Number(process.env.WRITE_ROUNDS ?? 1000);
+  const triggers = async (on: boolean) => {
+    const verb = on ? 'ENABLE' : 'DISABLE';
+    await stack.pool.query(
+      `ALTER TABLE rounds ${verb} TRIGGER rounds_reconciliation_insert;
+       ALTER TABLE rounds ${verb} TRIGGER rounds_reconciliation_update;
+       ALTER TABLE wallet_transactions ${verb} TRIGGER wallet_transactions_reconciliation_insert;
+       ALTER TABLE wallet_transactions ${verb} TRIGGER wallet_transactions_reconciliation_update`,
+    );
+  };
+  const writeRounds = async (tag: string): Promise<number> => {
+    const c = await stack.pool.connect();
+    try {
+      const t = performance.now();
+      for (let i = 0; i < WRITE_ROUNDS; i++) {
+        const r = `w_${tag}_${i}`;
+        await c.query(
+          `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                               bet_minor, intent)
+           VALUES ($1, 'op_bench', 's_1', 'p_1', $2, 'prov_a', 'USD', 'open', 100, '{}')`,
+          [r, symbol],
+        );
+        for (const [type, amount, status] of [
+          ['debit', 100, 'settling'],
+          ['credit', 50, 'completed'],
+        ] as const) {
+          await c.query(
+            `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+               transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+             VALUES ($1, 'op_bench', 's_1', $2, 'ext-1', $3, $4, $5, 'USD', '{}', repeat('a', 64), 1)
+             ON CONFLICT (transaction_id) DO UPDATE SET attempts = wallet_transactions.attempts + 1`,
+            [`${r}:${type}`, r, symbol, type, amount],
+          );
+          await c.query(
+            `WITH tx AS (UPDATE wallet_transactions SET status = 'success', completed_at = now()
+                         WHERE transaction_id = $1 AND status = 'pending' RETURNING 1),
+                  rd AS (UPDATE rounds SET status = $3, win_minor = CASE WHEN $3 = 'completed' THEN 50 ELSE win_minor END,
+                                updated_at = now() WHERE round_id = $2 RETURNING 1)
+             SELECT (SELECT count(*) FROM tx), (SELECT count(*) FROM rd)`,
+            [`${r}:${type}`, r, status],
+          );
+        }
+      }
+      return (performance.now() - t) / WRITE_ROUNDS;
+    } finally {
+      c.release();
+    }
+  };
+  const withT: number[] = [];
+  const without: number[] = [];
+  try {
+    for (let k = 0; k < 3; k++) {
+      await triggers(true);
+      withT.push(await writeRounds(`on${k}`));
+      await triggers(false);
+      without.push(await writeRounds(`off${k}`));
+    }
+  } finally {
+    await triggers(true);
+  }
+  console.log(
+    `  write path, one round (5 statements, ${WRITE_ROUNDS} rounds x 3): with the reconciliation triggers ` +
+      `${fmt(median(withT), 2)} ms, without ${fmt(median(without), 2)} ms ` +
+      `(+${fmt(median(withT) - median(without), 2)} ms per round, ${fmt(median(withT) / median(without), 2)}x)`,
+  );
   if (process.env.BENCH_HOLD) {
     // BENCH_HOLD=1: keep the database up for EXPLAIN and experiments until Ctrl-C.
     console.log(`holding: ${stack.databaseUrl} (Ctrl-C to stop)`);

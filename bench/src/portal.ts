@@ -112,6 +112,9 @@ try {
      WHERE r.operator_id = $1 AND r.symbol = 'cnmines' AND substr(r.round_id, 3)::int % 250 = 3`,
     [OP],
   );
+  // The bulk load wrote every reconciliation row more than once (with its round, then its wallet
+  // side when the journal rows came): vacuum as autovacuum would after a load.
+  await q('VACUUM ANALYZE round_reconciliation');
   await q('ANALYZE');
   const counts = (
     await q(
