@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { type CliRun, runAdminCli } from '../test-support/admin-cli.js';
 import { ADMIN_KEY, call, freePort, type Harness, startApi } from '../test-support/harness.js';
 
 /* The admin CLI as a child process against a real API (harness), over HTTP, every request signed. */
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = path.resolve(here, '../../../..');
-const CLI = path.join(here, 'admin.ts');
 
 let h: Harness;
 let tmp: string;
@@ -25,36 +20,15 @@ after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
 /** Runs the CLI; `--url` and `--key` are added unless `env` is given (then the environment decides). */
-function cli(args: string[], env?: Record<string, string>): Promise<Run> {
+function cli(args: string[], env?: Record<string, string>): Promise<CliRun> {
   const argv = env ? args : [...args, '--url', h.base, '--key', ADMIN_KEY];
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env) {
     delete childEnv.OPI_API_URL;
     delete childEnv.PROVIDER_ADMIN_KEY;
   }
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', CLI, ...argv],
-      { cwd: REPO_ROOT, env: childEnv, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        let json: any;
-        try {
-          json = JSON.parse(stdout);
-        } catch {}
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr, json });
-      },
-    );
-  });
+  return runAdminCli(argv, childEnv);
 }
 
 test('create an operator, a key, assign a game, revoke the key', async () => {
