@@ -10,6 +10,7 @@ import {
   OP_A,
   OP_B,
   PORTAL_SECRET,
+  slot,
   staffCall,
   startWorld,
   type World,
@@ -328,6 +329,65 @@ describe('reads', () => {
       one.json.data.round_page.items.map((r: { round_id: string }) => r.round_id).sort(),
       [...played.rounds].sort(),
     );
+  });
+
+  test('sessions: the game and status filters narrow the list to exactly the matching sessions, and combine', async () => {
+    const token = await login(w.h.base, w.staff.viewerA);
+    // A Mines session (launched, no round played) and a slot session revoked through the admin API.
+    const minesPlayer = `stf-mines-${played.ext.slice(-6)}`;
+    await w.admin.createPlayer({
+      operatorId: OP_A,
+      playerId: minesPlayer,
+      currency: 'EUR',
+      balanceMinor: 1_000,
+    });
+    const launched = await call(w.h.base, 'POST', '/api/provider/v1/launch-url', {
+      key: w.keyA,
+      body: { symbol: 'cnmines', external_player_id: minesPlayer, currency: 'EUR' },
+    });
+    assert.equal(launched.status, 200, launched.text);
+    const minesSession = launched.json.session_id as string;
+    const gone = await w.player('EUR', 1_000);
+    const revoked = await adminCall('POST', `/api/admin/v1/sessions/${gone.sessionId}/revoke`, {
+      reason: 'staff filter test',
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+
+    type Item = { session_id: string; game_symbol: string; status: string; player_id: string };
+    const search = async (q: string): Promise<Item[]> => {
+      const res = await staffCall(w.h.base, token, 'GET', `/operators/${OP_A}/sessions?limit=200${q}`);
+      assert.equal(res.status, 200, `${q}: ${res.text}`);
+      return res.json.data.items;
+    };
+    const ids = (items: Item[]) => items.map((s) => s.session_id);
+    const all = await search('');
+    assert.ok(all.length >= 4, 'slot sessions, the Mines one and the revoked one');
+    assert.ok(new Set(all.map((s) => s.game_symbol)).size >= 2, 'more than one game to tell apart');
+
+    // By game: exactly the sessions of that game, newest first like the unfiltered list.
+    const mines = await search('&game_symbol=cnmines');
+    assert.deepEqual(ids(mines), [minesSession]);
+    const slots = await search(`&game_symbol=${slot.symbol}`);
+    assert.deepEqual(ids(slots), ids(all.filter((s) => s.game_symbol === slot.symbol)));
+    assert.ok(!ids(slots).includes(minesSession));
+    assert.deepEqual(await search('&game_symbol=vs20nosuchgame'), []);
+
+    // By status: the revoked one alone; active is everything else.
+    assert.deepEqual(ids(await search('&status=revoked')), [gone.sessionId]);
+    const active = await search('&status=active');
+    assert.deepEqual(ids(active), ids(all.filter((s) => s.session_id !== gone.sessionId)));
+    assert.ok(active.every((s) => s.status === 'active'));
+    assert.deepEqual(await search('&status=closed'), []);
+
+    // Combined with each other and with the player: every filter must hold.
+    assert.deepEqual(ids(await search(`&game_symbol=${slot.symbol}&status=revoked`)), [gone.sessionId]);
+    assert.deepEqual(await search('&game_symbol=cnmines&status=revoked'), []);
+    assert.deepEqual(ids(await search(`&game_symbol=cnmines&player_id=${minesPlayer}`)), [minesSession]);
+    assert.deepEqual(await search(`&game_symbol=cnmines&player_id=${played.ext}`), []);
+
+    // A status the contract does not know is refused, not ignored.
+    const bad = await staffCall(w.h.base, token, 'GET', `/operators/${OP_A}/sessions?status=expired`);
+    assert.equal(bad.status, 422, bad.text);
   });
 
   test('a round: its transactions on a timeline with attempts and times', async () => {
