@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { freePort } from '../test-support/harness.js';
-import { OP_A, OP_B, PORTAL_SECRET, startWorld, type World } from './test-support/world.js';
+import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
+import { OP_A, OP_B, PORTAL_SECRET, slot, staffCall, startWorld, type World } from './test-support/world.js';
 
 // The staff portal in a real browser (Debian's chromium through playwright-core) against its
 // production build (`next build`, made by the test runner) served by `next start`, reading through
@@ -31,6 +31,8 @@ const PHONE = {
 
 let w: World;
 let portal: ChildProcess;
+/** The portal as production runs it (PORTAL_PUBLIC_URL an https origin), started by its own test. */
+let secondPortal: ChildProcess | undefined;
 let origin = '';
 let browser: Browser;
 const played = {
@@ -41,6 +43,50 @@ const played = {
   mines: '',
 };
 const portalLog: string[] = [];
+
+/** `next start` of the portal build on a free port, reading through the test API; resolves once it answers. */
+async function startPortal(
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; origin: string }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      // Stops with this test process even if it is killed outright.
+      '--import',
+      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
+      path.join(REPO, 'node_modules/next/dist/bin/next'),
+      'start',
+      '--port',
+      String(port),
+      '--hostname',
+      '127.0.0.1',
+    ],
+    {
+      cwd: PORTAL,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPI_API_URL: w.h.base,
+        STAFF_PORTAL_SECRET: PORTAL_SECRET,
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (c: Buffer) => portalLog.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => portalLog.push(c.toString()));
+  const at = `http://127.0.0.1:${port}`;
+  await w.until('the portal', async () => {
+    try {
+      return (await fetch(`${at}/login`)).status === 200;
+    } catch {
+      return false;
+    }
+  });
+  return { child, origin: at };
+}
 
 before(async () => {
   assert.ok(
@@ -62,52 +108,27 @@ before(async () => {
   played.rejected = refused.round_id;
   played.mines = (await w.minesRound()).roundId;
 
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  portal = spawn(
-    process.execPath,
-    [
-      // Stops with this test process even if it is killed outright.
-      '--import',
-      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(REPO, 'node_modules/next/dist/bin/next'),
-      'start',
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-    ],
-    {
-      cwd: PORTAL,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: w.h.base,
-        STAFF_PORTAL_SECRET: PORTAL_SECRET,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  portal.stdout?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  portal.stderr?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  await w.until('the portal', async () => {
-    try {
-      return (await fetch(`${origin}/login`)).status === 200;
-    } catch {
-      return false;
-    }
-  });
+  const started = await startPortal();
+  portal = started.child;
+  origin = started.origin;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
 after(async () => {
   await browser?.close();
   portal?.kill('SIGTERM');
+  secondPortal?.kill('SIGTERM');
   await w?.close();
   if (process.env.OPI_DEBUG_PORTAL) process.stdout.write(portalLog.join(''));
 });
@@ -199,6 +220,108 @@ async function noSideScroll(page: Page) {
 }
 
 const op = (p: string) => `${origin}/o/${OP_A}${p}`;
+
+/** Presses Tab (nothing else) until the focused element matches `selector`; fails after `max` presses. */
+async function tabTo(page: Page, selector: string, max = 60) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`!!document.activeElement?.matches(${JSON.stringify(selector)})`)) return;
+  }
+  const at = await page.evaluate('document.activeElement?.outerHTML.slice(0, 120)');
+  assert.fail(`${page.url()}: ${selector} not reached with ${max} Tabs (focus on ${String(at)})`);
+}
+
+/**
+ * The focused element shows where focus is: it matches :focus-visible and draws an outline (or a
+ * box-shadow ring) whose colour has at least 3:1 contrast against what is behind it (WCAG 1.4.11).
+ */
+async function focusVisible(page: Page, selector: string) {
+  const f = (await page.evaluate(`(() => {
+    const el = document.activeElement;
+    const s = getComputedStyle(el);
+    const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null; const p = m[1].split(',').map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    // The outline is drawn outside the element: what is behind it is its parent's background.
+    const bgOf = (e) => { for (; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255, a: 1 }; };
+    const ring = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 ? parse(s.outlineColor) : s.boxShadow !== 'none' ? parse(s.boxShadow) : null;
+    const [a, b] = ring ? [lum(ring), lum(bgOf(el.parentElement))].sort((x, y) => y - x) : [0, 0];
+    return {
+      matches: el.matches(${JSON.stringify(selector)}),
+      focusVisible: el.matches(':focus-visible'),
+      outline: s.outlineStyle + ' ' + s.outlineWidth + ' ' + s.outlineColor,
+      boxShadow: s.boxShadow,
+      ring: !!ring,
+      contrast: ring ? (a + 0.05) / (b + 0.05) : 0,
+    };
+  })()`)) as {
+    matches: boolean;
+    focusVisible: boolean;
+    outline: string;
+    boxShadow: string;
+    ring: boolean;
+    contrast: number;
+  };
+  const what = `${page.url()} ${selector}`;
+  assert.ok(f.matches, `${what}: focused`);
+  assert.ok(f.focusVisible, `${what}: :focus-visible`);
+  assert.ok(f.ring, `${what}: an outline or ring is drawn (${f.outline}; ${f.boxShadow})`);
+  assert.ok(f.contrast >= 3, `${what}: focus ring contrast ${f.contrast.toFixed(2)} < 3 (${f.outline})`);
+}
+
+/** The login form POSTed as a browser on `from` would (its Origin), not following the redirect. */
+function formLogin(at: string, from: string, who: { username: string; password: string }, headers = {}) {
+  return fetch(`${at}/auth/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: from, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ username: who.username, password: who.password }).toString(),
+  });
+}
+
+interface SetCookie {
+  line: string;
+  name: string;
+  value: string;
+  /** Attribute names lower-cased; flags have ''. */
+  attrs: Map<string, string>;
+}
+
+function setCookies(res: Response): SetCookie[] {
+  return res.headers.getSetCookie().map((line) => {
+    const [pair = '', ...attrs] = line.split(/;\s*/);
+    const eq = pair.indexOf('=');
+    return {
+      line,
+      name: pair.slice(0, eq),
+      value: decodeURIComponent(pair.slice(eq + 1)),
+      attrs: new Map(
+        attrs.map((a): [string, string] => {
+          const i = a.indexOf('=');
+          return i < 0 ? [a.toLowerCase(), ''] : [a.slice(0, i).toLowerCase(), a.slice(i + 1)];
+        }),
+      ),
+    };
+  });
+}
+
+/** The session cookie a login set: exactly one, HttpOnly, SameSite=Strict, Path=/, no Domain, 12 hours. */
+function sessionCookieOf(res: Response, name: string, secure: boolean): string {
+  const cookies = setCookies(res);
+  assert.deepEqual(
+    cookies.map((c) => c.name),
+    [name],
+    cookies.map((c) => c.line).join(' | '),
+  );
+  const c = cookies[0]!;
+  assert.match(c.value, /^stf_[A-Za-z0-9_-]{43}$/);
+  assert.equal(c.attrs.get('path'), '/', c.line);
+  assert.equal(c.attrs.has('httponly'), true, c.line);
+  assert.equal(c.attrs.get('samesite')?.toLowerCase(), 'strict', c.line);
+  assert.equal(c.attrs.get('max-age'), String(12 * 3600), c.line);
+  assert.equal(c.attrs.has('domain'), false, `${c.line}: no Domain`);
+  assert.equal(c.attrs.has('secure'), secure, `${c.line}: Secure ${secure ? 'required' : 'not expected'}`);
+  return c.value;
+}
 
 // ── tests ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -679,6 +802,172 @@ describe('staff portal', () => {
       assert.equal(rows[0].client_ip, '127.0.0.1');
     } finally {
       await o.context.close();
+    }
+  });
+
+  test('keyboard only after login: the sections, the sessions filters (game, then status) and the reconciliation filter, focus always visible', async () => {
+    // A revoked session to find by status (the Mines session from before() is the only one of its game).
+    const gone = await w.player('EUR', 1_000);
+    const revoked = await call(w.h.base, 'POST', `/api/admin/v1/sessions/${gone.sessionId}/revoke`, {
+      key: ADMIN_KEY,
+      sign: true,
+      body: { reason: 'keyboard test' },
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+    const o = await open();
+    const { page } = o;
+    try {
+      await login(page, w.staff.adminA.username, w.staff.adminA.password);
+      assert.equal(page.url(), op(''));
+      const sections = 'nav[aria-label="Sections"] a';
+
+      // From the top of the overview: the skip link first, then on through the header to the sections.
+      await page.keyboard.press('Tab');
+      await focusVisible(page, 'a.skip');
+      await tabTo(page, `${sections}[href="/o/${OP_A}/catalog"]`);
+      await focusVisible(page, `${sections}[href="/o/${OP_A}/catalog"]`);
+      await page.keyboard.press('Tab');
+      await focusVisible(page, `${sections}[href="/o/${OP_A}/sessions"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(op('/sessions'));
+      await page.locator(`${sections}[aria-current="page"]`, { hasText: 'Sessions' }).waitFor();
+      const rows = page.locator('[data-testid="sessions-table"] tbody tr');
+      const total = await rows.count();
+      assert.ok(total >= 5, `${total} sessions before filtering`);
+
+      // By game: type the symbol into its field, Enter submits the form.
+      await tabTo(page, '#game_symbol');
+      await focusVisible(page, '#game_symbol');
+      await page.keyboard.type('cnmines');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/[?&]game_symbol=cnmines/);
+      assert.deepEqual(
+        await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]?.textContent)),
+        ['cnmines'],
+      );
+
+      // By status: clear the game, pick Revoked in the select by typing, then Enter on Search.
+      await tabTo(page, '#game_symbol');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await tabTo(page, '#status');
+      await focusVisible(page, '#status');
+      await page.keyboard.type('Revoked');
+      assert.equal(await page.locator('#status').inputValue(), 'revoked');
+      await tabTo(page, 'form[aria-label="Search sessions"] button[type="submit"]');
+      await focusVisible(page, 'form[aria-label="Search sessions"] button[type="submit"]');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/[?&]status=revoked/);
+      assert.match(page.url(), /[?&]game_symbol=(&|$)/, 'the game filter was cleared');
+      const found = await rows.evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())),
+      );
+      assert.deepEqual(
+        found.map((cells) => [cells[0], cells[2], cells[4]]),
+        [[gone.sessionId, slot.symbol, 'revoked']],
+      );
+      await shot(page, '24-sessions-keyboard-revoked');
+
+      // On to Reconciliation through the sections; one currency, submitted with Enter on the button.
+      await tabTo(page, `${sections}[href="/o/${OP_A}/reconciliation"]`);
+      await focusVisible(page, `${sections}[href="/o/${OP_A}/reconciliation"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(op('/reconciliation'));
+      assert.equal(await page.locator('[data-testid="recon-table"] tbody tr').count(), 2);
+      await tabTo(page, '#currency');
+      await focusVisible(page, '#currency');
+      await page.keyboard.type('USD');
+      assert.equal(await page.locator('#currency').inputValue(), 'USD');
+      await tabTo(page, 'form[aria-label="Reconciliation window"] button[type="submit"]');
+      await focusVisible(page, 'form[aria-label="Reconciliation window"] button[type="submit"]');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/[?&]currency=USD/);
+      assert.deepEqual(
+        await page
+          .locator('[data-testid="recon-table"] tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-currency'))),
+        ['USD'],
+      );
+      // The header's controls sit on the dark bar: their focus shows there too.
+      await tabTo(page, '#operator-picker');
+      await focusVisible(page, '#operator-picker');
+      await tabTo(page, '[data-testid="logout"]');
+      await focusVisible(page, '[data-testid="logout"]');
+      await shot(page, '25-reconciliation-keyboard');
+      assert.deepEqual(o.problems, []);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  test('session cookie over plain HTTP: opi_staff, HttpOnly, SameSite=Strict, Path=/, not Secure, no __Host- prefix', async () => {
+    const res = await formLogin(origin, origin, w.staff.viewerA);
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), `${origin}/`);
+    const token = sessionCookieOf(res, 'opi_staff', false);
+    assert.equal(
+      (await staffCall(w.h.base, token, 'GET', '/me')).status,
+      200,
+      'the cookie holds a live session',
+    );
+  });
+
+  test('session cookie behind a TLS proxy (X-Forwarded-Proto: https): __Host-opi_staff, Secure; logout drops it as Secure too', async () => {
+    const https = origin.replace(/^http:/, 'https:');
+    const proxied = { 'x-forwarded-proto': 'https' };
+    // The page's origin is now https: a POST claiming the plain one is cross-site.
+    assert.equal((await formLogin(origin, origin, w.staff.viewerA, proxied)).status, 403);
+    const res = await formLogin(origin, https, w.staff.viewerA, proxied);
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), `${https}/`);
+    const token = sessionCookieOf(res, '__Host-opi_staff', true);
+    assert.match(
+      setCookies(res)[0]!.line,
+      /^__Host-opi_staff=stf_[^;]+; Path=\/; .*Secure; HttpOnly; SameSite=strict$/,
+    );
+    assert.equal((await staffCall(w.h.base, token, 'GET', '/me')).status, 200);
+
+    const out = await fetch(`${origin}/auth/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: https, cookie: `__Host-opi_staff=${token}`, ...proxied },
+    });
+    assert.equal(out.status, 303);
+    assert.equal(out.headers.get('location'), `${https}/login?bye=1`);
+    assert.equal(
+      (await staffCall(w.h.base, token, 'GET', '/me')).status,
+      401,
+      'the session ended at the API',
+    );
+    const dropped = new Map(setCookies(out).map((c) => [c.name, c]));
+    const host = dropped.get('__Host-opi_staff');
+    assert.ok(host, 'the __Host- cookie is dropped');
+    // Without Secure a browser refuses any __Host- cookie, its removal too: the cookie would stay.
+    assert.equal(host.attrs.has('secure'), true, `${host.line}: a __Host- removal needs Secure`);
+    assert.equal(host.attrs.get('path'), '/', host.line);
+    assert.equal(host.value, '');
+    assert.equal(host.attrs.get('max-age'), '0', host.line);
+    assert.equal(host.attrs.has('domain'), false, host.line);
+    assert.ok(dropped.has('opi_staff'), 'the plain name is dropped as well');
+  });
+
+  test('session cookie with the production setting (PORTAL_PUBLIC_URL https): __Host-opi_staff, Secure, whatever the request scheme', async () => {
+    const publicUrl = 'https://staff.example.test';
+    const started = await startPortal({ PORTAL_PUBLIC_URL: publicUrl });
+    secondPortal = started.child;
+    try {
+      const res = await formLogin(started.origin, publicUrl, w.staff.viewerA, {
+        'x-forwarded-proto': 'http',
+      });
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.get('location'), `${publicUrl}/`);
+      const token = sessionCookieOf(res, '__Host-opi_staff', true);
+      assert.equal((await staffCall(w.h.base, token, 'GET', '/me')).status, 200);
+      // Only the configured origin may POST.
+      assert.equal((await formLogin(started.origin, started.origin, w.staff.viewerA)).status, 403);
+    } finally {
+      secondPortal.kill('SIGTERM');
+      secondPortal = undefined;
     }
   });
 });

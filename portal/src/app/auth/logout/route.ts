@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import { staffApi } from '../../../lib/api';
 import { clientIp } from '../../../lib/client-ip';
 import { sameOrigin } from '../../../lib/csrf';
-import { ALL_COOKIE_NAMES, portalOrigin, sessionToken } from '../../../lib/session';
+import { expiredSessionCookies, portalOrigin, sessionToken } from '../../../lib/session';
 
 /** POST /auth/logout: ends the session at the API and drops the cookie. */
 export async function POST(req: Request) {
@@ -14,6 +14,6 @@ export async function POST(req: Request) {
     );
   }
   const response = NextResponse.redirect(new URL('/login?bye=1', portalOrigin(req.headers)), 303);
-  for (const name of ALL_COOKIE_NAMES) response.cookies.delete(name);
+  for (const c of expiredSessionCookies()) response.cookies.set(c.name, c.value, c.options);
   return response;
 }
