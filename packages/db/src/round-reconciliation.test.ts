@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { rebuildRoundReconciliation } from './round-reconciliation.js';
 import { createTestDatabase, type TestDatabase } from './testing.js';
 
 // round_reconciliation (migration 1700000000011_round_reconciliation): both sides of each round's
@@ -24,8 +25,8 @@ after(() => db.drop());
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-async function round(id: string, currency = 'EUR') {
-  await db.pool.query(
+async function round(id: string, currency = 'EUR', q: Pick<TestDatabase['pool'], 'query'> = db.pool) {
+  await q.query(
     `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, intent)
      VALUES ($1, 'op_t', 's1', 'p1', 'g1', 'prov_a', $2, '{}')`,
     [id, currency],
@@ -309,5 +310,35 @@ describe('round_reconciliation', () => {
       c.release();
     }
     assert.deepEqual(await totals('r_abort'), { wallet: 0n, rows: 0, pending: 0, foreign: 0 });
+  });
+
+  test('rows skipped by a load with triggers off are rebuilt from rounds and the journal', async () => {
+    const c = await db.pool.connect();
+    try {
+      // What pg_restore --disable-triggers does: no trigger fires for these writes.
+      await c.query(`SET session_replication_role = replica`);
+      await round('r_loaded', 'EUR', c);
+      await c.query(
+        `UPDATE rounds SET status = 'completed', bet_minor = 100, win_minor = 40 WHERE round_id = 'r_loaded'`,
+      );
+      await journal(
+        { id: 'r_loaded:debit', round: 'r_loaded', type: 'debit', amount: 100, status: 'success' },
+        c,
+      );
+      await journal({ id: 'r_loaded:credit', round: 'r_loaded', type: 'credit', amount: 40 }, c);
+      await c.query(`UPDATE round_reconciliation SET wallet_delta_minor = 999 WHERE round_id = 'r_won'`);
+    } finally {
+      await c.query(`RESET session_replication_role`);
+      c.release();
+    }
+    assert.equal(await row('r_loaded'), undefined);
+    await rebuildRoundReconciliation(db.pool);
+    assert.deepEqual(await totals('r_loaded'), { wallet: -100n, rows: 2, pending: 1, foreign: 0 });
+    assert.equal(BigInt((await row('r_loaded'))!.game_delta_minor), -60n);
+    assert.deepEqual(
+      await totals('r_won'),
+      { wallet: 150n, rows: 2, pending: 0, foreign: 0 },
+      'a wrong row is put right',
+    );
   });
 });
