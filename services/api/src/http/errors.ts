@@ -19,10 +19,58 @@ export class HttpError extends Error {
   }
 }
 
+/** SQLSTATEs of a database that cannot serve now: connection exceptions (class 08), shutting
+ * down or starting up (57P01-57P03), too many connections (53300). */
+const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+/** Socket errors of a peer that is not there. */
+const NET_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * Messages of a connection that could not be had or was lost: node-postgres's pool and client,
+ * and the Temporal client's gRPC channel (connecting past its deadline, or closed under a call).
+ */
+const CONNECTION_LOST =
+  /timeout exceeded when trying to connect|Connection terminated|not queryable|Client was closed|Failed to connect before the deadline|Channel has been shut down/i;
+/** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the Temporal frontend did not answer. */
+const GRPC_UNAVAILABLE = new Set([14, 4]);
+
+/**
+ * Whether an error means a dependency (PostgreSQL or Temporal) cannot be reached, rather than a
+ * fault in this request or in our code; its cause chain is followed. Such a request is answered
+ * 503 with Retry-After: nothing was half written (money changes commit in one transaction or not
+ * at all; a spin whose round committed before Temporal failed is found by the retry as "still
+ * being settled", 409, and is started by the workers from its durable intent).
+ */
+export function dependencyUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
+    const x = e as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+    if (typeof x.code === 'string' && (PG_UNAVAILABLE.test(x.code) || NET_UNAVAILABLE.has(x.code)))
+      return true;
+    if (typeof x.code === 'number' && GRPC_UNAVAILABLE.has(x.code) && 'metadata' in x) return true;
+    if (typeof x.message === 'string' && CONNECTION_LOST.test(x.message)) return true;
+    if (x.name === 'ConnectionError') return true;
+    e = x.cause;
+  }
+  return false;
+}
+
+/** Seconds a client is asked to wait before retrying a 503. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+
 /**
  * The one error boundary: HttpErrors become their JSON body, body-parser and other client
- * errors keep their 4xx status with a JSON detail, and anything unexpected is logged with the
- * request id and masked as a 500. Never an HTML page or a stack trace.
+ * errors keep their 4xx status with a JSON detail, a dependency that cannot be reached is a 503
+ * with Retry-After, and anything else unexpected is logged with the request id and masked as a
+ * 500. Never an HTML page or a stack trace.
  */
 export function errorBoundary(logger: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -57,6 +105,21 @@ export function errorBoundary(logger: Logger) {
       if (typeof status === 'number' && status >= 400 && status < 500) {
         ctx.status = status;
         ctx.body = { detail: e.expose && e.message ? e.message : httpReason(status) };
+        return;
+      }
+      if (dependencyUnavailable(err)) {
+        logger.warn('dependency unavailable', {
+          request_id: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
+        });
+        ctx.status = 503;
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+        ctx.body = {
+          detail:
+            'Service Unavailable: a dependency (database or settlement service) is unreachable; retry later',
+        };
         return;
       }
       logger.error('unhandled error', {

@@ -153,6 +153,9 @@ function securityFor(auth: Auth): Record<string, string[]>[] {
   return [...signed, ...KEYS.map((k) => ({ [k]: [] }))];
 }
 
+const UNAVAILABLE_503 =
+  'PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds';
+
 const STANDARD_HEADERS = {
   'x-request-id': { $ref: '#/components/headers/RequestId' },
   traceresponse: { $ref: '#/components/headers/TraceResponse' },
@@ -250,6 +253,15 @@ function operationObject(op: Operation): Record<string, unknown> {
       content: { 'application/json': { schema: REF('ServiceErrorResponse') } },
     };
   }
+  // Every API route (not the ops probes, which answer without them or report them in their own
+  // body): a dependency that cannot be reached (services/api/src/http/errors.ts).
+  const own503 = op.errors[503];
+  if (op.tag !== 'ops')
+    responses['503'] = {
+      description: own503 ? `${own503}; or ${UNAVAILABLE_503.toLowerCase()}` : UNAVAILABLE_503,
+      headers: { ...STANDARD_HEADERS, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+      content: { 'application/json': { schema: REF('ServiceErrorResponse') } },
+    };
 
   const out: Record<string, unknown> = {
     operationId: op.operationId,
@@ -491,6 +503,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       },
       headers: {
         RequestId: { description: 'The request id (yours or a new one)', schema: { type: 'string' } },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying (a dependency could not be reached)',
+          schema: { type: 'integer', minimum: 1 },
+        },
         TraceResponse: {
           description: 'W3C trace context of the service’s span for this request',
           schema: { type: 'string' },
