@@ -4,8 +4,10 @@
  * desktop 1280x800, a phone in portrait and in landscape, a tablet — each playing every game.
  * Run it with `npm run golive` (see src/cli.ts and the README section "Go-live QA suite").
  */
+
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { CHROMIUM_ARGS } from '@opi/config';
 import { defineConfig, devices } from '@playwright/test';
 import { loadSettings } from './src/settings.js';
 
@@ -19,14 +21,7 @@ const settings = loadSettings();
 
 const launchOptions = {
   ...(settings.chromium ? { executablePath: settings.chromium } : {}),
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: [...CHROMIUM_ARGS],
 };
 
 const phone = devices['Pixel 7'];

@@ -5,10 +5,12 @@
  * Without GOLIVE_BASE_URL the suite starts the default stack itself (src/default-stack.ts) and
  * checks it with the demo operator's key and the games that operator is expected to have.
  */
+
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CHROMIUM } from '@opi/config';
 import { z } from 'zod';
 
 export const E2E_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,7 +138,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (!known) throw new SettingsError(`GOLIVE_PLAY: ${p.symbol} is not one of the expected games`);
     return p.currency ? p : known;
   });
-  const chromium = e.GOLIVE_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+  const chromium = e.GOLIVE_CHROMIUM ?? (existsSync(DEFAULT_CHROMIUM) ? DEFAULT_CHROMIUM : undefined);
   return {
     ...(e.GOLIVE_BASE_URL ? { baseUrl: e.GOLIVE_BASE_URL.replace(/\/+$/, '') } : {}),
     ...(e.GOLIVE_API_KEY ? { apiKey: e.GOLIVE_API_KEY } : {}),

@@ -1,3 +1,4 @@
+export * from './chromium.js';
 export * from './load-config.js';
 export * from './logger.js';
 export * from './metrics-server.js';

@@ -4,11 +4,13 @@
  * clones, the workflow bundle built ahead of time, and every *.test.ts file under Node's test
  * runner. Prints a closing `N passed, N failed` line.
  */
+
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CHROMIUM } from '@opi/config';
 import { ensureDatabase, migrate, withDatabase } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
@@ -83,7 +85,7 @@ say(`${files.length} test files`);
 // Browser tests (*.browser.test.ts) drive Debian's chromium through playwright-core (which never
 // downloads a browser). When it is missing and we are root with apt, it is installed; a run that
 // still has no browser fails here rather than skipping them.
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = DEFAULT_CHROMIUM;
 if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync(CHROMIUM)) {
   const apt = '/usr/bin/apt-get';
   if (process.getuid?.() === 0 && existsSync(apt)) {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, commitmentOf, crashPointCents, formatMultiplier, payoutMinor } from '@opi/games';
 import { createWalletApp } from '@opi/wallet-sandbox';
@@ -25,7 +26,7 @@ import {
 // http://games.test) is mapped to the API's port by Chromium's host resolver; the operator's lobby
 // is answered by route interception. Crash points are chosen by typing a client seed into the page,
 // picked from the chain's next seed (the test knows SERVICE_SECRET), as a player could not.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const ADMIN_TOKEN = 'crash-browser-admin-token';
 const SECRET = 'wsec_crash_browser_secret_012345678';
 const OP = 'op_crash_browser';
@@ -80,15 +81,7 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP * ~NOTFOUND`,
-    ],
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP * ~NOTFOUND`],
   });
 });
 

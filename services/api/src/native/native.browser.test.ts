@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { createSecretBox } from '@opi/db';
 import { minorToDecimalString } from '@opi/money';
 import { createWalletApp } from '@opi/wallet-sandbox';
@@ -25,7 +26,7 @@ import {
 // API, the launch URL opened unchanged (games.test mapped to the API's port by Chromium's host
 // resolver), rounds settled by a Temporal worker against the sandbox wallet over HTTP. Desktop
 // (1280x800, mouse) and phone (390x844, touch): Mines to a cash-out, Hi-Lo to a loss.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const ADMIN_TOKEN = 'native-browser-admin-token';
 const SECRET = 'wsec_native_browser_secret_012345678';
 const OP = 'op_native_browser';
@@ -85,12 +86,7 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_ARGS,
       `--host-resolver-rules=MAP games.test:80 127.0.0.1:${new URL(h.base).port}, MAP * ~NOTFOUND`,
     ],
   });

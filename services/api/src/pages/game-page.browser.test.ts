@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
 import { minorToDecimalString } from '@opi/money';
@@ -26,7 +27,7 @@ import {
 // the API's port by Chromium's host resolver, and the operator's casino page that frames the game
 // to a tiny local server (both on loopback, so Chromium's local-network checks let the frame load);
 // the lobby (return_url) is answered by route interception. Nothing leaves the machine.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const ADMIN_TOKEN = 'browser-test-admin-token';
 const SECRET = 'wsec_browser_test_secret_0123456789';
 const OPERATOR = 'op_browser';
@@ -89,12 +90,7 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_ARGS,
       `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP casino.operator.test:80 127.0.0.1:${casinoPort}, MAP * ~NOTFOUND`,
     ],
   });

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
@@ -18,7 +19,7 @@ import { OP_A, OP_B, PORTAL_SECRET, slot, staffCall, startWorld, type World } fr
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const PORTAL = path.join(REPO, 'portal');
 const ARTIFACTS = path.join(PORTAL, 'test-artifacts');
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const DESKTOP = { viewport: { width: 1280, height: 860 } };
 const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -114,14 +115,7 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 });
 
