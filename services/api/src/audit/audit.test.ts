@@ -37,6 +37,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 import { journalDrift } from './reconciliation.js';
 import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';
 
@@ -162,15 +163,6 @@ async function workflowRound(
   };
   await recordRound(h.db.pool, { intent, playerPk: rows[0]!.player_id });
   return { intent, handle: await startSettlement(client, taskQueue, intent, FAST) };
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 const ids: Record<string, string> = {};

@@ -35,6 +35,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 
 // A native round with its stages, settled by the workflow (debit, stages, finish, credit) against
 // the sandbox wallet; then the two native history reads and their statuses.
@@ -225,16 +226,6 @@ test('statuses: 400 without scope or session, 403 another operator, 404 unknown 
   assert.equal((await get(keyA, path(`session_id=${sessionId}&extra=1`))).status, 422);
   assert.equal((await call(h.base, 'GET', path(`session_id=${sessionId}`))).status, 401);
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('a Mines round played through /api/runtime/native: stages, ledger and wallet as played and settled', async () => {
   const player = `nh-rt-${randomUUID().slice(0, 8)}`;

@@ -19,6 +19,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 
 // The crash page in a real browser (Debian's chromium driven by playwright-core) on the real stack:
 // launch through the API, the page's grant exchange, the sandbox wallet over HTTP, rounds settled
@@ -96,26 +97,6 @@ after(async () => {
 });
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const hook = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const norm = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();

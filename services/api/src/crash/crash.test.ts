@@ -25,6 +25,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 import { crashRuntime, DEFAULT_CRASH_OPTIONS } from './runtime.js';
 
 // The crash titles end to end, real parts only: launch through the provider API, the page's grant
@@ -87,20 +88,6 @@ after(async () => {
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 async function newPlayer(balanceMinor = 100_000, currency = 'USD'): Promise<string> {
   const id = `crash-${randomUUID().slice(0, 8)}`;

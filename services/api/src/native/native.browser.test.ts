@@ -20,6 +20,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 
 // The native pages in a real browser (Debian's chromium driven by playwright-core, launched the
 // way the slot page's browser tests launch it) on the real stack: launch through the provider
@@ -113,26 +114,6 @@ const eur = new Intl.NumberFormat('en', {
 const shown = (minor: string | bigint) =>
   eur.format(minorToDecimalString(BigInt(minor), 'EUR') as unknown as number).replace(/\s/g, ' ');
 const norm = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function launch(symbol: string, player: string, balanceMinor: number) {
   await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor });

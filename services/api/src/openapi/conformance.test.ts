@@ -36,6 +36,7 @@ import {
   startApi,
 } from '../test-support/harness.js';
 import { type DocumentValidator, documentValidator } from '../test-support/openapi.js';
+import { until } from '../test-support/until.js';
 import { buildOpenApiDocument } from './document.js';
 import { FIELD_DOCS_FILE, fieldDocsJson } from './extract-field-docs.js';
 
@@ -177,15 +178,6 @@ async function hit(method: string, url: string, o: Hit) {
     }),
   );
   return res;
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe('the OpenAPI document', () => {

@@ -20,6 +20,7 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 
 // The slot page in a real browser (Debian's chromium, driven by playwright-core), on the real
 // stack: launch through the API, the sandbox wallet over HTTP, spins settled by a Temporal worker.
@@ -120,22 +121,6 @@ const money = new Intl.NumberFormat('en', {
 const shown = (minor: string | bigint) =>
   money.format(minorToDecimalString(BigInt(minor), 'EUR') as unknown as number).replace(/\s/g, ' ');
 const norm = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function launch(
   player: string,
