@@ -2,7 +2,7 @@
  * The go-live QA suite. Projects: `start` (health, base address; its teardown `finish` checks
  * reconciliation after everything else), `operator` (API checks), and one project per device —
  * desktop 1280x800, a phone in portrait and in landscape, a tablet — each playing every game.
- * Run it with `npm run golive` (see src/cli.ts and the README section "Go-live QA suite").
+ * Run it with `npm run golive` (see src/cli.ts and docs/go-live-suite.md).
  */
 
 import { randomBytes } from 'node:crypto';

@@ -2,7 +2,7 @@
  * The reliability suite: faults, load and hostile input, with nothing lost. Starts its own stack
  * (every part a separate process), drives real rounds through the game runtime, runs each fault
  * scenario and checks the invariants after it, then the hostile input and a load run. Prints the
- * report and exits 1 when any invariant broke (README: "Reliability").
+ * report and exits 1 when any invariant broke (docs/reliability.md).
  *
  *   npm run reliability                 the default profile (about 10 minutes)
  *   npm run reliability -- --ci         the CI-sized run (part of npm test, a few minutes)

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // processes (two PostgreSQL servers, the Temporal dev server, two API processes, two workers, the
 // sandbox wallet), every fault scenario under load with its invariants, the hostile input and a
 // short load run. It prints its report; a broken invariant fails this test. The long run:
-// `npm run reliability -- --long` (README, "Reliability").
+// `npm run reliability -- --long` (docs/reliability.md).
 const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reliability.ts');
 
 // About 4 minutes on a quiet 2-core machine; the limit leaves room for a loaded CI run beside the

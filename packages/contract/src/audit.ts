@@ -5,7 +5,8 @@ import { CurrencyCode, MinorAmount, successEnvelope } from './primitives.js';
 
 /*
  * The operator audit bodies and query parameters the spec leaves unstated ("not shown"): chosen
- * here, documented in the README and the OpenAPI document, and used by the routes and the tests.
+ * here, documented in docs/audit-and-reconciliation.md and the OpenAPI document, and used by the
+ * routes and the tests.
  */
 
 /** Page size of the searches: 50 unless `limit` says otherwise, at most 200. */

@@ -5,7 +5,7 @@ import { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery 
 
 /** Tunables, fixed per workflow run (passed by the starter so tests can shorten them). */
 export interface SettlementTuning {
-  /** Use local activities (measured faster; see README). */
+  /** Use local activities (measured faster; see docs/settlement.md and docs/benchmarks.md). */
   local: boolean;
   /** prov_a: attempts of an uncertain debit before compensating with a rollback. */
   debitAttemptsBeforeRollback: number;

@@ -58,7 +58,7 @@ describe('crash point derivation', () => {
 
   test('a published vector (chain root a*64, position 1, client seed "vector", RTP 97.00)', () => {
     const seed = chainSeed(ROOT, CHAIN_LENGTH, 1);
-    // Recomputable with nothing but OpenSSL: see the README's crash section.
+    // Recomputable with nothing but OpenSSL: see docs/crash.md ("Crash point").
     assert.equal(seed, '5b3f6d0ad5ba1d707011dd3907ed485498be15ef22e9a3df1b8a102eb05941f9');
     assert.equal(commitmentOf(seed), hashTimes(ROOT, CHAIN_LENGTH));
     assert.equal(commitmentOf(seed), '075abaa67af45d615353eb0e1d286b4f170330201317626716f89346b26ad7d2');

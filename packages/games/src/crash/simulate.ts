@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { crashCentsFromDraw, drawOf, rtpBasisPoints } from './fairness.js';
 
-/** The strategies the README documents: automatic cash-out at these multipliers (hundredths). */
+/** The strategies docs/crash.md documents: automatic cash-out at these multipliers (hundredths). */
 export const DEFAULT_TARGETS = [101, 150, 200, 1000, 10000] as const;
 
 export const Z99 = 2.576;

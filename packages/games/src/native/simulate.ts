@@ -113,7 +113,7 @@ function diceStrategy(target: number): NativeStrategy {
   };
 }
 
-/** The documented player strategies (README, "Native titles"). */
+/** The documented player strategies (docs/native-titles.md). */
 export const NATIVE_STRATEGIES: readonly NativeStrategy[] = [
   minesStrategy(3, 2),
   minesStrategy(1, 5),

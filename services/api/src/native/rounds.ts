@@ -29,7 +29,7 @@ import {
 
 /** How long a bet or a final action waits for the wallet before answering (the page polls after). */
 export const NATIVE_WAIT_MS = 15_000;
-/** The abandon rule's idle time when the configuration gives none (README, "Native titles"). */
+/** The abandon rule's idle time when the configuration gives none (docs/native-titles.md). */
 export const DEFAULT_ABANDON_AFTER_SECONDS = 300;
 /** The longest a player action waits for Temporal to accept its stage signal. */
 const SIGNAL_TIMEOUT_MS = 10_000;
