@@ -8,6 +8,7 @@ export * from './errors.js';
 export * from './launch.js';
 export * from './native-history.js';
 export * from './operator.js';
+export * from './player-protection.js';
 export * from './primitives.js';
 export * from './queries.js';
 export * from './staff.js';
