@@ -1,4 +1,5 @@
 import type { Pool, SecretBox } from '@opi/db';
+import { createFloorActivities } from './floor/activities.js';
 import { createProbeActivities } from './probe/activities.js';
 import { createSettlementActivities, type SettlementDeps } from './settle-round/activities.js';
 
@@ -11,10 +12,11 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, built from real dependencies (tests pass their own). */
 export function createActivities(deps: ActivityDeps) {
-  const probe = createProbeActivities(deps);
-  if (!deps.box) return { ...probe };
+  // The floor's no-op steps (floorRound) are registered everywhere: benchmarks run them on any worker.
+  const base = { ...createProbeActivities(deps), ...createFloorActivities() };
+  if (!deps.box) return { ...base };
   return {
-    ...probe,
+    ...base,
     ...createSettlementActivities({
       pool: deps.pool,
       box: deps.box,

@@ -1,5 +1,8 @@
 export * from './activities.js';
 export * from './bundle.js';
+export * from './floor/activities.js';
+export * from './floor/start.js';
+export type { FloorRoundInput, FloorRoundResult } from './floor/workflow.js';
 export type { ProbeActivities } from './probe/activities.js';
 export * from './settle-round/activities.js';
 export * from './settle-round/intent.js';
