@@ -1,4 +1,4 @@
-import type { LedgerCheck } from './admin-routes.js';
+import type { LedgerCheck, PlayerProtection } from './admin-routes.js';
 import type { FaultConfig, FaultConfigInput, FaultCounters } from './faults.js';
 
 /**
@@ -50,6 +50,17 @@ export interface WalletAdminClient {
   setFaults(faults: FaultConfigInput): Promise<FaultState>;
   getFaults(): Promise<FaultState>;
   ledgerCheck(): Promise<LedgerCheck>;
+  /**
+   * Player protection: refuse the player's debits (every currency) with `refuseDebitsWith` as the
+   * HTTP 400 `error` (e.g. `self_excluded`); `times` refuses only that many debits; null clears.
+   */
+  setProtection(input: {
+    operatorId: string;
+    playerId: string;
+    refuseDebitsWith: string | null;
+    times?: number;
+  }): Promise<PlayerProtection>;
+  getProtection(operatorId: string, playerId: string): Promise<PlayerProtection>;
 }
 
 export function createWalletAdminClient(options: { baseUrl: string; token: string }): WalletAdminClient {
@@ -110,6 +121,17 @@ export function createWalletAdminClient(options: { baseUrl: string; token: strin
     },
     ledgerCheck() {
       return call('GET', '/admin/ledger-check');
+    },
+    setProtection(input) {
+      return call('PUT', '/admin/protection', {
+        operator_id: input.operatorId,
+        player_id: input.playerId,
+        refuse_debits_with: input.refuseDebitsWith,
+        ...(input.times === undefined ? {} : { times: input.times }),
+      });
+    },
+    getProtection(operatorId, playerId) {
+      return call('GET', `/admin/protection/${seg(operatorId)}/${seg(playerId)}`);
     },
   };
 }

@@ -45,6 +45,40 @@ const DepositBody = z.object({
   reference: z.string().min(1).max(128),
 });
 
+const ProtectionBody = z.object({
+  operator_id: operatorId,
+  player_id: playerId,
+  /** The code the player's debits are refused with (HTTP 400 `error`); null clears the setting. */
+  refuse_debits_with: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/, 'a lower-case code: a letter, then letters, digits or _ (64 at most)')
+    .nullable(),
+  /** Refuse only this many debits, then accept again; omitted or null: every debit until cleared. */
+  times: z.number().int().min(1).max(1_000_000).nullable().optional(),
+});
+
+export interface PlayerProtection {
+  operator_id: string;
+  player_id: string;
+  /** The code debits are refused with, or null: debits are decided as usual. */
+  refuse_debits_with: string | null;
+  /** Debits still to refuse; null: every debit (or no setting). */
+  remaining: number | null;
+}
+
+async function readProtection(pool: Pool, op: string, player: string): Promise<PlayerProtection> {
+  const { rows } = await pool.query<{ refuse_debits_with: string; remaining: number | null }>(
+    'SELECT refuse_debits_with, remaining FROM wallet.player_protection WHERE operator_id = $1 AND player_id = $2',
+    [op, player],
+  );
+  return {
+    operator_id: op,
+    player_id: player,
+    refuse_debits_with: rows[0]?.refuse_debits_with ?? null,
+    remaining: rows[0]?.remaining ?? null,
+  };
+}
+
 function tokenMatches(expected: string | undefined, presented: string): boolean {
   if (!expected || !presented) return false;
   const a = createHash('sha256').update(expected).digest();
@@ -280,6 +314,33 @@ export function adminRoutes(deps: AdminRouteDeps): Router {
       replayed: result.replayed,
       ...presentBalance(body.operator_id, body.player_id, body.currency, result.balance),
     });
+  });
+
+  // Player protection: refuse the player's debits (every currency) with a code, as an operator
+  // wallet does for a self-excluded or blocked player, or one over a limit.
+  router.put('/protection', async (ctx) => {
+    const body = parse(ProtectionBody, await jsonBody(ctx));
+    if (body.refuse_debits_with === null) {
+      await deps.pool.query(
+        'DELETE FROM wallet.player_protection WHERE operator_id = $1 AND player_id = $2',
+        [body.operator_id, body.player_id],
+      );
+    } else {
+      await deps.pool.query(
+        `INSERT INTO wallet.player_protection (operator_id, player_id, refuse_debits_with, remaining)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (operator_id, player_id) DO UPDATE
+           SET refuse_debits_with = EXCLUDED.refuse_debits_with, remaining = EXCLUDED.remaining, updated_at = now()`,
+        [body.operator_id, body.player_id, body.refuse_debits_with, body.times ?? null],
+      );
+    }
+    send(ctx, 200, await readProtection(deps.pool, body.operator_id, body.player_id));
+  });
+
+  router.get('/protection/:operator_id/:player_id', async (ctx) => {
+    const op = parse(operatorId, ctx.params.operator_id);
+    const player = parse(playerId, ctx.params.player_id);
+    send(ctx, 200, await readProtection(deps.pool, op, player));
   });
 
   router.get('/ledger-check', async (ctx) => {

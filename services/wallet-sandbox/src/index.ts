@@ -1,5 +1,11 @@
 export * from './admin-client.js';
-export { ADMIN_TOKEN_HEADER, type LedgerCheck, type LedgerCheckRow, ledgerCheck } from './admin-routes.js';
+export {
+  ADMIN_TOKEN_HEADER,
+  type LedgerCheck,
+  type LedgerCheckRow,
+  ledgerCheck,
+  type PlayerProtection,
+} from './admin-routes.js';
 export * from './app.js';
 export * from './callback.js';
 export * from './config.js';

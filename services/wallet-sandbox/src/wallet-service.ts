@@ -39,6 +39,14 @@ export const WALLET_ERRORS = {
   round_settled: 'round_settled',
   /** A rollback whose original is not a debit or credit of the same player and currency. */
   original_mismatch: 'original_mismatch',
+  /**
+   * Player protection, debits only, set per player through PUT /admin/protection (any code of
+   * `[a-z][a-z0-9_]*` can be configured; these are the ones the game service names).
+   */
+  limit_reached: 'limit_reached',
+  self_excluded: 'self_excluded',
+  session_time_limit: 'session_time_limit',
+  player_blocked: 'player_blocked',
   /** 500: unexpected failure, nothing committed; retry with the same transaction_id. */
   internal_error: 'internal_error',
 } as const;
@@ -266,6 +274,16 @@ export class WalletService {
         message: `round ${req.round_id} was cancelled by ${tomb.cancelled_by}`,
       };
     }
+    if (op === 'debit') {
+      const refusal = await takeProtectionRefusal(client, req.operator_id, req.player_id);
+      if (refusal) {
+        return {
+          kind: 'rejected',
+          code: refusal,
+          message: `player protection: the operator refuses this player's debits (${refusal})`,
+        };
+      }
+    }
     const amount = BigInt(req.amount_minor);
     if (op === 'debit' && account.balanceMinor < amount) {
       return { kind: 'rejected', code: 'insufficient_funds', message: 'insufficient funds' };
@@ -431,6 +449,38 @@ export class WalletService {
     );
     return answer;
   }
+}
+
+/**
+ * The player's protection setting (PUT /admin/protection), if any: the code the debit is refused
+ * with. A setting for a number of debits counts this one down (and goes at zero), in the same
+ * transaction as the stored refusal, so a repeat of this transaction_id is answered from the
+ * idempotency record and does not count again.
+ */
+async function takeProtectionRefusal(
+  client: PoolClient,
+  operatorId: string,
+  playerId: string,
+): Promise<string | undefined> {
+  const { rows } = await client.query<{ refuse_debits_with: string; remaining: number | null }>(
+    `SELECT refuse_debits_with, remaining FROM wallet.player_protection
+     WHERE operator_id = $1 AND player_id = $2 FOR UPDATE`,
+    [operatorId, playerId],
+  );
+  const p = rows[0];
+  if (!p) return undefined;
+  if (p.remaining === 1) {
+    await client.query('DELETE FROM wallet.player_protection WHERE operator_id = $1 AND player_id = $2', [
+      operatorId,
+      playerId,
+    ]);
+  } else if (p.remaining !== null) {
+    await client.query(
+      'UPDATE wallet.player_protection SET remaining = remaining - 1, updated_at = now() WHERE operator_id = $1 AND player_id = $2',
+      [operatorId, playerId],
+    );
+  }
+  return p.refuse_debits_with;
 }
 
 /** Material fields of an idempotent repeat: everything that decides what money moves. */
