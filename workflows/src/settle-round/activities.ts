@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CONTRACT_VERSION } from '@opi/contract';
+import { blocksBets, CONTRACT_VERSION } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -172,8 +172,11 @@ export function createSettlementActivities(deps: SettlementDeps) {
   }
 
   /**
-   * The outcome, the round's status and (for a successful rollback) the reversed debit, in one
-   * statement: one round trip, atomic.
+   * The outcome, the round's status, (for a successful rollback) the reversed debit and (for a
+   * debit refused with a code that blocks bets: self_excluded, session_time_limit, player_blocked
+   * or an unknown code) the session's bets block, in one statement: one round trip, atomic. The
+   * block is set only by the statement that records the refusal (a replay of a recorded outcome
+   * changes nothing), so a relaunch that cleared it is not undone by a retried activity.
    */
   async function recordOutcome(
     input: WalletStepInput,
@@ -183,6 +186,11 @@ export function createSettlementActivities(deps: SettlementDeps) {
     const roundStatus =
       (outcome.status === 'success' ? input.roundStatusOnSuccess : input.roundStatusOnRejection) ?? null;
     const reversesDebit = input.operation === 'rollback' && outcome.status === 'success';
+    const blocksSession =
+      input.operation === 'debit' &&
+      outcome.status === 'failed' &&
+      outcome.error !== undefined &&
+      blocksBets(outcome.error);
     await deps.pool.query(
       `WITH tx AS (
          UPDATE wallet_transactions SET status = $2, wallet_balance = $3, error_code = $4, http_status = $5,
@@ -197,8 +205,13 @@ export function createSettlementActivities(deps: SettlementDeps) {
          UPDATE wallet_transactions SET status = 'failed', error_code = 'reversed_by_rollback',
                 completed_at = now(), updated_at = now()
          WHERE $9::boolean AND transaction_id = $10 AND status = 'pending' RETURNING 1
+       ), sb AS (
+         -- Player protection: the session takes no bets until the operator relaunches it.
+         UPDATE sessions SET bets_blocked_code = $4, bets_blocked_at = now(), bets_blocked_round_id = $8
+         WHERE $11::boolean AND session_id = $12 AND EXISTS (SELECT 1 FROM tx) RETURNING 1
        )
-       SELECT (SELECT count(*) FROM tx) AS tx, (SELECT count(*) FROM rd) AS rd, (SELECT count(*) FROM rb) AS rb`,
+       SELECT (SELECT count(*) FROM tx) AS tx, (SELECT count(*) FROM rd) AS rd, (SELECT count(*) FROM rb) AS rb,
+              (SELECT count(*) FROM sb) AS sb`,
       [
         txId,
         outcome.status,
@@ -210,6 +223,8 @@ export function createSettlementActivities(deps: SettlementDeps) {
         input.intent.roundId,
         reversesDebit,
         input.intent.transactions.debit,
+        blocksSession,
+        input.intent.sessionId,
       ],
     );
   }
