@@ -67,6 +67,13 @@ export const EnvSchema = z.object({
   /** Worker: concurrent activity and workflow task slots. */
   WORKER_MAX_ACTIVITIES: positiveInt.max(1000).default(100),
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.max(1000).default(100),
+  /**
+   * `on`: each API process also hosts a settlement worker on TEMPORAL_TASK_QUEUE, sharing its
+   * NativeConnection with the client that starts round workflows, which are then started eagerly
+   * (the first workflow task comes back in the start response). `off`: no hosted worker; starts
+   * are ordinary and the worker processes take every task.
+   */
+  API_SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
   /** Wallet callback timeout per attempt, milliseconds. */
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */

@@ -1,6 +1,6 @@
 import type { Pool, SecretBox } from '@opi/db';
-import { createActivities } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { createSettlementWorker } from '@opi/workflows/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 
 export interface WorkerOptions {
   temporalAddress: string;
@@ -24,22 +24,24 @@ export async function createWorker(
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.temporalAddress });
   try {
-    const worker = await Worker.create({
+    const worker = await createSettlementWorker({
       connection,
       namespace: options.namespace,
       taskQueue: options.taskQueue,
-      workflowBundle: { codePath: options.bundlePath },
-      activities: createActivities({
-        pool: options.pool,
-        box: options.box,
-        settlement: {
-          walletTimeoutMs: options.walletTimeoutMs,
-          requireHttps: options.requireHttps,
-          ...(options.log ? { log: options.log } : {}),
-        },
-      }),
-      maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 100,
-      maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks ?? 100,
+      pool: options.pool,
+      box: options.box,
+      bundlePath: options.bundlePath,
+      settlement: {
+        walletTimeoutMs: options.walletTimeoutMs,
+        requireHttps: options.requireHttps,
+        ...(options.log ? { log: options.log } : {}),
+      },
+      ...(options.maxConcurrentActivities
+        ? { maxConcurrentActivities: options.maxConcurrentActivities }
+        : {}),
+      ...(options.maxConcurrentWorkflowTasks
+        ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks }
+        : {}),
       ...(options.identity ? { identity: options.identity } : {}),
     });
     return { worker, connection };

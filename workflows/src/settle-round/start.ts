@@ -51,6 +51,15 @@ export function withTrace(intent: RoundIntent): RoundIntent {
   };
 }
 
+export interface StartOptions {
+  /**
+   * Ask the server to hand the first workflow task back in the start response (eager workflow
+   * start). Only honoured when `client` is built on the NativeConnection of a worker polling
+   * `taskQueue` in this process with a free slot; otherwise the start is an ordinary one.
+   */
+  eager?: boolean;
+}
+
 /**
  * Starts the round's settlement workflow (workflow id = round id). A second start of a running
  * round attaches to it; a finished round is never run again.
@@ -60,6 +69,7 @@ export async function startSettlement(
   taskQueue: string,
   intent: RoundIntent,
   tuning?: Partial<SettlementTuning>,
+  options: StartOptions = {},
 ): Promise<WorkflowHandle<typeof settleRound>> {
   try {
     return await client.workflow.start<typeof settleRound>('settleRound', {
@@ -68,6 +78,7 @@ export async function startSettlement(
       args: [{ intent: withTrace(intent), ...(tuning ? { tuning } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      ...(options.eager ? { requestEagerStart: true } : {}),
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle(intent.roundId);
@@ -81,7 +92,8 @@ export async function settle(
   taskQueue: string,
   intent: RoundIntent,
   tuning?: Partial<SettlementTuning>,
+  options: StartOptions = {},
 ): Promise<RoundOutcome> {
-  const handle = await startSettlement(client, taskQueue, intent, tuning);
+  const handle = await startSettlement(client, taskQueue, intent, tuning, options);
   return handle.result();
 }

@@ -43,6 +43,8 @@ export async function startApi(
     SERVICE_SECRET,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://games.test',
+    // Tests that start their own worker keep it the only one unless they ask for the hosted one.
+    API_SETTLEMENT_WORKER: 'off',
     ...extraEnv,
   };
   const deps = await createDeps(loadConfig(env));
