@@ -21,7 +21,7 @@ import { opsRoutes } from './ops/routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { runtimeRoutes } from './runtime/routes.js';
-import { authenticateRuntime } from './runtime/session-auth.js';
+import { authenticateRuntime } from './sessions/authenticate.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 

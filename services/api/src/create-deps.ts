@@ -7,8 +7,8 @@ import { RefreshHub } from './balance-refresh/hub.js';
 import { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import { PgListener } from './cache/pg-listener.js';
 import type { ApiDeps } from './deps.js';
+import { createSlotPlayer } from './engines/slot-player.js';
 import { createLogger } from './http/logger.js';
-import { createSlotPlayer } from './runtime/slot-player.js';
 
 /** Builds the API's dependencies from the parsed configuration. */
 export async function createDeps(config: Config): Promise<ApiDeps & { close(): Promise<void> }> {

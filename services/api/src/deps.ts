@@ -8,8 +8,8 @@ import type { RefreshHub } from './balance-refresh/hub.js';
 import type { ChangeFeed, ConfigCache } from './cache/change-feed.js';
 import type { PgListener } from './cache/pg-listener.js';
 import type { CatalogRow } from './catalog/repository.js';
+import type { SlotPlayer } from './engines/slot-player.js';
 import type { Logger } from './http/logger.js';
-import type { SlotPlayer } from './runtime/spin.js';
 
 /** Everything the API's routes need, built once by main.ts (or a test). */
 export interface ApiDeps {

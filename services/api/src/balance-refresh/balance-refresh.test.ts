@@ -7,7 +7,7 @@ import { BalanceRefreshResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
 import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { hashLaunchToken, newLaunchToken } from '../launch/create-launch.js';
+import { hashLaunchToken, newLaunchToken } from '../sessions/tokens.js';
 import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
 
 /*

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool, withTransaction } from '@opi/db';
 import { HttpError } from '../http/errors.js';
-import { hashLaunchToken, newLaunchToken } from '../launch/create-launch.js';
-import type { RuntimeSession } from '../runtime/session-auth.js';
+import { hashLaunchToken, newLaunchToken } from '../sessions/tokens.js';
 
 /** The authenticated session authorization of a crash page: one hour unless revoked (spec, Limits). */
 export const CRASH_AUTHORIZATION_MS = 60 * 60_000;
@@ -91,23 +90,6 @@ export async function exchangeLoginGrant(
     );
     return { session_token: sessionToken, session_id: s.session_id, authorized_until: until };
   });
-}
-
-export type CrashSession = RuntimeSession & { status: string; authorization_id: string };
-
-/** The session behind a live (unexpired, unrevoked) crash authorization token hash. */
-export async function findCrashSession(pool: Pool, tokenHash: string): Promise<CrashSession | undefined> {
-  const { rows } = await pool.query<CrashSession>(
-    `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-            trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang,
-            a.authorized_until AS expires_at, s.status, a.authorization_id
-     FROM crash_authorizations a
-     JOIN sessions s ON s.session_id = a.session_id
-     JOIN players p ON p.player_id = s.player_id
-     WHERE a.token_hash = $1 AND a.revoked_at IS NULL AND a.authorized_until > now()`,
-    [tokenHash],
-  );
-  return rows[0];
 }
 
 /**

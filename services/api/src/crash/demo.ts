@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@opi/db';
-import { hashLaunchToken, newLaunchToken } from '../launch/create-launch.js';
+import { hashLaunchToken, newLaunchToken } from '../sessions/tokens.js';
 import { DEMO_OPENING_MINOR, type DemoSession } from './runtime.js';
 
 /** A demo page's play-money session lasts two hours; it is deleted once expired. */

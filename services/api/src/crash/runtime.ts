@@ -29,8 +29,8 @@ import {
 } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import { readWalletBalance } from '../runtime/wallet-balance.js';
-import type { CrashSession } from './authorization.js';
+import type { CrashSession } from '../sessions/runtime-session.js';
+import { readWalletBalance } from '../sessions/wallet-balance.js';
 import {
   consumePosition,
   liveChain,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest } from '@opi/contract';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
@@ -6,28 +6,9 @@ import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import { settlementProbe } from '../runtime/settlement-probe.js';
+import { LIFETIMES, newLaunchToken } from '../sessions/tokens.js';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
-
-/** Session lifetimes per family (spec, Limits). */
-export const LIFETIMES = {
-  /** prov_a/prov_b: inactivity deadline, extended by runtime activity. */
-  slotInactivityMs: 30 * 60_000,
-  /** prov_c: the play session, and the signed browser grant within it. */
-  nativeSessionMs: 30 * 60_000,
-  nativeGrantMs: 5 * 60_000,
-  /** prov_d: the login grant, then an authorized session of one hour unless revoked. */
-  crashGrantMs: 5 * 60_000,
-};
-
-/** The launch URL is a bearer secret: 256 random bits, stored only as a SHA-256 hash. */
-export function newLaunchToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashLaunchToken(token) };
-}
-export function hashLaunchToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** A named (prepared once per connection) statement: the launch path skips parse and plan. */
 function named(
@@ -185,7 +166,7 @@ function runtimePathOf(game: CatalogRow): string {
 
 /**
  * 502 when the settlement runtime (Temporal) is known to be unreachable: from the cached probe's
- * verdict, never a network round trip of its own (runtime/settlement-probe.ts).
+ * verdict, never a network round trip of its own (settlement/settlement-probe.ts).
  */
 function requireRuntimeAvailable(deps: ApiDeps): void {
   const verdict = settlementProbe(deps)?.verdict();

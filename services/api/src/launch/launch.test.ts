@@ -3,9 +3,9 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { LaunchUrlResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
-import { settlementProbe } from '../runtime/settlement-probe.js';
+import { hashLaunchToken } from '../sessions/tokens.js';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
-import { hashLaunchToken } from './create-launch.js';
 
 let h: Harness;
 let a: { key: string };

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from '@opi/db';
-import { hashLaunchToken } from '../launch/create-launch.js';
-import type { RuntimeSession } from '../runtime/session-auth.js';
+import { hashLaunchToken } from '../sessions/tokens.js';
 
 /** Play tokens carry a prefix so a grant and a play token are never confused in logs or code. */
 export const PLAY_TOKEN_PREFIX = 'np_';
@@ -65,25 +64,4 @@ export async function issuePlayToken(pool: Pool, session: GrantSession): Promise
     [session.session_id, hashLaunchToken(token), session.grant_hash],
   );
   return token;
-}
-
-/**
- * The session a play token belongs to, in the shape runtime/session-auth.ts checks (status and
- * expiry are checked there), or undefined. Only while its grant is the session's current launch.
- */
-export async function findPlayTokenSession(
-  pool: Pool,
-  tokenHash: string,
-): Promise<(RuntimeSession & { status: string; grant_expires_at: Date | null }) | undefined> {
-  const { rows } = await pool.query<RuntimeSession & { status: string; grant_expires_at: Date | null }>(
-    `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-            trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at, s.status,
-            NULL::timestamptz AS grant_expires_at
-     FROM native_play_tokens t
-     JOIN sessions s ON s.session_id = t.session_id AND s.token_hash = t.grant_hash
-     JOIN players p ON p.player_id = s.player_id
-     WHERE t.token_hash = $1`,
-    [tokenHash],
-  );
-  return rows[0];
 }

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import type { RuntimeSession } from '../runtime/session-auth.js';
+import type { RuntimeSession } from '../sessions/runtime-session.js';
 import {
   applyAction,
   currentOffer,

@@ -7,7 +7,8 @@ import type { ApiDeps } from '../deps.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import { authenticateRuntime, type RuntimeSession } from '../runtime/session-auth.js';
+import { authenticateRuntime } from '../sessions/authenticate.js';
+import type { RuntimeSession } from '../sessions/runtime-session.js';
 import {
   loadNativeAssets,
   NATIVE_PAGE_CSP,
@@ -151,7 +152,10 @@ export function nativeRoutes(deps: ApiDeps): Router {
   return router;
 }
 
-/** The runtime view of a session (as session-auth builds it), for the exchange's first state read. */
+/**
+ * The runtime view of a session (as sessions/authenticate.ts builds it), for the exchange's first
+ * state read.
+ */
 async function sessionForToken(deps: ApiDeps, sessionId: string): Promise<RuntimeSession> {
   const { rows } = await deps.pool.query<RuntimeSession>(
     `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,

@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { hashLaunchToken } from '../launch/create-launch.js';
+import { hashLaunchToken } from '../sessions/tokens.js';
 
 /** The slot session a page request names, or why the page cannot open. */
 export type PageGrant =
@@ -8,7 +8,7 @@ export type PageGrant =
 
 /**
  * Checks the launch URL's `mgckey` before any HTML is served, the way the runtime routes do
- * (`runtime/session-auth.ts`): only its SHA-256 is looked up, the session must be active and
+ * (`sessions/authenticate.ts`): only its SHA-256 is looked up, the session must be active and
  * unexpired, and the page serves the slot families only. The `symbol` the URL names must be the
  * session's (the URL is opened unchanged, so a difference means it was edited). This lookup does
  * not extend the session: the page's first runtime call does.

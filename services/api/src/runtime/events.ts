@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { REFRESH_FAMILY } from '../balance-refresh/refresh-player-balance.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import type { RuntimeSession } from './session-auth.js';
+import type { RuntimeSession } from '../sessions/runtime-session.js';
 
 /**
  * GET /api/runtime/events: the open game page's server-sent-event stream (read with fetch()

@@ -2,11 +2,11 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
+import type { RuntimeSession } from '../sessions/runtime-session.js';
+import { readWalletBalance } from '../sessions/wallet-balance.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
-import type { RuntimeSession } from './session-auth.js';
 import { spin } from './spin.js';
-import { readWalletBalance } from './wallet-balance.js';
 
 /** Runtime routes for the launched game page (never server to server). */
 export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {

@@ -9,6 +9,7 @@ import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 import {
   ADMIN_KEY,
   assign,
@@ -18,7 +19,6 @@ import {
   SERVICE_SECRET,
   startApi,
 } from '../test-support/harness.js';
-import { settlementProbe } from './settlement-probe.js';
 
 // The whole spin path, real parts only: API -> engine (CSPRNG) -> round + intent in PostgreSQL ->
 // settlement workflow on the Temporal dev server -> signed debit and credit to the sandbox wallet.

@@ -9,9 +9,10 @@ import {
 } from '@opi/workflows';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
+import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import type { RuntimeSession } from './session-auth.js';
+import type { RuntimeSession } from '../sessions/runtime-session.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -21,19 +22,6 @@ export const SpinRequest = z.object({
   /** Special bet level (one of the title's `bls`). */
   bet_level: z.number().int().positive().optional(),
 });
-
-/** What a slot engine answers for one paid play. */
-export interface SlotPlayResult {
-  /** What the player pays (the bet, a bought feature's price, or bet x level). */
-  costMinor: bigint;
-  totalWinMinor: bigint;
-  /** Everything the page shows and the history keeps (grid, wins, free spins). */
-  outcome: unknown;
-}
-export type SlotPlayer = (
-  symbol: string,
-  request: { betMinor: bigint; mode: 'base' | 'buy' | 'special'; betLevel?: number },
-) => SlotPlayResult;
 
 /** Engine outcomes carry bigint amounts; JSON carries them as decimal strings. */
 export function jsonSafe(value: unknown): unknown {

@@ -3,7 +3,7 @@ import { CONTRACT_VERSION } from '@opi/contract';
 import { sendWalletCallback, type WalletOutcome } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import type { RuntimeSession } from './session-auth.js';
+import type { RuntimeSession } from './runtime-session.js';
 
 /**
  * A balance read through the operator's wallet (`POST {wallet_base_url}/balance`, signed). It moves

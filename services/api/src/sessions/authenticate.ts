@@ -1,25 +1,8 @@
 import type { Context, Next } from 'koa';
-import { findCrashSession } from '../crash/authorization.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import { hashLaunchToken, LIFETIMES } from '../launch/create-launch.js';
-import { findPlayTokenSession } from '../native/play-token.js';
-
-export interface RuntimeSession {
-  session_id: string;
-  operator_id: string;
-  /** The operator's external_player_id (sent to the wallet unchanged). */
-  external_player_id: string;
-  player_id: string;
-  symbol: string;
-  provider_id: 'prov_a' | 'prov_b' | 'prov_c' | 'prov_d';
-  currency: string;
-  return_url: string | null;
-  coin_minor: bigint | null;
-  device: string | null;
-  lang: string | null;
-  expires_at: Date | null;
-}
+import { findRuntimeSession } from './runtime-session.js';
+import { hashLaunchToken, LIFETIMES } from './tokens.js';
 
 /** The session token the game page presents: `x-session-token`, or `Authorization: Bearer`. */
 function presentedToken(ctx: Context): string | undefined {
@@ -38,25 +21,7 @@ export function authenticateRuntime(deps: ApiDeps) {
     const token = presentedToken(ctx);
     if (!token || token.length > 128) throw new HttpError(401, 'Missing or invalid session token');
     const hash = hashLaunchToken(token);
-    const { rows } = await deps.pool.query<
-      RuntimeSession & { status: string; grant_expires_at: Date | null }
-    >(
-      `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-              trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at, s.status,
-              s.grant_expires_at
-       FROM sessions s JOIN players p ON p.player_id = s.player_id
-       WHERE s.token_hash = $1`,
-      [hash],
-    );
-    // prov_d: the launch URL's login grant is no runtime token; the crash page exchanges it for a
-    // session authorization (crash/authorization.ts): one hour unless revoked.
-    if (rows[0]?.provider_id === 'prov_d') throw new HttpError(401, 'Missing or invalid session token');
-    // prov_c: the launch URL's grant counts only for its 5 minutes; the page exchanges it for a
-    // play token (native/play-token.ts) that lasts the 30-minute play session.
-    const session =
-      rows[0] ??
-      (await findPlayTokenSession(deps.pool, hash)) ??
-      (await findCrashSession(deps.pool, hash).then((s) => s && { ...s, grant_expires_at: null }));
+    const session = await findRuntimeSession(deps.pool, hash);
     if (session?.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
     if (
       session.provider_id === 'prov_c' &&
