@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
 import { OperatorTransaction } from './operator.js';
-import { CurrencyCode, MinorAmount, successEnvelope } from './primitives.js';
+import { CurrencyCode, Instant, MinorAmount, successEnvelope } from './primitives.js';
 
 /*
  * The operator audit bodies and query parameters the spec leaves unstated ("not shown"): chosen
@@ -15,7 +15,6 @@ export const AUDIT_PAGE_MAX = 200;
 /** Rounds that make up a reconciliation difference, listed at most this many (the totals cover all). */
 export const RECONCILIATION_ITEMS_MAX = 500;
 
-const IsoInstant = z.iso.datetime({ offset: true });
 const Id = z.string().min(1).max(200);
 
 /** Query parameters shared by both searches. */
@@ -25,9 +24,9 @@ const SearchBase = {
   player_id: Id.optional(),
   currency: CurrencyCode.optional(),
   /** Created at or after (ISO 8601 with offset). */
-  from: IsoInstant.optional(),
+  from: Instant.optional(),
   /** Created before (ISO 8601 with offset). */
-  to: IsoInstant.optional(),
+  to: Instant.optional(),
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_DEFAULT),
   /** Opaque; the `next_cursor` of the previous page. */
   cursor: z.string().max(400).optional(),
@@ -63,8 +62,8 @@ export type RoundSearchQuery = z.infer<typeof RoundSearchQuery>;
 
 /** `GET /api/operator/v1/reconciliation` (and `.csv`) query: rounds created in [from, to). */
 export const ReconciliationQuery = z.strictObject({
-  from: IsoInstant.optional(),
-  to: IsoInstant.optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
   currency: CurrencyCode.optional(),
 });
 export type ReconciliationQuery = z.infer<typeof ReconciliationQuery>;

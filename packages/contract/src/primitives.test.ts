@@ -5,8 +5,13 @@ import {
   CurrencyCode,
   DecimalString,
   ExternalPlayerId,
+  INSTANT_MAX,
+  INSTANT_MAX_MICROS,
+  INSTANT_MIN,
   INT64_MAX,
   INT64_MIN,
+  Instant,
+  instantToUtc,
   MinorAmount,
   MinorAmountString,
   OperatorNonce,
@@ -114,4 +119,40 @@ test('OperatorNonce is 16 to 128 visible characters', () => {
   rejects(OperatorNonce, 'n'.repeat(129));
   rejects(OperatorNonce, `${'n'.repeat(16)}\n`);
   rejects(OperatorNonce, `${'n'.repeat(8)} ${'n'.repeat(8)}`);
+});
+
+test('Instant: any RFC 3339 offset, read as the UTC instant; 1970 to 9999 only (PostgreSQL takes every one)', () => {
+  const cases: [string, string][] = [
+    ['2026-01-17T11:27:59+18:06', '2026-01-16T17:21:59Z'],
+    ['2026-01-17T11:27:59-23:59', '2026-01-18T11:26:59Z'],
+    ['1970-01-01T00:00:00Z', '1970-01-01T00:00:00Z'],
+    ['1970-01-01T01:00:00+01:00', '1970-01-01T00:00:00Z'],
+    ['9999-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999Z'],
+    ['9999-12-31T23:59:59.99999999Z', '9999-12-31T23:59:59.999999Z'],
+    ['2026-03-01T00:00:00.120000+00:00', '2026-03-01T00:00:00.12Z'],
+    ['2024-02-29T12:00:00.5-00:30', '2024-02-29T12:30:00.5Z'],
+  ];
+  for (const [input, utc] of cases) {
+    assert.equal(accepts(Instant, input), utc, input);
+    assert.equal(instantToUtc(input), utc, input);
+  }
+  for (const input of [
+    '0000-01-01T00:00:00Z',
+    '0080-01-01T00:00:00Z',
+    '1969-12-31T23:59:59.999999Z',
+    '1970-01-01T00:59:59+01:00',
+    '9999-12-31T23:59:59-15:59',
+    '2026-02-30T00:00:00Z',
+    '2026-01-01T00:00:60Z',
+    '2026-01-01T00:00:00',
+    '2026-01-01T00:00Z',
+    '2026-01-01 00:00:00Z',
+    '+002026-01-01T00:00:00Z',
+    '',
+  ]) {
+    rejects(Instant, input, []);
+  }
+  assert.equal(instantToUtc('9999-12-31T23:59:59-15:59'), null);
+  assert.equal(INSTANT_MAX_MICROS, BigInt(Date.parse(INSTANT_MAX)) * 1000n + 999n);
+  assert.equal(Date.parse(INSTANT_MIN), 0);
 });

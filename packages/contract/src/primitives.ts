@@ -20,6 +20,58 @@ export const ExternalPlayerId = z
   .refine((s) => s === s.trim(), 'no leading or trailing whitespace');
 export type ExternalPlayerId = z.infer<typeof ExternalPlayerId>;
 
+/**
+ * The instants a date-time parameter may name, inclusive, in UTC: the Unix epoch to the last
+ * microsecond of year 9999. Every one of them is a `timestamptz` PostgreSQL takes.
+ */
+export const INSTANT_MIN = '1970-01-01T00:00:00Z';
+export const INSTANT_MAX = '9999-12-31T23:59:59.999999Z';
+/** INSTANT_MAX in whole microseconds since the epoch (keyset cursors carry microseconds). */
+export const INSTANT_MAX_MICROS = 253_402_300_799_999_999n;
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+const LAST_SECOND_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * An RFC 3339 date-time (as `z.iso.datetime({ offset: true })` accepts it: any offset up to
+ * ±23:59, any number of fraction digits) as the same instant in UTC, `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`:
+ * the offset applied, the fraction cut to microseconds (PostgreSQL's precision) and its trailing
+ * zeros dropped. Null when the text is not of that form or the instant lies outside
+ * [INSTANT_MIN, INSTANT_MAX]. The result never depends on PostgreSQL's own limits (offsets within
+ * ±15:59, years from 4713 BC, no year 0).
+ */
+export function instantToUtc(text: string): string | null {
+  const m = RFC3339.exec(text);
+  if (!m) return null;
+  const n = (i: number) => Number(m[i] ?? '0');
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
+  const d = new Date(0);
+  d.setUTCFullYear(n(1), n(2) - 1, n(3));
+  d.setUTCHours(n(4), n(5), n(6), 0);
+  const sign = m[8] === '-' ? -1 : 1;
+  const ms = d.getTime() - sign * (n(9) * 60 + n(10)) * 60_000;
+  if (!Number.isFinite(ms) || ms < 0 || ms > LAST_SECOND_MS) return null;
+  const fraction = (m[7] ?? '').slice(0, 6).replace(/0+$/, '');
+  return `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
+}
+
+/**
+ * A date-time parameter (the audit and staff time windows): RFC 3339 with `Z` or a numeric offset
+ * (any the RFC allows, up to ±23:59), naming an instant from INSTANT_MIN to INSTANT_MAX. Parsed to
+ * that instant in UTC (`instantToUtc`), which is what the service uses and answers; anything else
+ * is a validation error at the parameter, never a database error.
+ */
+export const Instant = z.iso.datetime({ offset: true }).transform((text, ctx) => {
+  const utc = instantToUtc(text);
+  if (utc !== null) return utc;
+  ctx.issues.push({
+    code: 'custom',
+    input: text,
+    message: `an instant from ${INSTANT_MIN} to ${INSTANT_MAX}`,
+  });
+  return z.NEVER;
+});
+
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OperatorId } from './admin.js';
 import { ProviderId } from './constants.js';
-import { CurrencyCode, successEnvelope } from './primitives.js';
+import { CurrencyCode, Instant, successEnvelope } from './primitives.js';
 
 /*
  * The staff API (/api/staff/v1, used by the operator staff portal) and the provider-admin routes
@@ -85,12 +85,10 @@ export const StaffCatalogQuery = z.strictObject({
 });
 export type StaffCatalogQuery = z.infer<typeof StaffCatalogQuery>;
 
-const IsoInstant = z.iso.datetime({ offset: true });
-
 /** `GET /api/staff/v1/operators/{operator_id}/charts`: rounds created in [from, to). */
 export const StaffChartsQuery = z.strictObject({
-  from: IsoInstant.optional(),
-  to: IsoInstant.optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
 });
 export type StaffChartsQuery = z.infer<typeof StaffChartsQuery>;
 

@@ -1,8 +1,10 @@
+import { INSTANT_MAX_MICROS } from '@opi/contract';
 import { HttpError } from '../http/errors.js';
 
 /**
  * Keyset cursors: the last item's creation instant in microseconds and its id, base64url. Opaque
- * to operators; a malformed one is a 422, never a database error.
+ * to operators; anything this API could not have written (garbage, another encoding, an instant
+ * outside 1970..9999 or past int8, a NUL) is a 422, never a database error.
  */
 export interface Cursor {
   micros: bigint;
@@ -13,14 +15,18 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(`${c.micros}|${c.id}`, 'utf8').toString('base64url');
 }
 
+const notACursor = () =>
+  new HttpError(422, [
+    { loc: ['query', 'cursor'], msg: 'not a cursor this API returned', type: 'value_error' },
+  ]);
+
 export function decodeCursor(raw: string | undefined): Cursor | null {
   if (raw === undefined) return null;
+  if (!/^[A-Za-z0-9_-]*$/.test(raw)) throw notACursor();
   const text = Buffer.from(raw, 'base64url').toString('utf8');
-  const m = /^([0-9]{1,19})\|(.{1,200})$/s.exec(text);
-  if (!m || text.includes('\u0000')) {
-    throw new HttpError(422, [
-      { loc: ['query', 'cursor'], msg: 'not a cursor this API returned', type: 'value_error' },
-    ]);
-  }
-  return { micros: BigInt(m[1]!), id: m[2]! };
+  const m = /^(0|[1-9][0-9]{0,17})\|(.{1,200})$/s.exec(text);
+  if (!m || text.includes('\u0000')) throw notACursor();
+  const micros = BigInt(m[1]!);
+  if (micros > INSTANT_MAX_MICROS) throw notACursor();
+  return { micros, id: m[2]! };
 }
