@@ -1,24 +1,56 @@
 /**
- * Settlement throughput and latency, spin to settled, through Temporal with the sandbox wallet on
- * loopback; and in the same run the physical baseline: the same two wallet calls (debit, credit)
- * made directly, without Temporal or the journal. Both at the same concurrency. Local and
- * regular activities are both measured (the workflow uses local ones by default).
+ * Settlement throughput and latency against its floors, in one run on one stack (one Temporal dev
+ * server, the same standalone worker settings), at 1 and at 20 concurrent clients:
  *
- *   npm run bench -- settlement       (ROUNDS=2000 CONCURRENCY=20 WORKER_PROCESSES=1 by default;
- *                                      SKIP_REGULAR=1 skips regular activities; SPIN=1 adds spins
- *                                      through the API, API_PROCESSES of them)
+ *   direct       the two signed wallet calls (debit, credit), no Temporal, no journal
+ *   floor        floorRound (two no-op local activities) started and awaited as the API does, from
+ *                a plain client Connection; the standalone worker (services/worker) runs it
+ *   floor eager  the same started with requestEagerStart from a client on the NativeConnection of a
+ *                worker in the bench process (as the API's hosted worker); checks each start was eager
+ *   local        round + intent insert, then settleRound (local activities) from the bench client
+ *   regular      the same with regular activities (half the rounds)
+ *   spin off     POST /api/runtime/spin through the API, API_SETTLEMENT_WORKER=off (starts not eager)
+ *   spin on      the same with API_SETTLEMENT_WORKER=on (hosted worker, eager starts)
+ *
+ * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process, and the
+ * ratios spin/floor (rounds/s, p50) and spin/direct (p50).
+ *
+ *   npm run bench -- settlement            the full run (RUNS=3, ROUNDS=2000 at 20 clients, 500 at 1)
+ *   npm run bench -- settlement --quick    a quick try (QUICK=1 too): 1 run, 300 rounds (80 at 1 client)
+ *
+ * Knobs: ROUNDS (per measurement at the highest concurrency), SERIAL_ROUNDS (at 1 client; default
+ * ROUNDS/4), CONCURRENCY=1,20 (levels), RUNS, WARMUP (rounds whenever a mode's processes are new),
+ * MODES=direct,floor,floor-eager,local,regular,spin-off,spin (a subset, in any order),
+ * SKIP_REGULAR=1 (no regular activities), SPIN=0 (no spins through the API; SPIN=1, the old switch,
+ * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory, TEMPORAL_DYNAMIC_CONFIG.
  */
-import { runSettlementBench, type SettlementMode } from './lib/settlement-bench.js';
+import { runSettlementBench, SETTLEMENT_MODES, type SettlementMode } from './lib/settlement-bench.js';
 
-const modes: SettlementMode[] = ['direct', 'local'];
-if (!process.env.SKIP_REGULAR) modes.push('regular');
-if (process.env.SPIN) modes.push('spin');
+const quick = process.argv.includes('--quick') || process.env.QUICK === '1';
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+let modes: SettlementMode[];
+if (process.env.MODES) {
+  modes = process.env.MODES.split(',').map((m) => m.trim() as SettlementMode);
+  const unknown = modes.filter((m) => !SETTLEMENT_MODES.includes(m));
+  if (unknown.length) {
+    process.stderr.write(`unknown MODES ${unknown.join(', ')} (known: ${SETTLEMENT_MODES.join(', ')})\n`);
+    process.exit(2);
+  }
+} else {
+  modes = [...SETTLEMENT_MODES];
+  if (process.env.SKIP_REGULAR) modes = modes.filter((m) => m !== 'regular');
+  if (process.env.SPIN === '0') modes = modes.filter((m) => m !== 'spin' && m !== 'spin-off');
+}
+const rounds = env('ROUNDS', quick ? 300 : 2000);
 await runSettlementBench({
-  rounds: Number(process.env.ROUNDS ?? 2000),
-  concurrency: Number(process.env.CONCURRENCY ?? 20),
-  runs: 3,
+  rounds,
+  serialRounds: env('SERIAL_ROUNDS', quick ? 80 : Math.ceil(rounds / 4)),
+  concurrency: (process.env.CONCURRENCY ?? '1,20').split(',').map(Number),
+  runs: env('RUNS', quick ? 1 : 3),
+  warmupRounds: env('WARMUP', quick ? 60 : Math.min(200, rounds)),
   modes,
-  workerProcesses: Number(process.env.WORKER_PROCESSES ?? 1),
-  apiProcesses: Number(process.env.API_PROCESSES ?? 1),
+  workerProcesses: env('WORKER_PROCESSES', 1),
+  apiProcesses: env('API_PROCESSES', 1),
 });
 console.log('targets: >= 100 rounds/s sustained; p50 <= 3x the direct path');

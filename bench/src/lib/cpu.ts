@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Where the CPU goes during a measurement: user+system seconds per part of the stack, read from
- * /proc (Linux; elsewhere the snapshot is empty). Processes are grouped by what they run.
+ * /proc (Linux; elsewhere the snapshot is empty). Processes are grouped by what they run. Only this
+ * process and its descendants count (the stack the benchmark started), not other stacks that share
+ * the machine (another checkout's tests, a second benchmark).
  */
 export type CpuSnapshot = Map<string, number>;
 
@@ -32,18 +34,33 @@ export function cpuSnapshot(): CpuSnapshot {
   } catch {
     return out;
   }
+  // Fields after the parenthesised command name: ppid is field 4, utime 14, stime 15 (1-based).
+  const stats = new Map<number, { ppid: number; seconds: number }>();
   for (const pid of pids) {
-    const label = labelOf(pid);
-    if (!label) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the parenthesised command name: utime is field 14, stime 15 (1-based).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      out.set(label, (out.get(label) ?? 0) + ticks / TICKS_PER_SECOND);
+      stats.set(Number(pid), {
+        ppid: Number(fields[1]),
+        seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
+      });
     } catch {
       // The process ended between listing and reading.
     }
+  }
+  const ours = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, { ppid }] of stats)
+      if (!ours.has(pid) && ours.has(ppid)) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  for (const pid of ours) {
+    const label = labelOf(String(pid));
+    const stat = stats.get(pid);
+    if (label && stat) out.set(label, (out.get(label) ?? 0) + stat.seconds);
   }
   return out;
 }

@@ -16,13 +16,16 @@ import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import {
   buildCallbackBody,
   buildWorkflowBundle,
+  createActivities,
   type RoundIntent,
   recordRound,
   sendWalletCallback,
+  startFloorRound,
   startSettlement,
   transactionIdsFor,
 } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { waitForApiProcesses } from './processes.js';
 import { admin as adminCall, BENCH_SERVICE_SECRET, signedHeaders, startBenchStack } from './stack.js';
@@ -31,23 +34,64 @@ import { fmt, median, percentile } from './stats.js';
 export type SettlementMode =
   /** The two wallet calls (debit, credit), signed, made directly: the physical baseline. */
   | 'direct'
-  /** Round + intent insert, then the workflow with local activities (the default), from this client. */
+  /**
+   * The Temporal floor, not eager: floorRound (two no-op local activities) started from this
+   * process on a plain client Connection and awaited as the API does; the standalone worker runs it.
+   */
+  | 'floor'
+  /**
+   * The Temporal floor, eager: the client is built on the NativeConnection of a worker in this
+   * process (on the same task queue, same settings as the standalone one) and starts with
+   * requestEagerStart, as the API's hosted worker does.
+   */
+  | 'floor-eager'
+  /** Round + intent insert, then settleRound with local activities (the default), from this client. */
   | 'local'
   /** The same with regular activities. */
   | 'regular'
-  /** POST /api/runtime/spin through the API processes (outcome, round, intent, workflow, its result). */
+  /** POST /api/runtime/spin through the API processes, API_SETTLEMENT_WORKER=off (starts not eager). */
+  | 'spin-off'
+  /** The same with API_SETTLEMENT_WORKER=on (the default): a hosted worker per API process, eager starts. */
   | 'spin';
 
+export const SETTLEMENT_MODES: SettlementMode[] = [
+  'direct',
+  'floor',
+  'floor-eager',
+  'local',
+  'regular',
+  'spin-off',
+  'spin',
+];
+
+/** Short names, as in MODES= and the table. */
+export const MODE_NAME: Record<SettlementMode, string> = {
+  direct: 'direct',
+  floor: 'floor',
+  'floor-eager': 'floor eager',
+  local: 'local',
+  regular: 'regular',
+  'spin-off': 'spin off',
+  spin: 'spin on',
+};
+
+const isSpin = (m: SettlementMode) => m === 'spin' || m === 'spin-off';
+
 export interface SettlementBenchOptions {
-  /** Rounds per measurement (regular activities: half). */
+  /** Rounds per measurement at the highest concurrency (regular activities: half). */
   rounds: number;
-  concurrency: number;
-  /** Measurements per mode; medians are reported. */
+  /** Rounds per measurement at one client (default: a quarter of `rounds`). */
+  serialRounds?: number;
+  /** Concurrent clients: one level or several, each measured in the same run on the same stack. */
+  concurrency: number | number[];
+  /** Measurements per mode and concurrency; medians are reported. */
   runs: number;
   modes: SettlementMode[];
+  /** Rounds of warm-up whenever a mode's processes are fresh (default min(200, rounds)). */
+  warmupRounds?: number;
   /** Settlement workers on the task queue. */
   workerProcesses?: number;
-  /** API processes for the `spin` mode (services/api/src/cluster.ts). */
+  /** API processes for the spin modes (services/api/src/cluster.ts). */
   apiProcesses?: number;
   log?: (line: string) => void;
 }
@@ -58,11 +102,20 @@ export interface ModeResult {
   p99: number;
   /** CPU per round by part of the stack, ms (last run). */
   cpu: [string, number][];
+  /** How many rounds of the last run started eagerly, and ran in this (the client's) process (floor modes). */
+  eager?: { started: number; inClient: number; of: number };
+  /** How many rounds of the last run the standalone worker(s) settled (spin modes; the rest ran elsewhere). */
+  standalone?: { rounds: number; of: number };
 }
 
 export interface SettlementBenchResult {
   workerProcesses: number;
   apiProcesses: number;
+  /** The concurrency levels measured, in order. */
+  concurrency: number[];
+  /** Results per concurrency level. */
+  byConcurrency: Record<number, Partial<Record<SettlementMode, ModeResult>>>;
+  /** Results at the last (highest) concurrency level. */
   modes: Partial<Record<SettlementMode, ModeResult>>;
   ledgerConsistent: boolean;
 }
@@ -70,15 +123,31 @@ export interface SettlementBenchResult {
 const WALLET_SECRET = 'wsec_bench_secret_0123456789abcdef';
 const ADMIN_TOKEN = 'bench-wallet-admin-token-0123';
 const OPERATOR = 'op_bench';
+/** The standalone workers' and the hosted workers' concurrency (WORKER_MAX_*), and the in-process one's. */
+const MAX_ACTIVITIES = 200;
+const MAX_WORKFLOW_TASKS = 200;
+
+type Player = { pk: string; ext: string; session: string; token: string };
+type RoundInfo = { eager?: boolean; inClient?: boolean } | undefined;
 
 /**
- * Settlement throughput and latency, spin to settled, through Temporal with the sandbox wallet on
- * loopback, against the direct path; `concurrency` clients each settling rounds one after another.
+ * Settlement throughput and latency against its floors, on one stack: the direct path (the two
+ * wallet calls), the Temporal floor (a no-op workflow of the same shape, eager and not), rounds
+ * started by this client, and spins through the API with its hosted worker on and off; each at
+ * every concurrency level (clients each settling rounds one after another).
  */
 export async function runSettlementBench(o: SettlementBenchOptions): Promise<SettlementBenchResult> {
   const log = o.log ?? ((line: string) => console.log(line));
   const workers = o.workerProcesses ?? 1;
   const apis = o.apiProcesses ?? 1;
+  const levels = (Array.isArray(o.concurrency) ? o.concurrency : [o.concurrency]).filter((c) => c > 0);
+  const maxClients = Math.max(...levels);
+  const modesInOrder = SETTLEMENT_MODES.filter((m) => o.modes.includes(m));
+  const roundsAt = (m: SettlementMode, clients: number) => {
+    const n = clients === 1 && levels.length > 1 ? (o.serialRounds ?? Math.ceil(o.rounds / 4)) : o.rounds;
+    return m === 'regular' ? Math.max(1, Math.floor(n / 2)) : n;
+  };
+  const warmup = o.warmupRounds ?? Math.min(200, o.rounds);
   const stack = await startBenchStack();
   const children: ChildProcess[] = [];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
@@ -115,11 +184,26 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
 
   // Stopped in `finally` too: a failed measurement must not leave the dev server running.
   let stopTemporal: (() => Promise<void>) | undefined;
+  let nativeConnection: NativeConnection | undefined;
+  let api: { origin: string; pid: number; child: ChildProcess; mode: SettlementMode } | undefined;
+  const stopApi = async () => {
+    if (!api) return;
+    const { child } = api;
+    api = undefined;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  };
   try {
     await migrateWallet(stack.databaseUrl);
     const cli = await findOrBuildTemporalCli({
       ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
     });
+    // Eager workflow start needs no dynamic config: system.enableEagerWorkflowStart defaults to true
+    // on the CLI's server (v1.29); the floor-eager mode checks that every start was eager.
     const temporal = await startTemporalDevServer({
       cliPath: cli,
       port: await freePort(),
@@ -136,7 +220,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         : {}),
     });
     stopTemporal = () => temporal.stop();
-    await buildWorkflowBundle();
+    const bundlePath = await buildWorkflowBundle();
 
     const walletPort = await freePort();
     spawnService('services/wallet-sandbox/src/main.ts', {
@@ -149,22 +233,42 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     const walletAdmin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
     await walletAdmin.setSecret(OPERATOR, WALLET_SECRET);
 
+    // The standalone workers, each with a metrics port (its wallet callbacks tell which rounds it ran).
     const taskQueue = `bench-${randomUUID()}`;
+    const workerMetrics: string[] = [];
     for (let i = 0; i < workers; i++) {
+      const port = await freePort();
+      workerMetrics.push(`http://127.0.0.1:${port}/metrics`);
       spawnService('services/worker/src/main.ts', {
         NODE_ENV: 'development',
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKER_MAX_ACTIVITIES: '200',
-        WORKER_MAX_WORKFLOW_TASKS: '200',
+        WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
+        WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
+        WORKER_METRICS_PORT: String(port),
       });
     }
+    /** Debits the standalone workers have sent so far (one per round settled there); NaN if unknown. */
+    const standaloneDebits = async (): Promise<number> => {
+      let total = 0;
+      for (const url of workerMetrics) {
+        try {
+          const text = await (await fetch(url)).text();
+          for (const line of text.split('\n'))
+            if (/^opi_wallet_callback_duration_seconds_count\{[^}]*type="debit"/.test(line))
+              total += Number(line.slice(line.lastIndexOf(' ') + 1));
+        } catch {
+          return Number.NaN;
+        }
+      }
+      return total;
+    };
 
-    // The operator: through the admin API when the API runs (spin mode), else directly.
-    let api: { origin: string; pid: number } | undefined;
-    let operatorKey = '';
-    const box = createSecretBox(BENCH_SERVICE_SECRET);
-    if (o.modes.includes('spin')) {
+    // The API, per spin mode (API_SETTLEMENT_WORKER is read at start): one API at a time, so a
+    // hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
+    const ensureApi = async (mode: SettlementMode): Promise<boolean> => {
+      if (api?.mode === mode) return false;
+      await stopApi();
       // Development mode: the sandbox wallet is plain HTTP on loopback (production requires HTTPS).
       const extra = {
         NODE_ENV: 'development',
@@ -172,18 +276,31 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
         API_PROCESSES: String(apis),
+        API_SETTLEMENT_WORKER: mode === 'spin' ? 'on' : 'off',
+        WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
+        WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
       };
-      api =
+      const started =
         apis > 1 ? await stack.startApi(extra, 'services/api/src/cluster.ts') : await stack.startApi(extra);
-      await waitForApiProcesses(api.pid, apis);
-      await adminCall(api.origin, 'POST', '/api/admin/v1/operators', {
+      api = { ...started, mode };
+      await waitForApiProcesses(started.pid, apis);
+      return true;
+    };
+
+    // The operator: through the admin API when the API runs (spin modes), else directly.
+    let operatorKey = '';
+    const box = createSecretBox(BENCH_SERVICE_SECRET);
+    const withApi = modesInOrder.some(isSpin);
+    if (withApi) {
+      await ensureApi(modesInOrder.find(isSpin)!);
+      await adminCall(api!.origin, 'POST', '/api/admin/v1/operators', {
         operator_id: OPERATOR,
         name: 'Bench',
         default_currency: 'EUR',
         wallet_base_url: `${walletBase}/wallet`,
         wallet_secret: WALLET_SECRET,
       });
-      operatorKey = (await adminCall(api.origin, 'POST', `/api/admin/v1/operators/${OPERATOR}/api-keys`, {}))
+      operatorKey = (await adminCall(api!.origin, 'POST', `/api/admin/v1/operators/${OPERATOR}/api-keys`, {}))
         .data.api_key;
     } else {
       await stack.pool.query(
@@ -192,7 +309,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         [OPERATOR, `${walletBase}/wallet`, box.encrypt(WALLET_SECRET)],
       );
     }
-    const family = o.modes.includes('spin') ? 'prov_a' : 'prov_b';
+    const family = withApi ? 'prov_a' : 'prov_b';
     const symbol = (
       await stack.pool.query<{ symbol: string }>(
         `SELECT g.symbol FROM games g WHERE g.provider_id = $1 AND ($1 <> 'prov_a' OR EXISTS (
@@ -201,14 +318,14 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         [family],
       )
     ).rows[0]!.symbol;
-    if (api)
-      await adminCall(api.origin, 'PUT', `/api/admin/v1/operators/${OPERATOR}/games/${symbol}`, {
+    if (withApi)
+      await adminCall(api!.origin, 'PUT', `/api/admin/v1/operators/${OPERATOR}/games/${symbol}`, {
         enabled: true,
       });
 
     // One player and session per concurrent client, each with plenty of money.
-    const players: { pk: string; ext: string; session: string; token: string }[] = [];
-    for (let i = 0; i < o.concurrency; i++) {
+    const players: Player[] = [];
+    for (let i = 0; i < maxClients; i++) {
       const ext = `bench-${i}-${randomUUID().slice(0, 6)}`;
       await walletAdmin.createPlayer({
         operatorId: OPERATOR,
@@ -216,10 +333,10 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         currency: 'EUR',
         balanceMinor: 10_000_000_000,
       });
-      if (api) {
+      if (withApi) {
         const path = '/api/provider/v1/launch-url';
         const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
-        const res = await fetch(api.origin + path, {
+        const res = await fetch(api!.origin + path, {
           method: 'POST',
           headers: signedHeaders(operatorKey, 'POST', path, body),
           body,
@@ -250,7 +367,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         players.push(p);
       }
     }
-    const intentFor = (i: number, p: (typeof players)[number]): RoundIntent => {
+    const intentFor = (i: number, p: Player): RoundIntent => {
       const roundId = `r_${randomUUID()}`;
       return {
         roundId,
@@ -267,20 +384,24 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       };
     };
 
-    /** `concurrency` clients, each settling rounds one after another; latency per round. */
-    async function drive(rounds: number, one: (i: number, p: (typeof players)[number]) => Promise<void>) {
+    /** `clients` clients, each settling rounds one after another; latency per round. */
+    async function drive(rounds: number, clients: number, one: (i: number, p: Player) => Promise<RoundInfo>) {
       let next = 0;
       const latencies: number[] = [];
+      let eager = 0;
+      let inClient = 0;
       const cpu0 = cpuSnapshot();
       const t0 = performance.now();
       await Promise.all(
-        players.map(async (p) => {
+        players.slice(0, clients).map(async (p) => {
           for (;;) {
             const i = next++;
             if (i >= rounds) return;
             const s = performance.now();
-            await one(i, p);
+            const info = await one(i, p);
             latencies.push(performance.now() - s);
+            if (info?.eager) eager++;
+            if (info?.inClient) inClient++;
           }
         }),
       );
@@ -290,10 +411,11 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         cpu: cpuPerUnit(cpu0, cpuSnapshot(), rounds),
+        eager: { started: eager, inClient, of: rounds },
       };
     }
 
-    const direct = async (i: number, p: (typeof players)[number]) => {
+    const direct = async (i: number, p: Player): Promise<RoundInfo> => {
       const intent = intentFor(i, p);
       for (const op of ['debit', 'credit'] as const) {
         const outcome = await sendWalletCallback({
@@ -306,18 +428,40 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         });
         if (outcome.kind !== 'success') throw new Error(`direct ${op}: ${JSON.stringify(outcome)}`);
       }
+      return undefined;
     };
     const connection = await Connection.connect({ address: temporal.address });
     const client = new Client({ connection });
-    const viaTemporal = (local: boolean) => async (i: number, p: (typeof players)[number]) => {
-      const intent = intentFor(i, p);
-      await recordRound(stack.pool, { intent, playerPk: p.pk });
-      const handle = await startSettlement(client, taskQueue, intent, { local });
-      const outcome = await handle.result();
-      if (outcome.status !== 'completed')
-        throw new Error(`round ${intent.roundId}: ${JSON.stringify(outcome)}`);
-    };
-    const viaApi = async (_i: number, p: (typeof players)[number]) => {
+    // The eager client: built on the NativeConnection its in-process worker polls on.
+    let eagerClient: Client | undefined;
+    if (modesInOrder.includes('floor-eager')) {
+      // No signal handlers of the SDK's runtime in the bench process (Ctrl-C stops it as before),
+      // and only its warnings.
+      Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+      nativeConnection = await NativeConnection.connect({ address: temporal.address });
+      eagerClient = new Client({ connection: nativeConnection });
+    }
+    const floor =
+      (eager: boolean) =>
+      async (i: number, p: Player): Promise<RoundInfo> => {
+        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intentFor(i, p), {
+          eager,
+        });
+        const { pids } = await handle.result();
+        return { eager: handle.eagerlyStarted, inClient: pids.every((pid) => pid === process.pid) };
+      };
+    const viaTemporal =
+      (local: boolean) =>
+      async (i: number, p: Player): Promise<RoundInfo> => {
+        const intent = intentFor(i, p);
+        await recordRound(stack.pool, { intent, playerPk: p.pk });
+        const handle = await startSettlement(client, taskQueue, intent, { local });
+        const outcome = await handle.result();
+        if (outcome.status !== 'completed')
+          throw new Error(`round ${intent.roundId}: ${JSON.stringify(outcome)}`);
+        return undefined;
+      };
+    const viaApi = async (_i: number, p: Player): Promise<RoundInfo> => {
       const res = await fetch(`${api!.origin}/api/runtime/spin`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-session-token': p.token },
@@ -332,73 +476,205 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
           ? ((await client.workflow.getHandle(body.round_id).result()) as { status: string }).status
           : body.status;
       if (status !== 'completed') throw new Error(`spin: ${res.status} ${JSON.stringify(body)} -> ${status}`);
+      return undefined;
     };
-    const driver: Record<SettlementMode, (i: number, p: (typeof players)[number]) => Promise<void>> = {
+    const driver: Record<SettlementMode, (i: number, p: Player) => Promise<RoundInfo>> = {
       direct,
+      floor: floor(false),
+      'floor-eager': floor(true),
       local: viaTemporal(true),
       regular: viaTemporal(false),
+      'spin-off': viaApi,
       spin: viaApi,
     };
-    const roundsOf = (m: SettlementMode) => (m === 'regular' ? Math.floor(o.rounds / 2) : o.rounds);
 
     log(
-      `settlement: ${o.rounds} rounds per measurement, ${o.concurrency} concurrent clients, sandbox wallet on loopback, ` +
-        `${workers} worker${workers > 1 ? 's' : ''}${o.modes.includes('spin') ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''}`,
+      `settlement: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
+        `${o.runs} run${o.runs > 1 ? 's' : ''}, modes ${modesInOrder.map((m) => MODE_NAME[m]).join(', ')}; ` +
+        `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
+        (withApi ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''),
     );
-    // Warm-up: JIT, connections, the workers' caches.
-    for (const m of o.modes) if (m !== 'regular') await drive(Math.min(200, o.rounds), driver[m]);
-    const rows: Partial<Record<SettlementMode, ModeResult[]>> = {};
+    const rows = new Map<string, ModeResult[]>();
+    const key = (m: SettlementMode, c: number) => `${m}@${c}`;
+    const warmed = new Set<SettlementMode>();
     for (let run = 0; run < o.runs; run++) {
-      const parts: string[] = [];
-      for (const m of o.modes) {
-        const r = await drive(roundsOf(m), driver[m]);
-        rows[m] = [...(rows[m] ?? []), r];
-        parts.push(
-          m === 'direct'
-            ? `direct ${fmt(r.rps, 0)}/s p50 ${fmt(r.p50, 2)} ms`
-            : `${m === 'spin' ? 'spin via API' : `temporal+${m}`} ${fmt(r.rps, 0)}/s p50 ${fmt(r.p50, 2)} p99 ${fmt(r.p99, 2)} ms`,
-        );
+      for (const m of modesInOrder) {
+        // Only the spin modes run beside an API (its hosted worker would take the others' tasks).
+        let fresh = false;
+        if (isSpin(m)) fresh = await ensureApi(m);
+        else await stopApi();
+        // The eager floor's worker lives for the mode's measurements, like an API's hosted worker.
+        let inProcess: { worker: Worker; running: Promise<void> } | undefined;
+        if (m === 'floor-eager') {
+          const worker = await Worker.create({
+            connection: nativeConnection!,
+            taskQueue,
+            workflowBundle: { codePath: bundlePath },
+            activities: createActivities({
+              pool: stack.pool,
+              box,
+              settlement: { walletTimeoutMs: 10_000, requireHttps: false },
+            }),
+            maxConcurrentActivityTaskExecutions: MAX_ACTIVITIES,
+            maxConcurrentWorkflowTaskExecutions: MAX_WORKFLOW_TASKS,
+          });
+          inProcess = { worker, running: worker.run() };
+          fresh = true;
+        }
+        try {
+          // Warm-up (JIT, connections, caches) whenever the mode's processes are new.
+          if ((fresh || !warmed.has(m)) && warmup > 0) {
+            await drive(m === 'regular' ? Math.ceil(warmup / 2) : warmup, maxClients, driver[m]);
+            warmed.add(m);
+          }
+          for (const c of levels) {
+            const rounds = roundsAt(m, c);
+            const debits0 = isSpin(m) ? await standaloneDebits() : 0;
+            const r = await drive(rounds, c, driver[m]);
+            const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
+            if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
+            if (isSpin(m)) result.standalone = { rounds: (await standaloneDebits()) - debits0, of: rounds };
+            rows.set(key(m, c), [...(rows.get(key(m, c)) ?? []), result]);
+            log(
+              `run ${run + 1}, ${String(c).padStart(3)} client${c > 1 ? 's' : ' '}: ${MODE_NAME[m].padEnd(11)} ` +
+                `${fmt(r.rps, 0).padStart(5)} rounds/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms` +
+                noteOf(result),
+            );
+          }
+        } finally {
+          if (inProcess) {
+            inProcess.worker.shutdown();
+            await inProcess.running;
+          }
+        }
       }
-      log(`run ${run + 1}: ${parts.join(' | ')}`);
     }
-    const modes: SettlementBenchResult['modes'] = {};
-    for (const m of o.modes) {
-      const list = rows[m]!;
-      modes[m] = {
-        rps: median(list.map((r) => r.rps)),
-        p50: median(list.map((r) => r.p50)),
-        p99: median(list.map((r) => r.p99)),
-        cpu: list[list.length - 1]!.cpu,
-      };
-    }
-    log('\nCPU per round (ms, last run), by process');
-    for (const m of o.modes)
-      log(`  ${m.padEnd(8)} ${modes[m]!.cpu.map(([l, ms]) => `${l} ${fmt(ms, 2)}`).join(', ')}`);
-    log(`\nmedians of ${o.runs} runs`);
-    for (const m of o.modes) {
-      const r = modes[m]!;
-      log(
-        `  ${m.padEnd(8)} ${fmt(r.rps, 0).padStart(6)} rounds/s   p50 ${fmt(r.p50, 2)} ms   p99 ${fmt(r.p99, 2)} ms`,
-      );
-    }
-    if (modes.direct && (modes.local || modes.regular)) {
-      const ratio = (m: ModeResult | undefined) => (m ? fmt(m.p50 / modes.direct!.p50, 2) : 'n/a');
-      log(
-        `  p50 ratio temporal/direct: local activities ${ratio(modes.local)}x, regular activities ${ratio(modes.regular)}x`,
-      );
+    await stopApi();
+
+    const byConcurrency: SettlementBenchResult['byConcurrency'] = {};
+    for (const c of levels) {
+      const at: Partial<Record<SettlementMode, ModeResult>> = {};
+      for (const m of modesInOrder) {
+        const list = rows.get(key(m, c))!;
+        const last = list[list.length - 1]!;
+        at[m] = {
+          rps: median(list.map((r) => r.rps)),
+          p50: median(list.map((r) => r.p50)),
+          p99: median(list.map((r) => r.p99)),
+          cpu: last.cpu,
+          ...(last.eager ? { eager: last.eager } : {}),
+          ...(last.standalone ? { standalone: last.standalone } : {}),
+        };
+      }
+      byConcurrency[c] = at;
     }
     const check = await walletAdmin.ledgerCheck();
+    log('');
+    log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis }));
     log(`wallet ledger consistent: ${check.ok}`);
     await connection.close();
+    await nativeConnection?.close();
+    nativeConnection = undefined;
     for (const c of children) c.kill('SIGTERM');
     await temporal.stop();
     stopTemporal = undefined;
-    return { workerProcesses: workers, apiProcesses: apis, modes, ledgerConsistent: check.ok };
+    return {
+      workerProcesses: workers,
+      apiProcesses: apis,
+      concurrency: levels,
+      byConcurrency,
+      modes: byConcurrency[levels[levels.length - 1]!]!,
+      ledgerConsistent: check.ok,
+    };
   } finally {
+    await stopApi().catch(() => {});
+    await nativeConnection?.close().catch(() => {});
     for (const c of children) c.kill('SIGTERM');
     await stopTemporal?.().catch(() => {});
     await new Promise((r) => setTimeout(r, 500));
     await stack.stop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+function noteOf(r: ModeResult): string {
+  if (r.eager)
+    return `  eager ${r.eager.started}/${r.eager.of}, ran in client ${r.eager.inClient}/${r.eager.of}`;
+  if (r.standalone)
+    return `  standalone worker${Number.isNaN(r.standalone.rounds) ? ' n/a' : ` ${r.standalone.rounds}/${r.standalone.of}`}`;
+  return '';
+}
+
+/** The CPU columns of the table: labels of bench/src/lib/cpu.ts. */
+const CPU_COLUMNS: [string, string][] = [
+  ['temporal dev server', 'temporal'],
+  ['worker', 'worker'],
+  ['api', 'api'],
+  ['postgresql', 'pg'],
+  ['wallet sandbox', 'wallet'],
+  ['bench client', 'client'],
+];
+
+/** The compact table: per concurrency, each mode's medians and CPU per round, then the ratios. */
+export function settlementTable(o: {
+  byConcurrency: SettlementBenchResult['byConcurrency'];
+  levels: number[];
+  runs: number;
+  workers: number;
+  apis: number;
+}): string {
+  const out: string[] = [];
+  const pad = (s: string, n: number) => s.padStart(n);
+  out.push(
+    `settlement: medians of ${o.runs} run${o.runs > 1 ? 's' : ''}; CPU ms per round by process (last run); ` +
+      `${o.workers} standalone worker${o.workers > 1 ? 's' : ''}, ${o.apis} API process${o.apis > 1 ? 'es' : ''}`,
+  );
+  out.push(
+    `${'clients'.padEnd(7)} ${'mode'.padEnd(11)} ${pad('rounds/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} |` +
+      CPU_COLUMNS.map(([, h]) => pad(h, 8)).join('') +
+      ` ${pad('total', 7)} | notes`,
+  );
+  for (const c of o.levels) {
+    const at = o.byConcurrency[c]!;
+    for (const m of SETTLEMENT_MODES) {
+      const r = at[m];
+      if (!r) continue;
+      const cpu = new Map(r.cpu);
+      const total = r.cpu.reduce((s, [, ms]) => s + ms, 0);
+      let note = noteOf(r).trim();
+      if (m === 'floor-eager') note = `${note} (client CPU includes its worker)`;
+      out.push(
+        `${String(c).padEnd(7)} ${MODE_NAME[m].padEnd(11)} ${pad(fmt(r.rps, 0), 8)} ${pad(fmt(r.p50, 2), 7)} ${pad(fmt(r.p99, 2), 7)} |` +
+          CPU_COLUMNS.map(([label]) => pad(cpu.has(label) ? fmt(cpu.get(label)!, 2) : '-', 8)).join('') +
+          ` ${pad(fmt(total, 2), 7)} | ${note}`,
+      );
+    }
+  }
+  const x = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined ? 'n/a' : `${fmt(a / b, 2)}x`;
+  for (const c of o.levels) {
+    const at = o.byConcurrency[c]!;
+    const parts: string[] = [];
+    const pairs: [SettlementMode, SettlementMode][] = [
+      ['spin', 'floor-eager'],
+      ['spin-off', 'floor'],
+    ];
+    for (const [spin, fl] of pairs) {
+      const s = at[spin];
+      if (!s) continue;
+      const f = at[fl];
+      const d = at.direct;
+      parts.push(
+        `${MODE_NAME[spin]}/${MODE_NAME[fl]} rounds/s ${x(s.rps, f?.rps)} p50 ${x(s.p50, f?.p50)}; ` +
+          `${MODE_NAME[spin]}/direct p50 ${x(s.p50, d?.p50)}`,
+      );
+    }
+    if (at.local && at.direct) parts.push(`local/direct p50 ${x(at.local.p50, at.direct.p50)}`);
+    if (at.spin && at['spin-off'])
+      parts.push(
+        `spin on/spin off rounds/s ${x(at.spin.rps, at['spin-off'].rps)} p50 ${x(at.spin.p50, at['spin-off'].p50)}`,
+      );
+    if (parts.length) out.push(`ratios at ${c} client${c > 1 ? 's' : ''}: ${parts.join(' | ')}`);
+  }
+  return out.join('\n');
 }
