@@ -15,7 +15,7 @@
  * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process, and the
  * ratios spin/floor (rounds/s, p50) and spin/direct (p50).
  *
- *   npm run bench -- settlement            the full run (RUNS=3, ROUNDS=2000 at 20 clients, 500 at 1)
+ *   npm run bench -- settlement            the full run (RUNS=3, ROUNDS=1000 at 20 clients, 250 at 1)
  *   npm run bench -- settlement --quick    a quick try (QUICK=1 too): 1 run, 300 rounds (80 at 1 client)
  *
  * Knobs: ROUNDS (per measurement at the highest concurrency), SERIAL_ROUNDS (at 1 client; default
@@ -42,7 +42,7 @@ if (process.env.MODES) {
   if (process.env.SKIP_REGULAR) modes = modes.filter((m) => m !== 'regular');
   if (process.env.SPIN === '0') modes = modes.filter((m) => m !== 'spin' && m !== 'spin-off');
 }
-const rounds = env('ROUNDS', quick ? 300 : 2000);
+const rounds = env('ROUNDS', quick ? 300 : 1000);
 await runSettlementBench({
   rounds,
   serialRounds: env('SERIAL_ROUNDS', quick ? 80 : Math.ceil(rounds / 4)),
