@@ -176,12 +176,17 @@ describe('the API import graph', () => {
     assert.deepEqual(
       cycles.map((c) => `${c.path.join(' > ')} (the loop's modules: ${c.modules.join(', ')})`),
       [],
-      'import cycles (type imports count): move what both sides need into a shared module',
+      'import cycles (type imports count): move what both sides need into a shared module (docs/architecture.md)',
     );
   });
 
   test('keeps each game family to itself: no family imports another, shared modules import none', () => {
-    assert.deepEqual(familyViolations(graph), []);
+    assert.deepEqual(
+      familyViolations(graph),
+      [],
+      'move what several families use into a shared folder (sessions/ for a session and its tokens, ' +
+        'settlement/ for starting and settling rounds): see docs/architecture.md, "Module edges"',
+    );
   });
 
   test('the checks find what they look for (a cycle, a type-only import, a cross-family import)', () => {
