@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
 import { OperatorTransaction } from './operator.js';
+import { BetsBlocked } from './player-protection.js';
 import { CurrencyCode, Instant, MinorAmount, successEnvelope } from './primitives.js';
 
 /*
@@ -91,6 +92,11 @@ export const OperatorRound = z.object({
   provider_id: ProviderId,
   currency: CurrencyCode,
   status: RoundStatus,
+  /**
+   * A rejected round's code: the operator wallet's refusal of its debit (e.g. `insufficient_funds`,
+   * `limit_reached`, `self_excluded`); null for any other status.
+   */
+  rejection_code: z.string().nullable(),
   /** True while a wallet step keeps failing and staff should look. */
   stuck: z.boolean(),
   bet_minor: MinorAmount,
@@ -124,6 +130,12 @@ export const OperatorSession = z.object({
   last_activity_at: z.string(),
   expires_at: z.string().nullable(),
   rounds: z.object({ total: z.number().int(), open: z.number().int(), stuck: z.number().int() }),
+  /**
+   * Player protection: set while the session takes no bets because the operator wallet refused a
+   * debit with a blocking code (`self_excluded`, `session_time_limit`, `player_blocked` or a code
+   * the service does not know); a new launch of the same player, game and currency clears it.
+   */
+  bets_blocked: BetsBlocked.nullable(),
 });
 export type OperatorSession = z.infer<typeof OperatorSession>;
 export const OperatorSessionResponse = successEnvelope(OperatorSession);

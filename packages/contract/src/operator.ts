@@ -49,6 +49,12 @@ export const OperatorTransaction = z.object({
   amount_minor: MinorAmount,
   currency: CurrencyCode,
   status: TransactionStatus,
+  /**
+   * A failed transaction's code: the operator wallet's HTTP 400 `error` (e.g. `insufficient_funds`,
+   * or a player-protection code such as `self_excluded`), or `reversed_by_rollback` for a debit its
+   * rollback made moot; null otherwise.
+   */
+  error_code: z.string().nullable(),
   contract_version: ContractVersion,
   /** SHA-256 of the wallet request, lower-case hex. */
   request_hash: RequestHash,

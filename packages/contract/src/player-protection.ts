@@ -60,7 +60,8 @@ export function blocksBets(code: string): boolean {
 
 /** What a player is told when the operator's wallet refuses a bet with a known code. */
 export const WALLET_REFUSAL_MESSAGES: Readonly<Record<string, string>> = {
-  insufficient_funds: 'Not enough funds for this bet. Lower the stake or add funds with your operator.',
+  insufficient_funds:
+    'Insufficient funds: your balance does not cover this bet. Lower the stake or add funds with your operator.',
   limit_reached:
     'You have reached a limit set with your operator. This bet was not placed; a smaller bet or a later one may be accepted.',
   self_excluded:

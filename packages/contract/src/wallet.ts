@@ -66,7 +66,12 @@ export type WalletSuccessResponse = z.infer<typeof WalletSuccessResponse>;
 /** HTTP 400 (rejected transaction) or 401 (invalid signature) from the operator wallet. */
 export const WalletErrorResponse = z.object({
   success: z.literal(false),
-  /** Error code, e.g. `insufficient_funds` (400) or `invalid_signature` (401). */
+  /**
+   * Error code, e.g. `insufficient_funds` (400) or `invalid_signature` (401). A debit may be refused
+   * for player protection with `limit_reached` (that round only), `self_excluded`,
+   * `session_time_limit` or `player_blocked` (the session takes no bets until the next launch, as
+   * for any code the service does not know): see PLAYER_PROTECTION_CODES.
+   */
   error: z.string().min(1),
   message: z.string().optional(),
 });

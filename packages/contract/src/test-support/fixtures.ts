@@ -103,6 +103,7 @@ export const operatorTransaction = {
   amount_minor: 250,
   currency: 'EUR',
   status: 'success',
+  error_code: null,
   contract_version: '2026-09-01',
   request_hash: 'a'.repeat(64),
 };

@@ -701,12 +701,12 @@ export type components = {
       amount_minor: components['schemas']['MinorAmount'];
       currency: components['schemas']['CurrencyCode'];
       status: components['schemas']['TransactionStatus'];
+      error_code: string | null;
       /** @constant */
       contract_version: '2026-09-01';
       request_hash: string;
       attempts: number;
       http_status: number | null;
-      error_code: string | null;
       created_at: string;
       completed_at: string | null;
     };
@@ -789,6 +789,8 @@ export type components = {
       amount_minor: components['schemas']['MinorAmount'];
       currency: components['schemas']['CurrencyCode'];
       status: components['schemas']['TransactionStatus'];
+      /** @description A failed transaction's code: the operator wallet's HTTP 400 `error` (e.g. `insufficient_funds`, or a player-protection code such as `self_excluded`), or `reversed_by_rollback` for a debit its rollback made moot; null otherwise. */
+      error_code: string | null;
       /** @constant */
       contract_version: '2026-09-01';
       /** @description SHA-256 of the wallet request, lower-case hex. */
@@ -820,6 +822,8 @@ export type components = {
       currency: components['schemas']['CurrencyCode'];
       /** @enum {string} */
       status: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
+      /** @description A rejected round's code: the operator wallet's refusal of its debit (e.g. `insufficient_funds`, `limit_reached`, `self_excluded`); null for any other status. */
+      rejection_code: string | null;
       /** @description True while a wallet step keeps failing and staff should look. */
       stuck: boolean;
       bet_minor: components['schemas']['MinorAmount'];
@@ -849,6 +853,7 @@ export type components = {
         currency: components['schemas']['CurrencyCode'];
         /** @enum {string} */
         status: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
+        rejection_code: string | null;
         stuck: boolean;
         bet_minor: components['schemas']['MinorAmount'];
         win_minor: components['schemas']['MinorAmount'];
@@ -878,6 +883,13 @@ export type components = {
         open: number;
         stuck: number;
       };
+      /** @description Player protection: set while the session takes no bets because the operator wallet refused a debit with a blocking code (`self_excluded`, `session_time_limit`, `player_blocked` or a code the service does not know); a new launch of the same player, game and currency clears it. */
+      bets_blocked: {
+        code: string;
+        message: string;
+        since: string;
+        round_id: string | null;
+      } | null;
     };
     OperatorSessionResponse: {
       /** @constant */
@@ -963,7 +975,7 @@ export type components = {
     WalletErrorResponse: {
       /** @constant */
       success: false;
-      /** @description Error code, e.g. `insufficient_funds` (400) or `invalid_signature` (401). */
+      /** @description Error code, e.g. `insufficient_funds` (400) or `invalid_signature` (401). A debit may be refused for player protection with `limit_reached` (that round only), `self_excluded`, `session_time_limit` or `player_blocked` (the session takes no bets until the next launch, as for any code the service does not know): see PLAYER_PROTECTION_CODES. */
       error: string;
       message?: string;
     };
@@ -3091,7 +3103,7 @@ export interface operations {
           'application/json': components['schemas']['WalletSuccessResponse'];
         };
       };
-      /** @description A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit */
+      /** @description The balance cannot be read (e.g. `unknown_player`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3138,7 +3150,7 @@ export interface operations {
           'application/json': components['schemas']['WalletSuccessResponse'];
         };
       };
-      /** @description A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit */
+      /** @description A refused debit, final: the round is rejected, the debit is never sent again and no credit, cancel or rollback follows. `error` is the reason. `insufficient_funds` and `limit_reached` (a limit set with the player, which a later or smaller bet may be within) reject that round only. Player protection: `self_excluded`, `session_time_limit`, `player_blocked`, and any code the service does not know, also stop the session taking bets until you launch the game again (a new launch URL for the same player, game and currency resumes the session); its wager routes answer 409 meanwhile and the game page tells the player why. The request faults `invalid_request`, `amount_mismatch`, `unknown_player`, `transaction_conflict`, `transaction_reversed`, `round_cancelled`, `round_settled` and `original_mismatch` reject the round only. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3185,7 +3197,7 @@ export interface operations {
           'application/json': components['schemas']['WalletSuccessResponse'];
         };
       };
-      /** @description A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit */
+      /** @description A refused credit (e.g. `unknown_player`): never final, the player is owed it; the service alerts, marks the round stuck and sends the same body again */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3232,7 +3244,7 @@ export interface operations {
           'application/json': components['schemas']['WalletSuccessResponse'];
         };
       };
-      /** @description A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit */
+      /** @description A refused cancel (e.g. `unknown_player`): never final, the player is owed it; the service alerts, marks the round stuck and sends the same body again */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3279,7 +3291,7 @@ export interface operations {
           'application/json': components['schemas']['WalletSuccessResponse'];
         };
       };
-      /** @description A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit */
+      /** @description A refused rollback (e.g. `unknown_player`): never final, the player is owed it; the service alerts, marks the round stuck and sends the same body again */
       400: {
         headers: {
           [name: string]: unknown;

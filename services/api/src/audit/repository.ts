@@ -8,6 +8,7 @@ import {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { HttpError } from '../http/errors.js';
+import { type BetsBlockedRow, presentBetsBlocked } from '../runtime/bets-blocked.js';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*
@@ -26,12 +27,13 @@ interface TransactionRow {
   amount_minor: bigint;
   currency: string;
   status: OperatorTransaction['status'];
+  error_code: string | null;
   request_hash: string;
   micros: bigint;
 }
 
 const TRANSACTION_COLUMNS = `transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-  transaction_type, amount_minor, trim(currency) AS currency, status, request_hash,
+  transaction_type, amount_minor, trim(currency) AS currency, status, error_code, request_hash,
   (extract(epoch FROM created_at) * 1000000)::bigint AS micros`;
 
 export function presentTransaction(r: TransactionRow): OperatorTransaction {
@@ -46,6 +48,7 @@ export function presentTransaction(r: TransactionRow): OperatorTransaction {
     amount_minor: r.amount_minor,
     currency: r.currency,
     status: r.status,
+    error_code: r.error_code,
     contract_version: CONTRACT_VERSION,
     request_hash: r.request_hash,
   };
@@ -142,6 +145,7 @@ interface RoundRow {
   provider_id: OperatorRound['provider_id'];
   currency: string;
   status: OperatorRound['status'];
+  rejection_code: string | null;
   stuck: boolean;
   bet_minor: bigint;
   win_minor: bigint;
@@ -151,7 +155,9 @@ interface RoundRow {
 }
 
 const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_player_id AS player_id,
-  r.symbol AS game_symbol, r.provider_id, trim(r.currency) AS currency, r.status, r.stuck, r.bet_minor,
+  r.symbol AS game_symbol, r.provider_id, trim(r.currency) AS currency, r.status,
+  CASE WHEN r.status = 'rejected' THEN (SELECT w.error_code FROM wallet_transactions w
+    WHERE w.transaction_id = r.round_id || ':debit') END AS rejection_code, r.stuck, r.bet_minor,
   r.win_minor, r.created_at, r.settled_at, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
 
 function presentRound(r: RoundRow): OperatorRound {
@@ -164,6 +170,7 @@ function presentRound(r: RoundRow): OperatorRound {
     provider_id: r.provider_id,
     currency: r.currency,
     status: r.status,
+    rejection_code: r.rejection_code,
     stuck: r.stuck,
     bet_minor: r.bet_minor,
     win_minor: r.win_minor,
@@ -220,27 +227,30 @@ export async function getSession(
   operatorId: string,
   sessionId: string,
 ): Promise<OperatorSession> {
-  const { rows } = await pool.query<{
-    session_id: string;
-    operator_id: string;
-    player_id: string;
-    game_symbol: string;
-    provider_id: OperatorSession['provider_id'];
-    currency: string;
-    status: OperatorSession['status'];
-    device: string | null;
-    lang: string | null;
-    return_url: string | null;
-    created_at: Date;
-    last_activity_at: Date;
-    expires_at: Date | null;
-    total: number;
-    open: number;
-    stuck: number;
-  }>(
+  const { rows } = await pool.query<
+    BetsBlockedRow & {
+      session_id: string;
+      operator_id: string;
+      player_id: string;
+      game_symbol: string;
+      provider_id: OperatorSession['provider_id'];
+      currency: string;
+      status: OperatorSession['status'];
+      device: string | null;
+      lang: string | null;
+      return_url: string | null;
+      created_at: Date;
+      last_activity_at: Date;
+      expires_at: Date | null;
+      total: number;
+      open: number;
+      stuck: number;
+    }
+  >(
     `SELECT s.session_id, s.operator_id, p.external_player_id AS player_id, s.symbol AS game_symbol,
             s.provider_id, trim(s.currency) AS currency, s.status, s.device, s.lang, s.return_url,
             s.created_at, s.last_activity_at, s.expires_at,
+            s.bets_blocked_code, s.bets_blocked_at, s.bets_blocked_round_id,
             (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id) AS total,
             (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.status = 'open') AS open,
             (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.stuck) AS stuck
@@ -265,5 +275,6 @@ export async function getSession(
     last_activity_at: s.last_activity_at.toISOString(),
     expires_at: s.expires_at?.toISOString() ?? null,
     rounds: { total: s.total, open: s.open, stuck: s.stuck },
+    bets_blocked: presentBetsBlocked(s),
   };
 }

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
+import { walletRefusalMessage } from '@opi/contract';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, commitmentOf, crashPointCents, formatMultiplier, payoutMinor } from '@opi/games';
 import { createWalletApp } from '@opi/wallet-sandbox';
@@ -309,6 +310,55 @@ for (const [name, device] of [
       assert.equal(await ready(o.page, player), '99900');
       assert.equal(norm(await hook(o.page, 'revealed-seed').textContent()), chosen.seed);
       assertNoLeaks(o, login, url);
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  test(`${name}: player protection: limit_reached allows the next bet; self_excluded disables Bet with its message until a relaunch`, async () => {
+    const player = `cp-${touch ? 'm' : 'd'}-${randomUUID().slice(0, 8)}`;
+    const { url } = await launch(player, 'dcrash1');
+    await admin.setProtection({
+      operatorId: OP,
+      playerId: player,
+      refuseDebitsWith: 'limit_reached',
+      times: 1,
+    });
+    const o = await open(device);
+    try {
+      await o.page.goto(url);
+      await ready(o.page, player);
+      await press(o.page, 'bet-button', touch);
+      await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+      assert.match(
+        norm(await hook(o.page, 'game-error').textContent()),
+        /^You have reached a limit set with your operator\./,
+      );
+      assert.equal(await hook(o.page, 'game').getAttribute('data-rejected'), 'limit_reached');
+      await ready(o.page, player); // Bet is enabled again
+      assert.equal(await hook(o.page, 'game').getAttribute('data-bets-blocked'), null);
+
+      await admin.setProtection({ operatorId: OP, playerId: player, refuseDebitsWith: 'self_excluded' });
+      await press(o.page, 'bet-button', touch);
+      await until(
+        'blocked',
+        async () => (await hook(o.page, 'game').getAttribute('data-state')) === 'blocked',
+      );
+      assert.equal(
+        norm(await hook(o.page, 'game-error').textContent()),
+        walletRefusalMessage('self_excluded'),
+      );
+      assert.equal(await hook(o.page, 'game').getAttribute('data-bets-blocked'), 'self_excluded');
+      assert.equal(await hook(o.page, 'bet-button').isDisabled(), true);
+      assert.equal(await hook(o.page, 'stake-select').isDisabled(), true);
+      assert.deepEqual(o.problems, []);
+      assert.equal((await admin.balance(OP, player, 'USD')).balance_minor, '100000');
+
+      await admin.setProtection({ operatorId: OP, playerId: player, refuseDebitsWith: null });
+      const again = await launch(player, 'dcrash1');
+      await o.page.goto(again.url);
+      await ready(o.page, player);
+      assert.equal(await hook(o.page, 'game-error').isVisible(), false);
     } finally {
       await o.context.close();
     }

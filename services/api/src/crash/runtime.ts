@@ -29,6 +29,7 @@ import {
 } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
+import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../runtime/bets-blocked.js';
 import type { CrashSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
 import {
@@ -333,6 +334,9 @@ export class CrashRuntime {
       bet_limits: { min_minor: money.limits.min.toString(), max_minor: money.limits.max.toString() },
       return_url: actor.kind === 'wallet' ? actor.session.return_url : null,
       session_id: actor.kind === 'wallet' ? actor.session.session_id : null,
+      // Player protection: set while the operator's wallet has stopped this session's bets.
+      bets_blocked:
+        actor.kind === 'wallet' ? await readBetsBlocked(this.pool, actor.session.session_id) : null,
       authorized_until: actor.kind === 'wallet' ? (actor.session.expires_at?.toISOString() ?? null) : null,
       curve: {
         growth_per_ms: GROWTH_PER_MS,
@@ -479,6 +483,8 @@ export class CrashRuntime {
         [owner.id, symbol],
       );
       if (busy[0]) throw new HttpError(409, 'A round of this game is still running');
+      // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
+      if (actor.kind === 'wallet') await assertBetsAllowed(c, actor.session.session_id);
       const next = nextCommitment(this.deps.box, chain);
       if (!next) throw new HttpError(409, 'The previous round has not ended yet');
       if (input.commitment !== next.commitment) {
@@ -599,7 +605,13 @@ export class CrashRuntime {
     } else if (debit?.status === 'failed') {
       await this.reject(roundId, debit.error);
       const r = (await this.loadRound(this.pool, roundId))!;
-      return { round: presentRound(r), balance_minor: null, error: debit.error };
+      return {
+        round: presentRound(r),
+        balance_minor: null,
+        error: debit.error,
+        // The player-facing text of the wallet's code, and whether the session's bets stopped.
+        ...(await refusalFacts(this.pool, intent.sessionId, debit.error)),
+      };
     } else {
       await this.abort(roundId, 'the debit was not confirmed within the start window', 1_000).catch(
         (err: unknown) =>

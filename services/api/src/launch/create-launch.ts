@@ -24,9 +24,10 @@ function named(
  * player; find the player's unfinished round of this game and live session of this game and
  * currency (locked); then, when the player is the operator's and no unfinished round is in
  * another currency, refresh that session (a new token and deadline; an unfinished round keeps its
- * coin) or insert a new one. When the player belongs to another operator or the round's currency
- * differs, it writes nothing and answers what it found, for the 409. A player inserted by a
- * concurrent first launch after this statement's snapshot is not seen: no player_id, run it again.
+ * coin; a player-protection block of its bets ends) or insert a new one. When the player belongs
+ * to another operator or the round's currency differs, it writes nothing and answers what it
+ * found, for the 409. A player inserted by a concurrent first launch after this statement's
+ * snapshot is not seen: no player_id, run it again.
  *
  * LAUNCH_DURABILITY: the statement's transaction commits with synchronous_commit off, as the nonce
  * claims do: it answers without waiting for its WAL record to reach disk. A PostgreSQL crash in
@@ -75,7 +76,9 @@ function launchStatement(scope: 'global' | 'crash'): string {
     UPDATE sessions SET token_hash = $9, device = $10, lang = $11, return_url = $12,
            coin_minor = CASE WHEN EXISTS (SELECT 1 FROM open_round) THEN coin_minor
                              ELSE coalesce($13::bigint, coin_minor) END,
-           expires_at = $14, grant_expires_at = $15, last_activity_at = now()
+           expires_at = $14, grant_expires_at = $15, last_activity_at = now(),
+           -- The operator launched again: a player-protection block of the session's bets ends.
+           bets_blocked_code = NULL, bets_blocked_at = NULL, bets_blocked_round_id = NULL
     WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
     RETURNING session_id
   ), created AS (

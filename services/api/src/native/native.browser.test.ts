@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
+import { walletRefusalMessage } from '@opi/contract';
 import { createSecretBox } from '@opi/db';
 import { minorToDecimalString } from '@opi/money';
 import { createWalletApp } from '@opi/wallet-sandbox';
@@ -326,4 +327,58 @@ describe('native pages in chromium', () => {
       await o.context.close();
     }
   });
+
+  for (const [name, device] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    test(`player protection (${name}): player_blocked shows its message and disables Bet until a relaunch; limit_reached allows the next bet`, async () => {
+      const player = `nb-pp-${randomUUID().slice(0, 6)}`;
+      const { url } = await launch('cndice', player, 10_000);
+      await admin.setProtection({
+        operatorId: OP,
+        playerId: player,
+        refuseDebitsWith: 'limit_reached',
+        times: 1,
+      });
+      const o = await openPage(device);
+      try {
+        const { page } = o;
+        await page.goto(url);
+        await waitState(page, 'ready');
+        // limit_reached: that round only.
+        await press(page, 'play-button', name === 'phone');
+        await waitState(page, 'rejected');
+        assert.match(
+          norm(await hook(page, 'game-error').textContent()),
+          /^You have reached a limit set with your operator\./,
+        );
+        await until('play enabled', async () => !(await hook(page, 'play-button').isDisabled()));
+        await press(page, 'play-button', name === 'phone');
+        await waitState(page, 'completed');
+        assert.equal(await hook(page, 'game-error').isVisible(), false);
+
+        // player_blocked: Bet stays disabled, with the message, also after a reload.
+        await admin.setProtection({ operatorId: OP, playerId: player, refuseDebitsWith: 'player_blocked' });
+        await press(page, 'play-button', name === 'phone');
+        await waitState(page, 'blocked');
+        assert.equal(
+          norm(await hook(page, 'game-error').textContent()),
+          walletRefusalMessage('player_blocked'),
+        );
+        assert.equal(await hook(page, 'game').getAttribute('data-bets-blocked'), 'player_blocked');
+        assert.equal(await hook(page, 'play-button').isDisabled(), true);
+        assert.equal(await hook(page, 'stake-select').isDisabled(), true);
+        assert.deepEqual(o.problems, []);
+        await admin.setProtection({ operatorId: OP, playerId: player, refuseDebitsWith: null });
+        const again = await launch('cndice', player, 10_000);
+        await page.goto(again.url);
+        await waitState(page, 'ready');
+        assert.equal(await hook(page, 'play-button').isDisabled(), false);
+        assert.equal(await hook(page, 'game-error').isVisible(), false);
+      } finally {
+        await o.context.close();
+      }
+    });
+  }
 });

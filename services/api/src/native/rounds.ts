@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { walletRefusalMessage } from '@opi/contract';
 import { type Pool, type PoolClient, withTransaction } from '@opi/db';
 import { NativeMoveError, nativeCryptoRng, type Rng, ratioToDecimal } from '@opi/games';
 import {
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
+import { assertBetsAllowed, readBetsBlocked } from '../runtime/bets-blocked.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import {
   applyAction,
@@ -181,6 +183,8 @@ function roundView(family: NativeFamily, row: RoundRow, stages: StageRow[], jour
         : null,
     abandoned: abandoned ? { win_minor: String(abandoned.outcome.win_minor ?? '0') } : null,
     error: status === 'rejected' ? (journal.debit?.error_code ?? 'rejected') : null,
+    error_message:
+      status === 'rejected' ? walletRefusalMessage(journal.debit?.error_code ?? 'rejected') : null,
     stuck: row.stuck,
     balance: journal.balance,
     stages: showOutcome
@@ -307,6 +311,8 @@ export async function placeBet(
         round_id: rows[0].round_id,
       });
     }
+    // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
+    await assertBetsAllowed(c, session.session_id);
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });
     await insertStages(c, roundId, 0, [started.bet]);
   });
@@ -477,12 +483,14 @@ export async function nativeState(deps: ApiDeps, session: RuntimeSession) {
     [session.player_id, session.symbol, session.currency],
   );
   const row = rows[0];
-  if (!row) return { round: null };
+  // Player protection: set while the operator's wallet has stopped this session's bets.
+  const bets_blocked = await readBetsBlocked(deps.pool, session.session_id);
+  if (!row) return { round: null, bets_blocked };
   if (row.status === 'open' && family !== 'dice') {
     const stages = await loadStages(deps.pool, row.round_id);
     const last = stages[stages.length - 1];
     if (isFinal(last))
       await sendFinish(deps, row.round_id, BigInt(String(last!.outcome.win_minor ?? '0')), 2_000);
   }
-  return { round: await roundState(deps, family, row.round_id) };
+  return { round: await roundState(deps, family, row.round_id), bets_blocked };
 }

@@ -7,6 +7,7 @@ import type { ApiDeps } from '../deps.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
+import { readBetsBlocked } from '../runtime/bets-blocked.js';
 import { authenticateRuntime } from '../sessions/authenticate.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import {
@@ -143,7 +144,11 @@ export function nativeRoutes(deps: ApiDeps): Router {
   router.post('/api/runtime/native/bet', ...guard, async (ctx) => {
     familyOf(sessionOf(ctx));
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { round: await placeBet(deps, sessionOf(ctx), ctx.state.body) };
+    const round = await placeBet(deps, sessionOf(ctx), ctx.state.body);
+    // A refused debit may have stopped the session's bets (player protection).
+    const bets_blocked =
+      round.status === 'rejected' ? await readBetsBlocked(deps.pool, sessionOf(ctx).session_id) : null;
+    ctx.body = { round, bets_blocked };
   });
   router.post('/api/runtime/native/action', ...guard, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

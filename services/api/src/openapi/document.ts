@@ -329,7 +329,15 @@ function walletWebhooks(): Record<string, unknown> {
           },
           400: {
             description:
-              'A rejected transaction (e.g. `insufficient_funds`, `unknown_player`): final for a debit',
+              op === 'debit'
+                ? 'A refused debit, final: the round is rejected, the debit is never sent again and no credit, cancel or rollback follows. ' +
+                  '`error` is the reason. `insufficient_funds` and `limit_reached` (a limit set with the player, which a later or smaller bet may be within) reject that round only. ' +
+                  'Player protection: `self_excluded`, `session_time_limit`, `player_blocked`, and any code the service does not know, also stop the session taking bets until you launch the game again ' +
+                  '(a new launch URL for the same player, game and currency resumes the session); its wager routes answer 409 meanwhile and the game page tells the player why. ' +
+                  'The request faults `invalid_request`, `amount_mismatch`, `unknown_player`, `transaction_conflict`, `transaction_reversed`, `round_cancelled`, `round_settled` and `original_mismatch` reject the round only.'
+                : op === 'balance'
+                  ? 'The balance cannot be read (e.g. `unknown_player`)'
+                  : `A refused ${op} (e.g. \`unknown_player\`): never final, the player is owed it; the service alerts, marks the round stuck and sends the same body again`,
             content: { 'application/json': { schema: REF('WalletErrorResponse') } },
           },
           401: {

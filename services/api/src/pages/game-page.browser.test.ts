@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
+import { walletRefusalMessage } from '@opi/contract';
 import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
 import { minorToDecimalString } from '@opi/money';
@@ -431,10 +432,7 @@ test('insufficient funds (and no return_url): the bet is declined in game-error,
     await hook(o.page, 'stake-select').selectOption('100');
     await hook(o.page, 'spin-button').tap();
     await hook(o.page, 'game-error').waitFor({ state: 'visible' });
-    assert.match(
-      norm(await hook(o.page, 'game-error').textContent()),
-      /declined by your casino wallet: not enough funds/,
-    );
+    assert.match(norm(await hook(o.page, 'game-error').textContent()), /^Insufficient funds/);
     await until('spin button enabled', async () => !(await hook(o.page, 'spin-button').isDisabled()));
     assert.equal(await balanceMatchesWallet(o.page, player), '50');
     assert.equal(await hook(o.page, 'last-win').getAttribute('data-win-minor'), '0');
@@ -442,3 +440,95 @@ test('insufficient funds (and no return_url): the bet is declined in game-error,
     await o.context.close();
   }
 });
+
+// ── player protection from the operator's wallet ────────────────────────────────────────────
+
+for (const [name, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', MOBILE],
+] as const) {
+  test(`player protection (${name}): self_excluded shows its message and disables the bet controls until a relaunch`, async () => {
+    const player = `br-x-${randomUUID().slice(0, 8)}`;
+    const { url } = await launch(player, 10_000);
+    await admin.setProtection({ operatorId: OPERATOR, playerId: player, refuseDebitsWith: 'self_excluded' });
+    const o = await open(viewport);
+    try {
+      await o.page.goto(url);
+      await balanceMatchesWallet(o.page, player);
+      if (name === 'phone') await hook(o.page, 'spin-button').tap();
+      else await hook(o.page, 'spin-button').click();
+      await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+      assert.equal(
+        norm(await hook(o.page, 'game-error').textContent()),
+        walletRefusalMessage('self_excluded'),
+      );
+      assert.equal(await hook(o.page, 'game').getAttribute('data-state'), 'blocked');
+      assert.equal(await hook(o.page, 'game').getAttribute('data-bets-blocked'), 'self_excluded');
+      // It stays so: the spin button, stake and level stay disabled (no re-enable after the answer).
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(await hook(o.page, 'spin-button').isDisabled(), true);
+      assert.equal(await hook(o.page, 'stake-select').isDisabled(), true);
+      assert.equal(await hook(o.page, 'spin-button').isVisible(), true, 'shown, disabled');
+      assert.equal(await balanceMatchesWallet(o.page, player), '10000');
+      assert.deepEqual(o.problems, []);
+
+      // A reload without a relaunch: still blocked (the session says so), nothing sent.
+      await o.page.reload();
+      await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+      assert.equal(await hook(o.page, 'game').getAttribute('data-state'), 'blocked');
+      assert.equal(await hook(o.page, 'spin-button').isDisabled(), true);
+      const { rows } = await h.db.pool.query(
+        `SELECT count(*)::int AS n FROM wallet.requests WHERE player_id = $1 AND transaction_type = 'debit'`,
+        [player],
+      );
+      assert.equal(rows[0].n, 1, 'one debit: the refused one');
+
+      // The operator launches the game again: the page takes bets.
+      await admin.setProtection({ operatorId: OPERATOR, playerId: player, refuseDebitsWith: null });
+      const relaunched = await launch(player, 10_000);
+      await o.page.goto(relaunched.url);
+      await until('spin button enabled', async () => !(await hook(o.page, 'spin-button').isDisabled()));
+      assert.equal(await hook(o.page, 'game-error').isVisible(), false);
+      assert.equal(await hook(o.page, 'game').getAttribute('data-state'), 'ready');
+    } finally {
+      await o.context.close();
+    }
+  });
+
+  test(`player protection (${name}): limit_reached shows its message and the next spin is allowed`, async () => {
+    const player = `br-l-${randomUUID().slice(0, 8)}`;
+    const { url } = await launch(player, 10_000);
+    await admin.setProtection({
+      operatorId: OPERATOR,
+      playerId: player,
+      refuseDebitsWith: 'limit_reached',
+      times: 1,
+    });
+    const o = await open(viewport);
+    try {
+      await o.page.goto(url);
+      await balanceMatchesWallet(o.page, player);
+      const press = () =>
+        name === 'phone' ? hook(o.page, 'spin-button').tap() : hook(o.page, 'spin-button').click();
+      await press();
+      await hook(o.page, 'game-error').waitFor({ state: 'visible' });
+      assert.match(
+        norm(await hook(o.page, 'game-error').textContent()),
+        /^You have reached a limit set with your operator\./,
+      );
+      assert.equal(await hook(o.page, 'game').getAttribute('data-rejected'), 'limit_reached');
+      assert.equal(await hook(o.page, 'game').getAttribute('data-bets-blocked'), null);
+      await until('spin button enabled', async () => !(await hook(o.page, 'spin-button').isDisabled()));
+      // The next spin is debited and settled.
+      const answer = o.page.waitForResponse((r) => r.url().endsWith('/api/runtime/spin'));
+      await press();
+      const res = await (await answer).json();
+      assert.equal(res.status, 'completed');
+      await until('error cleared', async () => !(await hook(o.page, 'game-error').isVisible()));
+      await balanceMatchesWallet(o.page, player);
+      assert.deepEqual(o.problems, []);
+    } finally {
+      await o.context.close();
+    }
+  });
+}

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
+import { readBetsBlocked, refusalFacts } from './bets-blocked.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
 import { spin } from './spin.js';
@@ -27,12 +28,20 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       expires_at: s.expires_at?.toISOString() ?? null,
       // What the game page shows and offers: title, currency exponent, the stakes (server-side).
       ...facts,
+      // Player protection: set while the operator's wallet has stopped this session's bets.
+      bets_blocked: await readBetsBlocked(deps.pool, s.session_id),
     };
   });
   router.post('/spin', ...guard, async (ctx) => {
     if (!deps.slots) throw new HttpError(503, 'Provider runtime not configured (no slot engine)');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await spin(deps, deps.slots, ctx.state.session as RuntimeSession, ctx.state.body);
+    const session = ctx.state.session as RuntimeSession;
+    const played = await spin(deps, deps.slots, session, ctx.state.body);
+    // A refused debit: the player-facing text of the wallet's code, and whether bets stopped.
+    ctx.body =
+      played.status === 'rejected' && played.error
+        ? { ...played, ...(await refusalFacts(deps.pool, session.session_id, played.error)) }
+        : { ...played, error_message: null, bets_blocked: null };
   });
   router.get('/balance', ...guard, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

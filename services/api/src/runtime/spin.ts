@@ -13,6 +13,7 @@ import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
+import { assertBetsAllowed } from './bets-blocked.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -107,6 +108,9 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
       [session.session_id],
     );
     if (rows.length > 0) throw new HttpError(409, `Round ${rows[0].round_id} is still being settled`);
+    // Player protection: a session whose debit the operator refused with a blocking code takes no
+    // bets until relaunch (checked after the unfinished round: its refusal commits the block).
+    await assertBetsAllowed(c, session.session_id);
     await recordRound(c, { intent, playerPk: session.player_id, outcome: jsonSafe(result.outcome) });
   });
   const handle = await startSettlement(deps.temporal.client, deps.temporal.taskQueue, intent);

@@ -40,6 +40,8 @@
   let frame = 0;
   let ended = false;
   let betting = false;
+  /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
+  let blocked = null;
   let cashingOut = false;
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
@@ -79,6 +81,25 @@
   // ── messages ─────────────────────────────────────────────────────────────────────────────────
   function say(text) {
     el.message.textContent = text;
+  }
+  /** The server's text for the wallet's refusal code; an unknown code still names the code. */
+  function showRefusal(code, message) {
+    el.error.textContent =
+      typeof message === 'string' && message
+        ? message
+        : `Your operator declined this bet (${code || 'rejected'}).`;
+    el.error.hidden = false;
+  }
+  /**
+   * Player protection: the operator's wallet refused a debit with a code that stops this session's
+   * bets (self-exclusion, a session time limit, a blocked account). Its message stays and the bet
+   * controls stay disabled until the operator launches the game again.
+   */
+  function noteBlocked(b) {
+    if (!b) return;
+    blocked = b;
+    el.game.dataset.betsBlocked = b.code;
+    showRefusal(b.code, b.message);
   }
   function fatal(text) {
     ended = true;
@@ -195,14 +216,22 @@
 
   function controls() {
     const running = round && (round.state === 'running' || round.state === 'debiting');
-    el.bet.disabled = ended || betting || running || !state;
+    el.bet.disabled = ended || betting || running || !state || blocked !== null;
     el.stake.disabled = el.bet.disabled;
     el.auto.disabled = el.bet.disabled;
     el.clientSeed.disabled = el.bet.disabled;
     const cents = Number(el.multiplier.dataset.cents);
     el.cashout.disabled =
       ended || cashingOut || !round || round.state !== 'running' || cents < 101 || !round.started_at;
-    el.game.dataset.state = ended ? 'error' : running ? 'running' : betting ? 'betting' : 'ready';
+    el.game.dataset.state = ended
+      ? 'error'
+      : running
+        ? 'running'
+        : betting
+          ? 'betting'
+          : blocked
+            ? 'blocked'
+            : 'ready';
   }
 
   function fillStakes() {
@@ -301,7 +330,7 @@
     } else if (r.state === 'cancelled' || r.state === 'cancelling') {
       say('The round could not start and was cancelled: the stake is returned.');
     } else if (r.state === 'rejected') {
-      say('The bet was refused by the wallet.');
+      say('The bet was not placed.');
     }
     if (r.state === 'cashed_out' || r.state === 'crashed') {
       el.lastWin.dataset.winMinor = r.win_minor || '0';
@@ -337,6 +366,7 @@
     const res = await api('GET', '/api/runtime/crash/state');
     if (!res.ok) return;
     state = res.json;
+    noteBlocked(state.bets_blocked);
     setBalance(state.balance_minor);
     showFairness(state.next);
     if (
@@ -381,14 +411,24 @@
     betting = false;
     if (!res.ok) {
       const detail = res.json?.detail;
-      say(typeof detail === 'string' ? detail : 'The bet was not accepted.');
+      if (res.status === 409 && res.json?.bets_blocked) {
+        noteBlocked(res.json.bets_blocked);
+        say('');
+      } else say(typeof detail === 'string' ? detail : 'The bet was not accepted.');
       if (res.json?.next) showFairness(res.json.next);
       await refresh();
       return;
     }
     setBalance(res.json.balance_minor);
     if (res.json.round.state === 'running' || res.json.round.state === 'debiting') play(res.json.round);
-    else await finish(res.json.round, res.json.balance_minor);
+    else {
+      if (res.json.round.state === 'rejected') {
+        el.game.dataset.rejected = res.json.error || 'rejected';
+        showRefusal(res.json.error, res.json.error_message);
+        noteBlocked(res.json.bets_blocked);
+      }
+      await finish(res.json.round, res.json.balance_minor);
+    }
   }
 
   async function cashout() {
@@ -425,6 +465,7 @@
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     state = res.json;
     money = moneyFormat(state.currency, state.currency_exponent);
+    noteBlocked(state.bets_blocked);
     if (state.return_url) {
       const ret = new URL(state.return_url, window.location.href);
       if (ret.protocol === 'https:' || ret.protocol === 'http:') {

@@ -35,6 +35,8 @@
   let round = null;
   let busy = false;
   let ended = false;
+  /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
+  let blocked = null;
   let pollTimer = null;
   let balanceEpoch = 0;
 
@@ -110,6 +112,21 @@
   function showError(text) {
     el.error.textContent = text;
     el.error.hidden = !text;
+  }
+  /** The server's text for the wallet's refusal code; an unknown code still names the code. */
+  const refusalText = (code, message) =>
+    typeof message === 'string' && message
+      ? message
+      : `Your operator declined this bet (${code || 'rejected'}).`;
+  /**
+   * Player protection: the operator's wallet refused a debit with a code that stops this session's
+   * bets (self-exclusion, a session time limit, a blocked account). Its message stays and the bet
+   * controls stay disabled until the operator launches the game again.
+   */
+  function noteBlocked(b) {
+    if (!b) return;
+    blocked = b;
+    game.dataset.betsBlocked = b.code;
   }
   const say = (text) => {
     el.message.textContent = text;
@@ -211,13 +228,18 @@
     if (family === 'mines') renderMines(r);
     else if (family === 'hilo') renderHilo(r);
     else renderDice(r);
-    el.stake.disabled = busy || !over(r);
-    el.play.disabled = ended || busy || !over(r);
+    el.stake.disabled = busy || !over(r) || blocked !== null;
+    el.play.disabled = ended || busy || !over(r) || blocked !== null;
     el.cashout.disabled = ended || busy || !r?.can_cash_out;
     el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
     if (r && r.status === 'completed' && r.win_minor !== null) {
       el.lastWin.textContent = money.minor(r.win_minor);
       el.lastWin.dataset.winMinor = r.win_minor;
+    }
+    if (blocked && over(r) && !ended) {
+      game.dataset.state = 'blocked';
+      showError(refusalText(blocked.code, blocked.message));
+      return say('');
     }
     if (!r) return say('Choose a stake and press Bet.');
     if (r.stake_minor && !over(r)) el.stake.value = r.stake_minor;
@@ -227,11 +249,8 @@
       case 'settling':
         return say('Settling the round…');
       case 'rejected':
-        showError(
-          r.error === 'insufficient_funds'
-            ? 'Insufficient funds: the wager was refused and the round did not start.'
-            : `The wallet refused the wager (${r.error}). The round did not start.`,
-        );
+        // Not while the next bet is being sent (its answer replaces this round).
+        if (!busy) showError(`${refusalText(r.error, r.error_message)} The round did not start.`);
         return say('');
       case 'cancelled':
         return say('The round was cancelled and the wager returned.');
@@ -299,6 +318,7 @@
         return fatal('The game session has expired. Please open the game again from the casino.');
       if (res.ok && !busy) {
         const before = round?.status;
+        noteBlocked(res.json.bets_blocked);
         show(res.json.round);
         if (before !== round?.status && over(round)) void refreshBalance();
         return;
@@ -320,8 +340,10 @@
         return fatal('The game session has expired. Please open the game again from the casino.');
       if (res.ok) {
         round = res.json.round;
+        noteBlocked(res.json.bets_blocked);
       } else {
-        showError(detailOf(res));
+        if (res.status === 409 && res.json?.bets_blocked) noteBlocked(res.json.bets_blocked);
+        else showError(detailOf(res));
         const state = await api('/api/runtime/native/state');
         if (state.ok) round = state.json.round;
       }
@@ -428,6 +450,7 @@
     }
     el.lastWin.textContent = money.minor('0');
     el.lastWin.dataset.winMinor = '0';
+    noteBlocked(boot.bets_blocked);
     const resumed = boot.round && !over(boot.round) ? boot.round : null;
     if (resumed && family === 'mines') el.minesSelect.value = String(resumed.mines.mine_count);
     if (resumed && family === 'dice') el.diceTarget.value = (resumed.dice.target / 100).toFixed(2);

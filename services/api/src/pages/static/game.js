@@ -24,6 +24,8 @@
   let money = null;
   let spinning = false;
   let ended = false;
+  /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
+  let blocked = null;
   /** Bumped whenever a newer balance is shown, so an older read answering late is dropped. */
   let balanceEpoch = 0;
   let refreshing = null;
@@ -98,10 +100,24 @@
     showError(text);
     el.game.dataset.state = 'error';
   }
-  const WALLET_REASONS = {
-    insufficient_funds: 'not enough funds',
-    unknown_player: 'player not found',
-  };
+  /** The server's text for the wallet's refusal code; an unknown code still names the code. */
+  const refusalText = (code, message) =>
+    typeof message === 'string' && message
+      ? message
+      : `Your operator declined this bet (${code || 'rejected'}).`;
+  /**
+   * Player protection: the operator's wallet refused a debit with a code that stops this session's
+   * bets (self-exclusion, a session time limit, a blocked account). The message stays and the bet
+   * controls stay disabled until the operator launches the game again (a new launch URL).
+   */
+  function blockBets(b) {
+    blocked = b;
+    el.game.dataset.betsBlocked = b.code;
+    el.game.dataset.state = 'blocked';
+    say('');
+    showError(refusalText(b.code, b.message));
+    setBusy(false);
+  }
   const SESSION_ENDED = 'This game session has ended. Please open the game again from the casino.';
   const detailOf = (json) => (json && typeof json.detail === 'string' ? json.detail : '');
 
@@ -195,9 +211,10 @@
     el.levelField.hidden = session.bet_levels.length === 0;
   }
   function setBusy(busy) {
-    el.spin.disabled = busy;
-    el.stake.disabled = busy;
-    el.level.disabled = busy;
+    const off = busy || blocked !== null;
+    el.spin.disabled = off;
+    el.stake.disabled = off;
+    el.level.disabled = off;
     el.spin.setAttribute('aria-busy', String(busy));
   }
 
@@ -221,7 +238,7 @@
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
   async function spin() {
-    if (spinning || ended || !el.stake.value) return;
+    if (spinning || ended || blocked || !el.stake.value) return;
     spinning = true;
     setBusy(true);
     clearError();
@@ -236,7 +253,8 @@
       if (ended) return;
       if (!res.ok) {
         say('');
-        showError(detailOf(res.json) || 'The spin could not be played.');
+        if (res.status === 409 && res.json?.bets_blocked) blockBets(res.json.bets_blocked);
+        else showError(detailOf(res.json) || 'The spin could not be played.');
         await refreshBalance();
         return;
       }
@@ -255,8 +273,9 @@
         setTimeout(() => void refreshBalance(), 3000);
       } else if (r.status === 'rejected') {
         say('');
-        const why = Object.hasOwn(WALLET_REASONS, r.error) ? WALLET_REASONS[r.error] : r.error || 'rejected';
-        showError(`The bet was declined by your casino wallet: ${why}.`);
+        el.game.dataset.rejected = r.error || 'rejected';
+        if (r.bets_blocked) blockBets(r.bets_blocked);
+        else showError(refusalText(r.error, r.error_message));
         if (r.balance) showBalance(r.balance);
         else await refreshBalance();
       } else {
@@ -370,6 +389,7 @@
     el.lastWin.dataset.winMinor = '0';
     el.game.dataset.state = 'ready';
     setBusy(false);
+    if (session.bets_blocked) blockBets(session.bets_blocked);
     await refreshBalance();
     void subscribe();
   }

@@ -133,7 +133,9 @@ export default async function RoundsPage({
                     <td className="mono">{r.player_id}</td>
                     <td className="mono">{r.game_symbol}</td>
                     <td>
-                      <StatusBadge status={r.status} /> {r.stuck ? <StatusBadge status="stuck" /> : null}
+                      <StatusBadge status={r.status} />{' '}
+                      {r.rejection_code ? <span className="mono">{r.rejection_code}</span> : null}{' '}
+                      {r.stuck ? <StatusBadge status="stuck" /> : null}
                     </td>
                     <td className="num">{money(r.bet_minor, r.currency)}</td>
                     <td className="num">{money(r.win_minor, r.currency)}</td>

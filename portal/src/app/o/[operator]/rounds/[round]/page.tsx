@@ -147,7 +147,18 @@ export default async function RoundPage({
       </h1>
       <Facts
         items={[
-          ['Status', <StatusBadge key="s" status={r.status} />],
+          [
+            'Status',
+            <span key="s">
+              <StatusBadge status={r.status} />
+              {r.rejection_code ? (
+                <>
+                  {' '}
+                  the wallet refused the debit: <span className="mono">{r.rejection_code}</span>
+                </>
+              ) : null}
+            </span>,
+          ],
           ['Stuck', r.stuck ? <StatusBadge key="st" status="stuck" /> : 'no'],
           ['Game', `${r.game_title ?? r.game_symbol} (${r.game_symbol})`],
           ['Provider', r.provider_id],

@@ -54,6 +54,17 @@ export default async function SessionPage({
           ['Last activity', when(s.last_activity_at)],
           ['Expires', when(s.expires_at)],
           ['Rounds', `${s.rounds.total} (${s.rounds.open} open, ${s.rounds.stuck} stuck)`],
+          [
+            'Bets',
+            s.bets_blocked ? (
+              <span key="b" data-testid="bets-blocked">
+                blocked since {when(s.bets_blocked.since)}: the wallet refused a debit with{' '}
+                <span className="mono">{s.bets_blocked.code}</span> (until the next launch)
+              </span>
+            ) : (
+              'taken'
+            ),
+          ],
         ]}
       />
       <h2>Rounds of this session</h2>
@@ -90,6 +101,7 @@ export default async function SessionPage({
                   </td>
                   <td>
                     <StatusBadge status={round.status} />{' '}
+                    {round.rejection_code ? <span className="mono">{round.rejection_code}</span> : null}{' '}
                     {round.stuck ? <StatusBadge status="stuck" /> : null}
                   </td>
                   <td className="num">{money(round.bet_minor, round.currency)}</td>
