@@ -600,8 +600,12 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
 function noteOf(r: ModeResult): string {
   if (r.eager)
     return `  eager ${r.eager.started}/${r.eager.of}, ran in client ${r.eager.inClient}/${r.eager.of}`;
-  if (r.standalone)
-    return `  standalone worker${Number.isNaN(r.standalone.rounds) ? ' n/a' : ` ${r.standalone.rounds}/${r.standalone.of}`}`;
+  if (r.standalone) {
+    const { rounds, of } = r.standalone;
+    return Number.isNaN(rounds)
+      ? '  standalone worker n/a'
+      : `  standalone worker ran ${rounds}/${of}, the API ${Math.max(0, of - rounds)}`;
+  }
   return '';
 }
 
@@ -650,8 +654,7 @@ export function settlementTable(o: {
       );
     }
   }
-  const x = (a: number | undefined, b: number | undefined) =>
-    a === undefined || b === undefined ? 'n/a' : `${fmt(a / b, 2)}x`;
+  const x = (a: number, b: number) => `${fmt(a / b, 2)}x`;
   for (const c of o.levels) {
     const at = o.byConcurrency[c]!;
     const parts: string[] = [];
@@ -661,13 +664,10 @@ export function settlementTable(o: {
     ];
     for (const [spin, fl] of pairs) {
       const s = at[spin];
-      if (!s) continue;
       const f = at[fl];
-      const d = at.direct;
-      parts.push(
-        `${MODE_NAME[spin]}/${MODE_NAME[fl]} rounds/s ${x(s.rps, f?.rps)} p50 ${x(s.p50, f?.p50)}; ` +
-          `${MODE_NAME[spin]}/direct p50 ${x(s.p50, d?.p50)}`,
-      );
+      if (s && f)
+        parts.push(`${MODE_NAME[spin]}/${MODE_NAME[fl]} rounds/s ${x(s.rps, f.rps)} p50 ${x(s.p50, f.p50)}`);
+      if (s && at.direct) parts.push(`${MODE_NAME[spin]}/direct p50 ${x(s.p50, at.direct.p50)}`);
     }
     if (at.local && at.direct) parts.push(`local/direct p50 ${x(at.local.p50, at.direct.p50)}`);
     if (at.spin && at['spin-off'])
