@@ -206,6 +206,21 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
       ? `differ: ${fmtList(drift.map((d) => JSON.stringify(d, (_k, v) => (typeof v === 'bigint' ? String(v) : v))))}`
       : 'recounted for every round of every operator',
   );
+  // Player protection: a debit refused with a blocking code (self_excluded, session_time_limit,
+  // player_blocked, an unknown code) is a rejected round like any refusal (every check here holds
+  // for it), and its session takes no further round until the operator relaunches it.
+  const afterBlock = await stack.pool.query<{ session_id: string; round_id: string }>(
+    `SELECT s.session_id, r.round_id FROM sessions s JOIN rounds r ON r.session_id = s.session_id
+     WHERE s.operator_id = ANY($1) AND s.bets_blocked_at IS NOT NULL AND r.created_at > s.bets_blocked_at`,
+    [world.operators.map((o) => o.operatorId)],
+  );
+  check(
+    'no round taken in a session while its bets are blocked (player protection)',
+    afterBlock.rows.length === 0,
+    afterBlock.rows.length
+      ? fmtList(afterBlock.rows.map((r) => `${r.round_id} in blocked session ${r.session_id}`))
+      : 'none',
+  );
   const { rows: journal } = await stack.pool.query<JournalRow>(
     `SELECT transaction_id, operator_id, round_id, player_id, transaction_type, amount_minor, trim(currency) AS currency,
             status, error_code

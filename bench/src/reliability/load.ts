@@ -216,6 +216,14 @@ export class RoundLoad {
       this.recorder.record('spin', res.ms, res.json.status, true);
       return;
     }
+    if (res.status === 409 && res.json?.bets_blocked) {
+      // Player protection: the operator's wallet refused a debit with a code that stops the
+      // session's bets until the operator launches the game again; the operator relaunches.
+      p.blockedSince = undefined;
+      p.token = undefined;
+      this.recorder.record('spin', res.ms, `409 bets blocked (${res.json.error})`, true);
+      return;
+    }
     if (res.status === 409) {
       // The previous round is still being settled: the page waits and tries again.
       p.blockedSince ??= Date.now();
