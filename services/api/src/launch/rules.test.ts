@@ -104,6 +104,14 @@ describe('coin', () => {
     }
     assert.equal(parseCoin(0.5, 'prov_a', 'JPY').ok, false, 'no fraction in JPY');
   });
+  test('a coin past int8 in minor units is refused (sessions.coin_minor is int8), not a database error', () => {
+    assert.equal(value(parseCoin(1e16, 'prov_a', 'EUR')), 10n ** 18n, 'within int8: accepted');
+    for (const big of [2 ** 63, 9.3e18, 1e17, '92233720368547758.08', '1e20']) {
+      const r = parseCoin(big, 'prov_a', 'EUR');
+      assert.deepEqual(r.ok ? r : { ok: r.ok, field: r.field }, { ok: false, field: 'coin' }, String(big));
+    }
+    assert.equal(parseCoin(1e19, 'prov_b', 'JPY').ok, false);
+  });
   test('prov_c and prov_d ignore it', () => {
     assert.equal(value(parseCoin(-5, 'prov_c', 'EUR')), null);
     assert.equal(value(parseCoin('junk', 'prov_d', 'EUR')), null);

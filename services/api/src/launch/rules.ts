@@ -1,4 +1,4 @@
-import type { ProviderId } from '@opi/contract';
+import { INT64_MAX, type ProviderId } from '@opi/contract';
 import { decimalStringToMinor } from '@opi/money';
 
 /*
@@ -108,5 +108,8 @@ export function parseCoin(
   } catch {
     return fail('coin', `must be a whole number of ${currency} minor units`);
   }
-  return minor > 0n ? ok(minor) : fail('coin', 'must be greater than zero');
+  if (minor <= 0n) return fail('coin', 'must be greater than zero');
+  // Stored as int8 (sessions.coin_minor): a larger coin is a 422, never a database error.
+  if (minor > INT64_MAX) return fail('coin', `must be at most ${INT64_MAX} ${currency} minor units`);
+  return ok(minor);
 }

@@ -1,23 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import { CATALOG } from '@opi/games';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from './test-support/harness.js';
 
 /*
- * Parameters PostgreSQL would refuse never reach it: the reported 500s of the audit API (a
+ * Values PostgreSQL would refuse never reach it (issue 17): the reported 500s of the audit API (a
  * date-time offset past PostgreSQL's ±15:59, a year 0000) and their class — cursors carrying
- * out-of-range instants or garbage, integers past int8, NUL characters — on the operator audit
- * reads and the staff API that shares their parsing. Each is a 422 naming the field, or (for a
- * value that is valid RFC 3339 but was mishandled) a 200.
+ * out-of-range instants or garbage, integers past int8 (a launch coin), NUL characters — on the
+ * operator audit reads, the staff API that shares their parsing, and the launch. Each is a 422
+ * naming the field, or (for a value that is valid RFC 3339 but was mishandled) a 200.
  */
 
 let h: Harness;
 let key = '';
 let staffToken = '';
 const OP = 'op_hostile';
+const SLOT = CATALOG.find(
+  (e) =>
+    e.provider_id === 'prov_a' && e.release.status === 'accepted' && e.integration_mode === 'operator-wallet',
+)!.symbol;
 
 before(async () => {
   h = await startApi({ STAFF_PORTAL_SECRET: 'portal-secret-for-the-hostile-tests-0123' });
   key = (await createOperator(h.base, OP)).key;
+  await assign(h.base, OP, [SLOT]);
   const staff = await call(h.base, 'POST', '/api/admin/v1/staff', {
     key: ADMIN_KEY,
     sign: true,
@@ -159,5 +165,23 @@ describe('cursors, integers and text PostgreSQL would refuse', () => {
     // Bytes that are not UTF-8 arrive as U+FFFD (a real character): an empty page, not an error.
     const bad = await audit('/rounds?player_id=%ED%A0%80%FF');
     assert.equal(bad.status, 200, bad.text);
+  });
+});
+
+describe('launch', () => {
+  test('a coin past int8 in minor units is 422 naming body.coin (found by the fuzzer: a 500)', async () => {
+    const launch = (coin: unknown) =>
+      call(h.base, 'POST', '/api/provider/v1/launch-url', {
+        key,
+        sign: true,
+        body: { symbol: SLOT, external_player_id: 'hostile-coin', currency: 'EUR', coin },
+      });
+    for (const coin of [2 ** 63, 9.3e18, 1e17, '1e20', '92233720368547758.08']) {
+      const res = await launch(coin);
+      assert.equal(res.status, 422, `coin ${coin}: ${res.status} ${res.text}`);
+      assert.deepEqual(res.json.detail[0].loc, ['body', 'coin'], res.text);
+    }
+    const ok = await launch(1e16);
+    assert.equal(ok.status, 200, ok.text);
   });
 });
