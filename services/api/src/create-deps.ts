@@ -9,6 +9,7 @@ import { PgListener } from './cache/pg-listener.js';
 import type { ApiDeps } from './deps.js';
 import { createSlotPlayer } from './engines/slot-player.js';
 import { createLogger } from './http/logger.js';
+import { type HostedWorker, startHostedWorker } from './settlement/hosted-worker.js';
 
 /** Builds the API's dependencies from the parsed configuration. */
 export async function createDeps(config: Config): Promise<ApiDeps & { close(): Promise<void> }> {
@@ -35,15 +36,35 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
   const connection = config.TEMPORAL_ADDRESS
     ? Connection.lazy({ address: config.TEMPORAL_ADDRESS })
     : undefined;
+  const temporal: ApiDeps['temporal'] = connection
+    ? {
+        client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        eagerClient: null,
+      }
+    : undefined;
+  // The process's own settlement worker: round workflows it starts run here, eagerly.
+  let hosted: HostedWorker | undefined;
+  if (temporal && config.TEMPORAL_ADDRESS && config.API_SETTLEMENT_WORKER === 'on') {
+    hosted = startHostedWorker({
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      pool,
+      box,
+      walletTimeoutMs: config.WALLET_TIMEOUT_MS,
+      requireHttps: config.isProduction,
+      maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
+      maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
+      logger,
+      onEagerClient: (client) => {
+        temporal.eagerClient = client;
+      },
+    });
+  }
   return {
-    ...(connection
-      ? {
-          temporal: {
-            client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
-            taskQueue: config.TEMPORAL_TASK_QUEUE,
-          },
-        }
-      : {}),
+    ...(temporal ? { temporal } : {}),
+    ...(hosted ? { hostedWorker: hosted } : {}),
     pool,
     slots: createSlotPlayer(),
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
@@ -65,6 +86,8 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     async close() {
+      // Drains the hosted worker: workflow tasks and wallet steps in hand finish first.
+      await hosted?.stop();
       await connection?.close().catch(() => {});
       // Ends the event streams and deletes this process's presence rows (needs the pool).
       await refresh.stop();

@@ -10,6 +10,7 @@ import type { PgListener } from './cache/pg-listener.js';
 import type { CatalogRow } from './catalog/repository.js';
 import type { SlotPlayer } from './engines/slot-player.js';
 import type { Logger } from './http/logger.js';
+import type { HostedWorker } from './settlement/hosted-worker.js';
 
 /** Everything the API's routes need, built once by main.ts (or a test). */
 export interface ApiDeps {
@@ -37,7 +38,17 @@ export interface ApiDeps {
   /** prov_c native titles: the abandon rule's idle time (NATIVE_ABANDON_AFTER_SECONDS; 300 s by default). */
   native?: { abandonAfterSeconds: number };
   /** The settlement workflows' client (absent when TEMPORAL_ADDRESS is not configured). */
-  temporal?: { client: Client; taskQueue: string };
+  temporal?: {
+    client: Client;
+    taskQueue: string;
+    /**
+     * The client on the hosted settlement worker's NativeConnection while that worker polls
+     * (API_SETTLEMENT_WORKER=on): round workflows are started with it, eagerly (startRound).
+     */
+    eagerClient?: Client | null;
+  };
+  /** The hosted settlement worker (API_SETTLEMENT_WORKER=on with TEMPORAL_ADDRESS). */
+  hostedWorker?: HostedWorker;
   /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
   staffPortalSecret?: string;
   isProduction: boolean;

@@ -1,11 +1,15 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
+import { Runtime } from '@temporalio/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
 import { apiMetrics } from './ops/metrics.js';
 
 const config = loadConfigOrExit();
+// The hosted settlement worker drains when deps.close() runs, after the server has stopped taking
+// requests (stopOnSignals below), not at the signal itself (the SDK's default).
+Runtime.install({ shutdownSignals: [] });
 const deps = await createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);

@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { blocksBets, CONTRACT_VERSION } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { sendWalletCallback } from '../wallet/send.js';
 import type { RoundIntent } from './intent.js';
 
@@ -51,7 +51,18 @@ function transactionIdOf(intent: RoundIntent, op: MoneyOperation): string {
   return intent.transactions[op];
 }
 
-/** The callback body, built once: its bytes are journalled before the first send. */
+/**
+ * The body's `request_id`: a UUID derived from the transaction id, so that the body's bytes follow
+ * from the intent alone (a journal-ahead step sends its first attempt without reading its row).
+ * Every attempt of a transaction carries the same body; `x-pp-request-id` names the attempt.
+ */
+export function callbackRequestId(transactionId: string): string {
+  const h = createHash('sha256').update(`pp-request-id\n${transactionId}`).digest('hex');
+  const variant = (8 | (Number.parseInt(h[16]!, 16) & 3)).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The callback body: deterministic, journalled before the first send, resent unchanged. */
 export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amountMinor: string): string {
   const minor = BigInt(amountMinor);
   const body: Record<string, unknown> = {
@@ -61,7 +72,7 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
     session_id: intent.sessionId,
     game_symbol: intent.gameSymbol,
     currency: intent.currency,
-    request_id: randomUUID(),
+    request_id: callbackRequestId(transactionIdOf(intent, op)),
     transaction_id: transactionIdOf(intent, op),
     round_id: intent.roundId,
     transaction_type: op,
@@ -71,6 +82,29 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
   };
   if (op === 'rollback') body.original_transaction_id = intent.transactions.debit;
   return JSON.stringify(body);
+}
+
+/** A step's journal entry as first written: its id, its exact body and the body's SHA-256. */
+export function journalEntry(
+  intent: RoundIntent,
+  op: MoneyOperation,
+  amountMinor: string,
+): { transactionId: string; body: string; requestHash: string } {
+  const body = buildCallbackBody(intent, op, amountMinor);
+  return {
+    transactionId: transactionIdOf(intent, op),
+    body,
+    requestHash: createHash('sha256').update(body).digest('hex'),
+  };
+}
+
+/** Whether this is the activity's first attempt (false outside an activity). */
+function firstAttempt(): boolean {
+  try {
+    return Context.current().info.attempt === 1;
+  } catch {
+    return false;
+  }
 }
 
 export function createSettlementActivities(deps: SettlementDeps) {
@@ -136,6 +170,32 @@ export function createSettlementActivities(deps: SettlementDeps) {
   }
 
   /**
+   * A journal-ahead round's debit, and a single-step one's credit, had their pending rows written
+   * before this step could run (with the round; with the debit's success). On the first attempt the
+   * row is not read again: its bytes follow from the intent. A later attempt claims it as usual
+   * (counts the attempt, and answers a recorded outcome from the journal). A first attempt run
+   * again after a worker died resends the same bytes; the wallet answers the stored result.
+   */
+  function journalledAhead(input: WalletStepInput): boolean {
+    const { intent, operation } = input;
+    if (!intent.journalAhead) return false;
+    if (operation !== 'debit' && !(operation === 'credit' && intent.winMinor !== null)) return false;
+    return firstAttempt();
+  }
+
+  function aheadRow(input: WalletStepInput): JournalRow {
+    const entry = journalEntry(input.intent, input.operation, input.amountMinor);
+    return {
+      transaction_id: entry.transactionId,
+      status: 'pending',
+      request_body: entry.body,
+      attempts: 1,
+      error_code: null,
+      wallet_balance: null,
+    };
+  }
+
+  /**
    * Journal first: the pending row with its exact body is written (once) before any send; every
    * attempt sends the stored bytes. A terminal row is answered from the journal without calling
    * the wallet again.
@@ -172,60 +232,101 @@ export function createSettlementActivities(deps: SettlementDeps) {
   }
 
   /**
-   * The outcome, the round's status, (for a successful rollback) the reversed debit and (for a
-   * debit refused with a code that blocks bets: self_excluded, session_time_limit, player_blocked
-   * or an unknown code) the session's bets block, in one statement: one round trip, atomic. The
-   * block is set only by the statement that records the refusal (a replay of a recorded outcome
-   * changes nothing), so a relaunch that cleared it is not undone by a retried activity.
+   * The outcome and, in the same statement (one round trip, atomic), what follows from it: the
+   * round's status; for a successful rollback, the reversed debit; for a debit refused with a code
+   * that blocks bets (self_excluded, session_time_limit, player_blocked or an unknown code), the
+   * session's bets block; for a journal-ahead round, the credit's pending row with a debit's
+   * success (the credit is then sent without a claim of its own), or that credit row voided with a
+   * cancel's success (a cancelled round never sends its credit). The block is set only by the
+   * statement that records the refusal (a replay of a recorded outcome changes nothing), so a
+   * relaunch that cleared it is not undone by a retried activity. Only the parts that apply are
+   * in the statement: a data-modifying part that changes nothing still runs its table's triggers.
    */
   async function recordOutcome(
     input: WalletStepInput,
     txId: string,
     outcome: { status: 'success' | 'failed'; balance?: string; error?: string; httpStatus?: number },
   ): Promise<void> {
+    const { intent } = input;
     const roundStatus =
       (outcome.status === 'success' ? input.roundStatusOnSuccess : input.roundStatusOnRejection) ?? null;
-    const reversesDebit = input.operation === 'rollback' && outcome.status === 'success';
-    const blocksSession =
-      input.operation === 'debit' &&
-      outcome.status === 'failed' &&
-      outcome.error !== undefined &&
-      blocksBets(outcome.error);
-    await deps.pool.query(
-      `WITH tx AS (
+    const params: unknown[] = [
+      txId,
+      outcome.status,
+      outcome.balance ?? null,
+      outcome.error ?? null,
+      outcome.httpStatus ?? null,
+    ];
+    const p = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const parts = [
+      `tx AS (
          UPDATE wallet_transactions SET status = $2, wallet_balance = $3, error_code = $4, http_status = $5,
                 last_error = NULL, completed_at = now(), updated_at = now()
          WHERE transaction_id = $1 AND status = 'pending' RETURNING 1
-       ), rd AS (
-         UPDATE rounds SET status = $6, stuck = false, updated_at = now(), settled_at = now(),
-                win_minor = CASE WHEN $6 = 'completed' THEN $7::bigint ELSE win_minor END
-         WHERE $6::text IS NOT NULL AND round_id = $8 RETURNING 1
-       ), rb AS (
-         -- The reversed debit's outcome is unknown and now irrelevant: it can no longer be pending.
+       )`,
+    ];
+    if (roundStatus !== null) {
+      const win =
+        roundStatus === 'completed'
+          ? `${p(input.operation === 'credit' ? input.amountMinor : '0')}::bigint`
+          : 'win_minor';
+      parts.push(`rd AS (
+         UPDATE rounds SET status = ${p(roundStatus)}, stuck = false, updated_at = now(), settled_at = now(),
+                win_minor = ${win}
+         WHERE round_id = ${p(intent.roundId)} RETURNING 1
+       )`);
+    }
+    if (input.operation === 'rollback' && outcome.status === 'success') {
+      // The reversed debit's outcome is unknown and now irrelevant: it can no longer be pending.
+      parts.push(`rb AS (
          UPDATE wallet_transactions SET status = 'failed', error_code = 'reversed_by_rollback',
                 completed_at = now(), updated_at = now()
-         WHERE $9::boolean AND transaction_id = $10 AND status = 'pending' RETURNING 1
-       ), sb AS (
-         -- Player protection: the session takes no bets until the operator relaunches it.
-         UPDATE sessions SET bets_blocked_code = $4, bets_blocked_at = now(), bets_blocked_round_id = $8
-         WHERE $11::boolean AND session_id = $12 AND EXISTS (SELECT 1 FROM tx) RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM tx) AS tx, (SELECT count(*) FROM rd) AS rd, (SELECT count(*) FROM rb) AS rb,
-              (SELECT count(*) FROM sb) AS sb`,
-      [
-        txId,
-        outcome.status,
-        outcome.balance ?? null,
-        outcome.error ?? null,
-        outcome.httpStatus ?? null,
-        roundStatus,
-        input.operation === 'credit' ? input.amountMinor : '0',
-        input.intent.roundId,
-        reversesDebit,
-        input.intent.transactions.debit,
-        blocksSession,
-        input.intent.sessionId,
-      ],
+         WHERE transaction_id = ${p(intent.transactions.debit)} AND status = 'pending' RETURNING 1
+       )`);
+    }
+    if (
+      input.operation === 'debit' &&
+      outcome.status === 'failed' &&
+      outcome.error !== undefined &&
+      blocksBets(outcome.error)
+    ) {
+      // Player protection: the session takes no bets until the operator relaunches it.
+      parts.push(`sb AS (
+         UPDATE sessions SET bets_blocked_code = $4, bets_blocked_at = now(), bets_blocked_round_id = ${p(intent.roundId)}
+         WHERE session_id = ${p(intent.sessionId)} AND EXISTS (SELECT 1 FROM tx) RETURNING 1
+       )`);
+    }
+    if (
+      intent.journalAhead &&
+      intent.winMinor !== null &&
+      input.operation === 'debit' &&
+      outcome.status === 'success'
+    ) {
+      // Journal first for the credit too: its row (exact bytes) is written before any send.
+      const credit = journalEntry(intent, 'credit', intent.winMinor);
+      parts.push(`cr AS (
+         INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+           transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+         VALUES (${p(credit.transactionId)}, ${p(intent.operatorId)}, ${p(intent.sessionId)}, ${p(intent.roundId)},
+           ${p(intent.playerId)}, ${p(intent.gameSymbol)}, 'credit', ${p(intent.winMinor)}, ${p(intent.currency)},
+           ${p(credit.body)}, ${p(credit.requestHash)}, 1)
+         ON CONFLICT (transaction_id) DO NOTHING RETURNING 1
+       )`);
+    }
+    if (intent.journalAhead && input.operation === 'cancel' && outcome.status === 'success') {
+      parts.push(`vc AS (
+         UPDATE wallet_transactions SET status = 'failed', error_code = 'not_sent_round_cancelled',
+                completed_at = now(), updated_at = now()
+         WHERE transaction_id = ${p(intent.transactions.credit)} AND status = 'pending' RETURNING 1
+       )`);
+    }
+    const names = parts.map((part) => part.slice(0, part.indexOf(' ')));
+    await deps.pool.query(
+      `WITH ${parts.join(', ')} SELECT ${names.map((n) => `(SELECT count(*) FROM ${n}) AS ${n}`).join(', ')}`,
+      params,
     );
   }
 
@@ -251,7 +352,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
   return {
     /** One wallet money step: debit, credit, cancel or rollback. */
     async walletStep(input: WalletStepInput): Promise<WalletStepResult> {
-      const row = await claimAttempt(input);
+      const row = journalledAhead(input) ? aheadRow(input) : await claimAttempt(input);
       if (row.status === 'success') return { status: 'success', balance: row.wallet_balance ?? '' };
       if (row.status === 'failed') {
         if (input.operation === 'debit') return { status: 'rejected', error: row.error_code ?? 'rejected' };

@@ -37,6 +37,13 @@ export interface RoundIntent {
    * added by recordRound/startSettlement from the request being handled when absent.
    */
   trace?: RoundTrace;
+  /**
+   * Journal ahead (slot spins): the debit's pending journal row was written with the round, in the
+   * statement that recorded it, and a single-step round's credit row is written with the debit's
+   * success, so the first attempt of either step sends at once (the bytes are deterministic:
+   * buildCallbackBody). Absent on rounds recorded otherwise: every attempt claims its row first.
+   */
+  journalAhead?: boolean;
 }
 
 export interface RoundTrace {

@@ -32,6 +32,7 @@ import { HttpError } from '../http/errors.js';
 import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../runtime/bets-blocked.js';
 import type { CrashSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
 import {
   consumePosition,
   liveChain,
@@ -579,7 +580,7 @@ export class CrashRuntime {
   private async debitThenStart(roundId: string, intent: RoundIntent, betAt: number) {
     const temporal = this.deps.temporal!;
     try {
-      await startSettlement(temporal.client, temporal.taskQueue, intent);
+      await startRoundSettlement(temporal, intent);
     } catch (err) {
       // The round cannot start: abort it (the cancel update starts the workflow if it never did).
       this.log('error', 'crash: the settlement workflow did not start; aborting the round', {

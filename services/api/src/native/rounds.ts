@@ -8,7 +8,6 @@ import {
   type RoundOutcome,
   recordRound,
   stageSignal,
-  startSettlement,
   transactionIdsFor,
 } from '@opi/workflows';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import { assertBetsAllowed, readBetsBlocked } from '../runtime/bets-blocked.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
 import {
   applyAction,
   currentOffer,
@@ -316,7 +316,7 @@ export async function placeBet(
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });
     await insertStages(c, roundId, 0, [started.bet]);
   });
-  const handle = await startSettlement(temporal.client, temporal.taskQueue, intent);
+  const handle = await startRoundSettlement(temporal, intent);
   if (family === 'dice') {
     const settled = withTimeout(handle.result() as Promise<RoundOutcome>, NATIVE_WAIT_MS);
     await settled.catch(() => null);

@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { withTransaction } from '@opi/db';
 import {
+  journalEntry,
   type RoundIntent,
   type RoundOutcome,
-  recordRound,
-  startSettlement,
   transactionIdsFor,
+  withTrace,
 } from '@opi/workflows';
 import { z } from 'zod';
+import { loadOperator } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
 import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
-import { assertBetsAllowed } from './bets-blocked.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
+import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from './bets-blocked.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -51,11 +52,13 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
   const req = parseOr422(SpinRequest, body ?? {}, 'body');
   const betMinor = BigInt(req.bet_minor);
-  const { rows: ops } = await deps.pool.query<{ bet_min_minor: bigint; bet_max_minor: bigint }>(
-    `SELECT bet_min_minor, bet_max_minor FROM operators WHERE operator_id = $1`,
-    [session.operator_id],
+  // The operator's limits from the process's operator cache (dropped by the change feed when an
+  // admin changes the operator): no round trip per spin.
+  const operator = await deps.caches.operators.get(session.operator_id, () =>
+    loadOperator(deps.pool, session.operator_id),
   );
-  const limits = ops[0]!;
+  if (!operator) throw new HttpError(401, 'Missing or invalid session token');
+  const limits = operator;
   if (betMinor < limits.bet_min_minor || betMinor > limits.bet_max_minor) {
     throw new HttpError(422, [
       {
@@ -100,20 +103,10 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
     stakeMinor: result.costMinor.toString(),
     winMinor: result.totalWinMinor.toString(),
     transactions: transactionIdsFor(roundId),
+    journalAhead: true,
   };
-  await withTransaction(deps.pool, async (c) => {
-    // One unfinished round at a time per session: the previous one must settle first.
-    const { rows } = await c.query(
-      `SELECT round_id FROM rounds WHERE session_id = $1 AND status = 'open' FOR UPDATE`,
-      [session.session_id],
-    );
-    if (rows.length > 0) throw new HttpError(409, `Round ${rows[0].round_id} is still being settled`);
-    // Player protection: a session whose debit the operator refused with a blocking code takes no
-    // bets until relaunch (checked after the unfinished round: its refusal commits the block).
-    await assertBetsAllowed(c, session.session_id);
-    await recordRound(c, { intent, playerPk: session.player_id, outcome: jsonSafe(result.outcome) });
-  });
-  const handle = await startSettlement(deps.temporal.client, deps.temporal.taskQueue, intent);
+  await recordSpinRound(deps, session, intent, jsonSafe(result.outcome));
+  const handle = await startRoundSettlement(deps.temporal, intent);
   const settled = await Promise.race([
     handle.result() as Promise<RoundOutcome>,
     new Promise<null>((r) => setTimeout(() => r(null), SPIN_WAIT_MS).unref()),
@@ -127,4 +120,74 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
     error: settled && settled.status === 'rejected' ? settled.error : null,
     outcome: jsonSafe(result.outcome),
   };
+}
+
+/**
+ * The spin's one statement (one round trip, autocommit): under a share lock of the session row, the
+ * round with its intent and the debit's pending journal row (journal ahead: the workflow's first
+ * debit attempt sends these bytes at once), unless the session has an unfinished round (409; two
+ * racing spins meet at the unique index rounds_one_open_spin) or its bets are blocked by
+ * the operator's wallet (409 with the code). The share lock waits for a refusal being recorded
+ * (which updates the session row) and then reads its block.
+ */
+async function recordSpinRound(
+  deps: ApiDeps,
+  session: RuntimeSession,
+  intent: RoundIntent,
+  outcome: unknown,
+) {
+  const debit = journalEntry(intent, 'debit', intent.stakeMinor);
+  const { rows } = await deps.pool.query<
+    BetsBlockedRow & { open_round_id: string | null; inserted: number; journalled: number }
+  >(
+    `WITH s AS (
+       SELECT bets_blocked_code, bets_blocked_at, bets_blocked_round_id FROM sessions
+        WHERE session_id = $3 FOR SHARE
+     ), open_round AS (
+       SELECT round_id FROM rounds
+        WHERE session_id = $3 AND status = 'open' LIMIT 1
+     ), ins AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, outcome)
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10 FROM s
+        WHERE s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
+       ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING
+       RETURNING round_id
+     ), journal AS (
+       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+       SELECT $11, $2, $3, round_id, $12, $5, 'debit', $8, $7, $13, $14, 1 FROM ins
+       RETURNING 1
+     )
+     SELECT (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
+            s.bets_blocked_round_id, (SELECT count(*) FROM ins)::int AS inserted,
+            (SELECT count(*) FROM journal)::int AS journalled
+       FROM s`,
+    [
+      intent.roundId,
+      intent.operatorId,
+      intent.sessionId,
+      session.player_id,
+      intent.gameSymbol,
+      intent.providerId,
+      intent.currency,
+      intent.stakeMinor,
+      JSON.stringify(withTrace(intent)),
+      JSON.stringify(outcome),
+      debit.transactionId,
+      intent.playerId,
+      debit.body,
+      debit.requestHash,
+    ],
+  );
+  const row = rows[0];
+  if (!row) throw new HttpError(401, 'Missing or invalid session token');
+  if (row.inserted === 1 && row.journalled === 1) return;
+  // One unfinished round at a time per session: the previous one must settle first.
+  if (row.open_round_id) throw new HttpError(409, `Round ${row.open_round_id} is still being settled`);
+  // Player protection: a session whose debit the operator refused with a blocking code takes no
+  // bets until relaunch.
+  const blocked = presentBetsBlocked(row);
+  if (blocked) throw betsBlockedError(blocked);
+  throw new HttpError(409, 'Another round of this session is still being settled');
 }

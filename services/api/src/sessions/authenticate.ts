@@ -12,6 +12,18 @@ function presentedToken(ctx: Context): string | undefined {
 }
 
 /**
+ * The slot families' inactivity deadline moves with activity, written at most once a minute: a
+ * request while the stored deadline is still within a minute of a fresh one changes nothing (one
+ * write fewer per spin and balance read; the deadline is at most a minute short of exact).
+ */
+export const EXTENSION_GRANULARITY_MS = 60_000;
+
+function needsExtension(expiresAt: Date | null): boolean {
+  if (!expiresAt) return true;
+  return expiresAt.getTime() < Date.now() + LIFETIMES.slotInactivityMs - EXTENSION_GRANULARITY_MS;
+}
+
+/**
  * Runtime routes accept only the session's own token (the launch URL's bearer secret, stored as
  * a hash). An expired or revoked session is 401. For the slot families, activity extends the
  * inactivity deadline. Expiry never cancels an unfinished payment: settlement does not pass here.
@@ -33,7 +45,10 @@ export function authenticateRuntime(deps: ApiDeps) {
     if (session.expires_at && session.expires_at.getTime() <= Date.now()) {
       throw new HttpError(401, 'The session has expired: launch the game again');
     }
-    if (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') {
+    if (
+      (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
+      needsExtension(session.expires_at)
+    ) {
       const extended = new Date(Date.now() + LIFETIMES.slotInactivityMs);
       await deps.pool.query(
         `UPDATE sessions SET expires_at = $2, last_activity_at = now() WHERE session_id = $1`,

@@ -172,6 +172,7 @@ test('a graceful stop drains the hosted worker: the wallet step in hand is recor
     await until('the hosted worker polls', async () => h.deps.temporal?.eagerClient != null, 60_000);
     const token = await launch(h.base, `hosted-drain-${randomUUID().slice(0, 8)}`);
     await admin.setFaults({ latencyMs: [1_500, 1_500], latencyRate: 1 });
+    const delayed = (await admin.getFaults()).counters.latency;
     const answer = spin(h.base, token).catch(() => null);
     const debit = await until(
       'the debit journalled and sent',
@@ -187,7 +188,12 @@ test('a graceful stop drains the hosted worker: the wallet step in hand is recor
       },
       20_000,
     );
-    // Stop the hosted worker while its wallet call waits in the sandbox's delay.
+    // Stop the hosted worker while its wallet call waits in the sandbox's delay (the debit's row is
+    // journalled with the round, before the send: wait for the wallet to hold the call).
+    await until(
+      'the wallet holds the debit',
+      async () => (await admin.getFaults()).counters.latency > delayed,
+    );
     await h.deps.hostedWorker!.stop();
     const { rows } = await setup.db.pool.query<{ status: string }>(
       `SELECT status FROM wallet_transactions WHERE transaction_id = $1`,
@@ -282,6 +288,7 @@ test('an API SIGKILLed while its hosted worker holds an eager round: a standalon
     const token = await launch(setup.base, `hosted-kill-${randomUUID().slice(0, 8)}`);
     // The wallet holds the debit 1.5 s before applying it: the kill lands while it is in flight.
     await admin.setFaults({ latencyMs: [1_500, 1_500], latencyRate: 1 });
+    const delayed = (await admin.getFaults()).counters.latency;
     const answer = spin(base, token).catch((err: unknown) => err);
     const pending = await until(
       'the debit journalled and sent by the API',
@@ -296,7 +303,10 @@ test('an API SIGKILLed while its hosted worker holds an eager round: a standalon
       20_000,
     );
     const roundId = pending.round_id;
-    await new Promise((r) => setTimeout(r, 200));
+    await until(
+      'the wallet holds the debit',
+      async () => (await admin.getFaults()).counters.latency > delayed,
+    );
     api.kill('SIGKILL');
     await answer;
     await admin.setFaults({});
@@ -317,8 +327,19 @@ test('an API SIGKILLed while its hosted worker holds an eager round: a standalon
       },
       90_000,
     );
-    const identities = await taskIdentities(roundId);
-    assert.equal(identities.at(-1), 'standalone-kill', identities.join(', '));
+    // The workflow tasks after the kill were completed by the standalone worker (the round's row
+    // is completed inside the credit step, a moment before the workflow task that ran it).
+    const outcome = await client.workflow.getHandle(roundId).result();
+    assert.equal(outcome.status, 'completed');
+    const history = await client.workflow.getHandle(roundId).fetchHistory();
+    const completedBy = (history.events ?? [])
+      .filter((e) => e.workflowTaskCompletedEventAttributes)
+      .map((e) => e.workflowTaskCompletedEventAttributes!.identity ?? '');
+    assert.equal(
+      completedBy.at(-1),
+      'standalone-kill',
+      `workflow tasks completed by: ${completedBy.join(', ')}`,
+    );
     assert.equal(await appliedDebits(roundId), 1, 'one debit applied by the wallet');
     const requests = await walletRequests(roundId);
     assert.equal(requests.filter((r) => r.transaction_type === 'debit' && r.outcome === 'applied').length, 1);
