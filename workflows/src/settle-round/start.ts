@@ -1,6 +1,7 @@
 import { currentTrace } from '@opi/config/trace';
 import type { Pool, PoolClient } from '@opi/db';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { journalEntry } from './activities.js';
 import type { RoundIntent, RoundOutcome } from './intent.js';
 import type { SettlementTuning, settleRound } from './workflow.js';
 
@@ -15,13 +16,26 @@ export interface RoundRecord {
 /**
  * Writes the round and its settlement intent. Call it inside the same database transaction as
  * whatever else the spin writes, before the workflow starts: the intent exists before any send.
+ * A journal-ahead intent gets its debit's pending journal row (its exact bytes) in the same
+ * statement.
  */
 export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Promise<void> {
   const intent = withTrace(round.intent);
+  const debit = intent.journalAhead ? journalEntry(intent, 'debit', intent.stakeMinor) : null;
   await db.query(
-    `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
-                         bet_minor, win_minor, intent, outcome)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10)`,
+    `WITH ins AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, outcome)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10) RETURNING round_id
+     )${
+       debit
+         ? `, journal AS (
+       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+       SELECT $11, $2, $3, round_id, $12, $5, 'debit', $8, $7, $13, $14, 1 FROM ins RETURNING 1
+     )`
+         : ''
+     } SELECT 1`,
     [
       intent.roundId,
       intent.operatorId,
@@ -33,6 +47,7 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
       intent.stakeMinor,
       JSON.stringify(intent),
       round.outcome === undefined ? null : JSON.stringify(round.outcome),
+      ...(debit ? [debit.transactionId, intent.playerId, debit.body, debit.requestHash] : []),
     ],
   );
 }

@@ -36,7 +36,13 @@ export interface SettlementEnv {
   /** Records a round and its intent (as the game runtime does) and returns the intent. */
   newRound(
     p: PlayerSession,
-    opts: { stakeMinor: number; winMinor: number | null; multiStep?: RoundIntent['multiStep'] },
+    opts: {
+      stakeMinor: number;
+      winMinor: number | null;
+      multiStep?: RoundIntent['multiStep'];
+      /** Record it as the slot spin does: the debit's journal row written with the round. */
+      journalAhead?: boolean;
+    },
   ): Promise<RoundIntent>;
   close(): Promise<void>;
 }
@@ -158,6 +164,7 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
         winMinor: opts.winMinor === null ? null : String(opts.winMinor),
         transactions: transactionIdsFor(roundId),
         ...(opts.multiStep ? { multiStep: opts.multiStep } : {}),
+        ...(opts.journalAhead ? { journalAhead: true } : {}),
       };
       await recordRound(pool, { intent, playerPk: p.playerPk });
       return intent;

@@ -278,3 +278,28 @@ test('prov_b with its switch on, end to end: launch, spins settled by the workfl
   }
   assert.equal((await launchB({})).status, 409, 'switched off again');
 });
+
+test('spins racing on one session: one round between them, the others 409; the debit journalled with the round', async () => {
+  await admin.createPlayer({
+    operatorId: 'op_spin',
+    playerId: 'spin-race',
+    currency: 'EUR',
+    balanceMinor: 100_000,
+  });
+  const token = await launch('spin-race');
+  const answers = await Promise.all(Array.from({ length: 6 }, () => spinCall(token, { bet_minor: 100 })));
+  const statuses = answers.map((a) => a.status).sort();
+  assert.deepEqual(statuses, [200, 409, 409, 409, 409, 409], answers.map((a) => a.text).join('\n'));
+  const won = answers.find((a) => a.status === 200)!;
+  for (const a of answers.filter((x) => x.status === 409)) assert.match(a.json.detail, /still being settled/);
+  const { rows } = await h.db.pool.query<{ round_id: string; n: string }>(
+    `SELECT r.round_id, (SELECT count(*) FROM wallet_transactions t WHERE t.round_id = r.round_id AND t.transaction_type = 'debit') AS n
+     FROM rounds r JOIN sessions s USING (session_id) WHERE s.player_id = (SELECT player_id FROM players WHERE external_player_id = 'spin-race')`,
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.round_id, Number(r.n)]),
+    [[won.json.round_id, 1]],
+  );
+  const again = await spinCall(token, { bet_minor: 100 });
+  assert.equal(again.status, 200, 'the next spin is taken once the round settled');
+});
