@@ -24,12 +24,17 @@ const SearchBase = {
   /** The operator's external_player_id. */
   player_id: Id.optional(),
   currency: CurrencyCode.optional(),
-  /** Created at or after (ISO 8601 with offset). */
+  /**
+   * Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59),
+   * naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to
+   * the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`.
+   */
   from: Instant.optional(),
-  /** Created before (ISO 8601 with offset). */
+  /** Created before: an instant as for `from` (422 at `query.to` otherwise). */
   to: Instant.optional(),
+  /** Page size: an integer from 1 to 200 (default 50). */
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_DEFAULT),
-  /** Opaque; the `next_cursor` of the previous page. */
+  /** Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
   cursor: z.string().max(400).optional(),
 };
 
@@ -63,7 +68,14 @@ export type RoundSearchQuery = z.infer<typeof RoundSearchQuery>;
 
 /** `GET /api/operator/v1/reconciliation` (and `.csv`) query: rounds created in [from, to). */
 export const ReconciliationQuery = z.strictObject({
+  /**
+   * Rounds created at or after (default: from the beginning): an RFC 3339 date-time with `Z` or a
+   * numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to
+   * 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond and answered as such in `from`.
+   * Anything else is 422 at `query.from`.
+   */
   from: Instant.optional(),
+  /** Rounds created before (default: now): an instant as for `from` (422 at `query.to` otherwise). */
   to: Instant.optional(),
   currency: CurrencyCode.optional(),
 });

@@ -87,7 +87,9 @@ export type StaffCatalogQuery = z.infer<typeof StaffCatalogQuery>;
 
 /** `GET /api/staff/v1/operators/{operator_id}/charts`: rounds created in [from, to). */
 export const StaffChartsQuery = z.strictObject({
+  /** An instant as the reconciliation's `from` (default: 30 days before `to`). */
   from: Instant.optional(),
+  /** An instant as the reconciliation's `to` (default: now). */
   to: Instant.optional(),
 });
 export type StaffChartsQuery = z.infer<typeof StaffChartsQuery>;

@@ -200,7 +200,7 @@ export type paths = {
     };
     /**
      * Search the operator’s wallet-transaction journal
-     * @description Newest first; `next_cursor` (opaque) goes back as `cursor` and is null on the last page. Unknown parameters are 422.
+     * @description Newest first; `next_cursor` (opaque) goes back as `cursor` and is null on the last page. Unknown parameters are 422. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59, read in UTC); a value outside, a forged cursor, a NUL or a lone surrogate is 422 naming the parameter, never a 5xx.
      */
     get: operations['searchOperatorTransactions'];
     put?: never;
@@ -237,7 +237,7 @@ export type paths = {
     };
     /**
      * Search the operator’s rounds
-     * @description Stable round ids with integer `bet_minor` and `win_minor` totals; paging as the transaction search.
+     * @description Stable round ids with integer `bet_minor` and `win_minor` totals; paging, `from`/`to` and their 422s as the transaction search.
      */
     get: operations['searchOperatorRounds'];
     put?: never;
@@ -274,7 +274,7 @@ export type paths = {
     };
     /**
      * Per-currency totals: wallet deltas against game-history deltas
-     * @description Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion.
+     * @description Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.
      */
     get: operations['getReconciliation'];
     put?: never;
@@ -2449,12 +2449,13 @@ export interface operations {
         /** @description The operator's external_player_id. */
         player_id?: string;
         currency?: string;
-        /** @description Created at or after (ISO 8601 with offset). */
+        /** @description Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`. */
         from?: string;
-        /** @description Created before (ISO 8601 with offset). */
+        /** @description Created before: an instant as for `from` (422 at `query.to` otherwise). */
         to?: string;
+        /** @description Page size: an integer from 1 to 200 (default 50). */
         limit?: number;
-        /** @description Opaque; the `next_cursor` of the previous page. */
+        /** @description Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
         cursor?: string;
         round_id?: string;
         status?: 'pending' | 'success' | 'failed';
@@ -2664,12 +2665,13 @@ export interface operations {
         /** @description The operator's external_player_id. */
         player_id?: string;
         currency?: string;
-        /** @description Created at or after (ISO 8601 with offset). */
+        /** @description Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`. */
         from?: string;
-        /** @description Created before (ISO 8601 with offset). */
+        /** @description Created before: an instant as for `from` (422 at `query.to` otherwise). */
         to?: string;
+        /** @description Page size: an integer from 1 to 200 (default 50). */
         limit?: number;
-        /** @description Opaque; the `next_cursor` of the previous page. */
+        /** @description Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
         cursor?: string;
         status?: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
         game_symbol?: string;
@@ -2875,7 +2877,9 @@ export interface operations {
   getReconciliation: {
     parameters: {
       query?: {
+        /** @description Rounds created at or after (default: from the beginning): an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond and answered as such in `from`. Anything else is 422 at `query.from`. */
         from?: string;
+        /** @description Rounds created before (default: now): an instant as for `from` (422 at `query.to` otherwise). */
         to?: string;
         currency?: string;
         /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
@@ -2977,7 +2981,9 @@ export interface operations {
   getReconciliationCsv: {
     parameters: {
       query?: {
+        /** @description Rounds created at or after (default: from the beginning): an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond and answered as such in `from`. Anything else is 422 at `query.from`. */
         from?: string;
+        /** @description Rounds created before (default: now): an instant as for `from` (422 at `query.to` otherwise). */
         to?: string;
         currency?: string;
         /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */

@@ -372,7 +372,13 @@ across every API process), \`x-pp-signature\`: lower-case hex HMAC-SHA256, keyed
 \`x-operator-id\`) is for provider master keys only. A key reads only its own operator's records
 (another operator's: 403).
 
-**Errors.** JSON, usually \`{"detail": "..."}\`; 422 carries \`detail: [{loc, msg, type}]\`.
+**Errors.** JSON, usually \`{"detail": "..."}\`; 422 carries \`detail: [{loc, msg, type}]\`. No input is
+answered with a 5xx: a value the service could not store or query is a 422 naming it. Date-time
+parameters are RFC 3339 with \`Z\` or an offset (any up to ±23:59) naming an instant from
+1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z, read in UTC to the microsecond; text must not
+contain U+0000 or a lone surrogate; integers stay within their documented range (int64 at most;
+an integer amount past 2^53 in JSON is refused rather than rounded). A 5xx means the service itself
+(500, a misconfiguration) or a dependency (503) failed.
 
 **Tracing.** Every answer carries \`x-request-id\` (yours when it is a safe token, else a new one) and
 \`traceresponse\`; send a W3C \`traceparent\` and the wallet callbacks your request causes carry the

@@ -289,7 +289,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'Search the operator’s wallet-transaction journal',
     description:
-      'Newest first; `next_cursor` (opaque) goes back as `cursor` and is null on the last page. Unknown parameters are 422.',
+      'Newest first; `next_cursor` (opaque) goes back as `cursor` and is null on the last page. Unknown parameters are 422. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59, read in UTC); a value outside, a forged cursor, a NUL or a lone surrogate is 422 naming the parameter, never a 5xx.',
     auth: 'operator-signed',
     query: c.TransactionSearchQuery,
     extraQuery: OperatorIdParam,
@@ -329,7 +329,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'Search the operator’s rounds',
     description:
-      'Stable round ids with integer `bet_minor` and `win_minor` totals; paging as the transaction search.',
+      'Stable round ids with integer `bet_minor` and `win_minor` totals; paging, `from`/`to` and their 422s as the transaction search.',
     auth: 'operator-signed',
     query: c.RoundSearchQuery,
     extraQuery: OperatorIdParam,
@@ -362,7 +362,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'Per-currency totals: wallet deltas against game-history deltas',
     description:
-      'Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion.',
+      'Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.',
     auth: 'operator-signed',
     query: c.ReconciliationQuery,
     extraQuery: OperatorIdParam,
