@@ -50,3 +50,22 @@ test('an open slot round without a settlement is started late, once, and settles
     { transaction_type: 'debit', status: 'success' },
   ]);
 });
+
+test('a journal-ahead round whose workflow never started (its debit row written with it) is resumed too', async () => {
+  const p = await env.newPlayer({ family: 'prov_a', balanceMinor: 10_000 });
+  const orphan = await env.newRound(p, { stakeMinor: 300, winMinor: 100, journalAhead: true });
+  const started = await resumeUnstartedRounds(env.pool, env.client, env.taskQueue, { olderThanSeconds: 0 });
+  assert.deepEqual(started, [orphan.roundId]);
+  await eventually(
+    async () =>
+      (await env.pool.query(`SELECT status FROM rounds WHERE round_id = $1`, [orphan.roundId])).rows[0]
+        ?.status === 'completed',
+    20_000,
+    'the resumed round to complete',
+  );
+  assert.equal((await env.wallet.admin.balance('op_settle', p.externalId, 'EUR')).balance_minor, '9800');
+  assert.deepEqual(
+    await resumeUnstartedRounds(env.pool, env.client, env.taskQueue, { olderThanSeconds: 0 }),
+    [],
+  );
+});

@@ -12,8 +12,12 @@ import { startSettlement } from './start.js';
  * the same transaction ids; a start of a round that does have a workflow is a no-op.
  *
  * Candidates are prov_a and prov_b rounds still open after `olderThanSeconds` with nothing in the
- * journal (any started settlement journals its debit before its first send). Found by the
- * reliability suite (`bench/src/reliability`).
+ * journal but, for a journal-ahead round (the spin writes its debit's row with the round), that
+ * debit row as it was written: pending, one attempt, no error recorded. A started settlement
+ * journals its debit before its first send, and an attempt that failed records its error, so
+ * such a round's settlement is very likely not running; if it is after all (a first attempt held
+ * that long), the start attaches to it and changes nothing. Found by the reliability suite
+ * (`bench/src/reliability`).
  */
 export async function resumeUnstartedRounds(
   pool: Pool,
@@ -27,7 +31,10 @@ export async function resumeUnstartedRounds(
      WHERE (r.status IN ('open', 'settling') OR r.stuck) AND r.status = 'open'
        AND r.provider_id IN ('prov_a', 'prov_b')
        AND r.created_at < now() - make_interval(secs => $1)
-       AND NOT EXISTS (SELECT 1 FROM wallet_transactions w WHERE w.round_id = r.round_id)
+       AND NOT EXISTS (
+         SELECT 1 FROM wallet_transactions w WHERE w.round_id = r.round_id
+            AND NOT (w.transaction_type = 'debit' AND w.status = 'pending' AND w.attempts = 1
+                     AND w.last_error IS NULL AND (r.intent ->> 'journalAhead') = 'true'))
      ORDER BY r.created_at LIMIT $2`,
     [options.olderThanSeconds ?? 30, options.limit ?? 100],
   );
