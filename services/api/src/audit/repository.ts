@@ -8,7 +8,7 @@ import {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { HttpError } from '../http/errors.js';
-import { type BetsBlockedRow, presentBetsBlocked } from '../runtime/bets-blocked.js';
+import { type BetsBlockedRow, presentBetsBlocked } from '../sessions/bets-blocked.js';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*

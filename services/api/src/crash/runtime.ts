@@ -29,7 +29,7 @@ import {
 } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../runtime/bets-blocked.js';
+import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
 import type { CrashSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
 import { startRoundSettlement } from '../settlement/start-round.js';

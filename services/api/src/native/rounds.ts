@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import { assertBetsAllowed, readBetsBlocked } from '../runtime/bets-blocked.js';
+import { assertBetsAllowed, readBetsBlocked } from '../sessions/bets-blocked.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 import {

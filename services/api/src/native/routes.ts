@@ -7,8 +7,8 @@ import type { ApiDeps } from '../deps.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import { readBetsBlocked } from '../runtime/bets-blocked.js';
 import { authenticateRuntime } from '../sessions/authenticate.js';
+import { readBetsBlocked } from '../sessions/bets-blocked.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import {
   loadNativeAssets,

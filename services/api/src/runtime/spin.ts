@@ -12,9 +12,9 @@ import type { ApiDeps } from '../deps.js';
 import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
+import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '../sessions/bets-blocked.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
-import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from './bets-blocked.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
