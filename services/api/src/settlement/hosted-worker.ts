@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from '@opi/config';
 import type { Pool, SecretBox } from '@opi/db';
 import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
@@ -46,6 +47,13 @@ export interface HostedWorker {
 export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
   const retryMs = options.retryMs ?? 2_000;
   const log = options.logger;
+  if (!existsSync(WORKFLOW_BUNDLE_PATH)) {
+    // Nothing to run: starts stay ordinary and the worker processes take every round.
+    log.warn('no workflow bundle: the hosted settlement worker is off (npm run build -w workflows)', {
+      path: WORKFLOW_BUNDLE_PATH,
+    });
+    return { running: false, stop: async () => {} };
+  }
   let stopping = false;
   let worker: Worker | undefined;
   let running = false;
