@@ -21,6 +21,10 @@ export const AdminOperator = z.object({
   /** Whether a wallet secret is stored (it is never shown again). */
   wallet_secret_configured: z.boolean(),
   artwork_format: ThumbnailFormat,
+  /** Jurisdiction of launches that name none, or null. */
+  default_jurisdiction: z.string().nullable(),
+  /** Seconds between reality checks on slot pages, or null: none. */
+  reality_check_interval_seconds: z.number().int().nullable(),
   /** Only in the answer that generated or rotated it: the wallet callback secret, shown once. */
   wallet_secret: z.string().optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderId, ReleaseStatus, ThumbnailFormat } from './constants.js';
+import { Jurisdiction, RealityCheckIntervalSeconds } from './jurisdiction.js';
 import { CurrencyCode } from './primitives.js';
 
 /* Provider-admin API (/api/admin/v1) request bodies. Not part of the operator contract. */
@@ -51,6 +52,10 @@ export const CreateOperatorRequest = z.object({
   /** The wallet callback HMAC secret; generated (and returned once) when absent. */
   wallet_secret: z.string().min(16).max(256).optional(),
   artwork_format: ThumbnailFormat.default('vertical'),
+  /** Jurisdiction of launches that name none (`GB`, `CA-ON`); null: none. */
+  default_jurisdiction: Jurisdiction.nullable().optional(),
+  /** Seconds between reality checks on slot pages (1 to 86400); null: none. */
+  reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable().optional(),
 });
 export type CreateOperatorRequest = z.infer<typeof CreateOperatorRequest>;
 
@@ -67,6 +72,10 @@ export const UpdateOperatorRequest = z
     /** true: generate a new wallet secret and return it once. */
     rotate_wallet_secret: z.literal(true),
     artwork_format: ThumbnailFormat,
+    /** Jurisdiction of launches that name none; null clears it. */
+    default_jurisdiction: Jurisdiction.nullable(),
+    /** Seconds between reality checks on slot pages; null: none. */
+    reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable(),
   })
   .partial()
   .refine((b) => Object.keys(b).length > 0, 'at least one field to change');

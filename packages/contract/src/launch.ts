@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { OperatorIntegration } from './catalog.js';
 import { AmountUnit, ContractVersion, Device } from './constants.js';
+import { Jurisdiction, JurisdictionRules } from './jurisdiction.js';
 import { firstMirrorMismatch } from './mirror.js';
 import { CurrencyCode, ExternalPlayerId } from './primitives.js';
+
+export * from './jurisdiction.js';
 
 /*
  * POST /api/provider/v1/launch-url.
@@ -46,6 +49,12 @@ export const LaunchUrlRequest = z
     return_url: z.url().optional(),
     /** Device hint; slot families normalize tablet to mobile. */
     device: Device.optional(),
+    /**
+     * The player's jurisdiction: an ISO 3166-1 alpha-2 country code (`GB`) or an ISO 3166-2
+     * subdivision (`CA-ON`), upper case; defaults to the operator's `default_jurisdiction`. `GB`
+     * puts its slot rules in force (2.5 s between spin starts, no autoplay, no turbo).
+     */
+    jurisdiction: Jurisdiction.optional(),
   })
   .refine((body) => body.symbol !== undefined || body.slug !== undefined, {
     message: 'symbol or slug is required',
@@ -76,6 +85,8 @@ export const LaunchUrlData = z.object({
   provider_session_id: z.string().nullable().optional(),
   test_launch: z.boolean().optional(),
   operator_integration: OperatorIntegration.optional(),
+  /** The jurisdiction rules in force for this session (recorded on it; a relaunch sets them again). */
+  rules: JurisdictionRules.optional(),
 });
 export type LaunchUrlData = z.infer<typeof LaunchUrlData>;
 

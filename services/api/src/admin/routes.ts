@@ -24,7 +24,8 @@ import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 
 const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
-  wallet_base_url, wallet_secret_enc, artwork_format, created_at, updated_at`;
+  wallet_base_url, wallet_secret_enc, artwork_format, default_jurisdiction, reality_check_interval_seconds,
+  created_at, updated_at`;
 
 /** An operator as the admin API shows it: never the wallet secret, bet limits as strings. */
 function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Date }) {
@@ -38,6 +39,8 @@ function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Da
     wallet_base_url: row.wallet_base_url,
     wallet_secret_configured: row.wallet_secret_enc !== null,
     artwork_format: row.artwork_format,
+    default_jurisdiction: row.default_jurisdiction,
+    reality_check_interval_seconds: row.reality_check_interval_seconds,
   };
 }
 
@@ -112,8 +115,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     ];
     const { rows } = await deps.pool.query<OperatorRow>(
       `INSERT INTO operators (operator_id, name, status, default_currency, allowed_currencies, bet_min_minor,
-                              bet_max_minor, wallet_base_url, wallet_secret_enc, artwork_format)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                              bet_max_minor, wallet_base_url, wallet_secret_enc, artwork_format,
+                              default_jurisdiction, reality_check_interval_seconds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (operator_id) DO NOTHING
        RETURNING ${OPERATOR_COLUMNS}`,
       [
@@ -127,6 +131,8 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         input.wallet_base_url ?? null,
         deps.box.encrypt(walletSecret),
         input.artwork_format,
+        input.default_jurisdiction ?? null,
+        input.reality_check_interval_seconds ?? null,
       ],
     );
     if (!rows[0]) throw new HttpError(409, `Operator ${input.operator_id} already exists`);
@@ -152,7 +158,8 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const { rows } = await deps.pool.query<OperatorRow>(
       `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
               bet_min_minor = $6, bet_max_minor = $7, wallet_base_url = $8, wallet_secret_enc = $9,
-              artwork_format = $10, updated_at = now()
+              artwork_format = $10, default_jurisdiction = $11, reality_check_interval_seconds = $12,
+              updated_at = now()
        WHERE operator_id = $1 RETURNING ${OPERATOR_COLUMNS}`,
       [
         current.operator_id,
@@ -165,6 +172,10 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         input.wallet_base_url === undefined ? current.wallet_base_url : input.wallet_base_url,
         rotated ? deps.box.encrypt(rotated) : current.wallet_secret_enc,
         input.artwork_format ?? current.artwork_format,
+        input.default_jurisdiction === undefined ? current.default_jurisdiction : input.default_jurisdiction,
+        input.reality_check_interval_seconds === undefined
+          ? current.reality_check_interval_seconds
+          : input.reality_check_interval_seconds,
       ],
     );
     ctx.body = {

@@ -16,12 +16,16 @@ export interface OperatorRow {
   wallet_base_url: string | null;
   wallet_secret_enc: string | null;
   artwork_format: 'vertical' | 'horizontal';
+  /** Jurisdiction of launches that name none (issue 18), or null. */
+  default_jurisdiction: string | null;
+  /** Seconds between reality checks on slot pages, or null: none. */
+  reality_check_interval_seconds: number | null;
 }
 
 export async function loadOperator(pool: Pool, operatorId: string): Promise<OperatorRow | null> {
   const { rows } = await pool.query<OperatorRow>(
     `SELECT operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
-            wallet_base_url, wallet_secret_enc, artwork_format
+            wallet_base_url, wallet_secret_enc, artwork_format, default_jurisdiction, reality_check_interval_seconds
      FROM operators WHERE operator_id = $1`,
     [operatorId],
   );

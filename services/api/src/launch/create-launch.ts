@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest } from '@opi/contract';
+import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest, rulesFor } from '@opi/contract';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
@@ -38,7 +38,9 @@ function named(
  *
  * $1 new player id, $2 operator, $3 external player id, $4 player currency (crash scope) or null,
  * $5 symbol, $6 session currency, $7 new session id, $8 family, $9 token hash, $10 device,
- * $11 lang, $12 return_url, $13 coin, $14 expires_at, $15 grant_expires_at.
+ * $11 lang, $12 return_url, $13 coin, $14 expires_at, $15 grant_expires_at; the jurisdiction rules
+ * (issue 18): $16 jurisdiction, $17 min_spin_interval_ms, $18 autoplay, $19 turbo, $20 reality-check
+ * interval in seconds (a resumed session keeps a reality check already scheduled or due).
  */
 function launchStatement(scope: 'global' | 'crash'): string {
   const existing =
@@ -78,13 +80,20 @@ function launchStatement(scope: 'global' | 'crash'): string {
                              ELSE coalesce($13::bigint, coin_minor) END,
            expires_at = $14, grant_expires_at = $15, last_activity_at = now(),
            -- The operator launched again: a player-protection block of the session's bets ends.
-           bets_blocked_code = NULL, bets_blocked_at = NULL, bets_blocked_round_id = NULL
+           bets_blocked_code = NULL, bets_blocked_at = NULL, bets_blocked_round_id = NULL,
+           jurisdiction = $16, min_spin_interval_ms = $17, autoplay_allowed = $18, turbo_allowed = $19,
+           reality_check_interval_seconds = $20::int,
+           reality_check_due_at = CASE WHEN $20::int IS NULL THEN NULL
+                                       ELSE coalesce(reality_check_due_at, now() + make_interval(secs => $20::int)) END
     WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
     RETURNING session_id
   ), created AS (
     INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash,
-                          device, lang, return_url, coin_minor, expires_at, grant_expires_at)
-    SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15
+                          device, lang, return_url, coin_minor, expires_at, grant_expires_at,
+                          jurisdiction, min_spin_interval_ms, autoplay_allowed, turbo_allowed,
+                          reality_check_interval_seconds, reality_check_due_at)
+    SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15,
+           $16, $17, $18, $19, $20::int, now() + make_interval(secs => $20::int)
     FROM ok WHERE NOT EXISTS (SELECT 1 FROM live)
     RETURNING session_id
   )
@@ -224,6 +233,12 @@ export async function createLaunch(
   const returnUrl = rule(checkReturnUrl(req.return_url, family, deps.isProduction));
   const coinMinor = rule(parseCoin(req.coin, family, currency));
   const device = normalizeDevice(req.device, family);
+  // Jurisdiction rules: the launch's jurisdiction, else the operator's default (issue 18).
+  const rules = rulesFor(
+    req.jurisdiction ?? operator.default_jurisdiction ?? null,
+    family,
+    operator.reality_check_interval_seconds ?? null,
+  );
   // The runtime last: a request the runtime would refuse anyway gets its own status first, and
   // neither 503 nor 502 writes anything.
   const launchPath = runtimePathOf(game);
@@ -259,6 +274,11 @@ export async function createLaunch(
     coinMinor,
     expiresAt,
     grantExpiresAt,
+    rules.jurisdiction,
+    rules.min_spin_interval_ms,
+    rules.autoplay,
+    rules.turbo,
+    rules.reality_check_interval_seconds,
   ];
   const statement = named(`launch_${scope}`, scope === 'crash' ? LAUNCH_CRASH : LAUNCH_GLOBAL, values);
   let row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
@@ -292,6 +312,7 @@ export async function createLaunch(
     provider_session_id: null,
     test_launch: !deps.isProduction,
     operator_integration: integration,
+    rules,
   };
   return { data, resumedRoundId: row.round_id ?? null };
 }

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
+import { acknowledgeRealityCheck, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
 import { eventStream } from './events.js';
@@ -30,6 +31,8 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       ...facts,
       // Player protection: set while the operator's wallet has stopped this session's bets.
       bets_blocked: await readBetsBlocked(deps.pool, s.session_id),
+      // Jurisdiction rules in force, the session's elapsed time and net position, the reality check.
+      ...(await sessionRulesFacts(deps.pool, s.session_id)),
     };
   });
   router.post('/spin', ...guard, async (ctx) => {
@@ -42,6 +45,11 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       played.status === 'rejected' && played.error
         ? { ...played, ...(await refusalFacts(deps.pool, session.session_id, played.error)) }
         : { ...played, error_message: null, bets_blocked: null };
+  });
+  // The player answers a due reality check: continue (spins allowed again) or leave.
+  router.post('/reality-check', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await acknowledgeRealityCheck(deps.pool, ctx.state.session as RuntimeSession, ctx.state.body);
   });
   router.get('/balance', ...guard, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -13,6 +13,12 @@ import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '../sessions/bets-blocked.js';
+import {
+  realityCheckDueError,
+  refuseAutoplayTurbo,
+  type SpinRulesRow,
+  spinTooSoonError,
+} from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 
@@ -51,6 +57,8 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   }
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
   const req = parseOr422(SpinRequest, body ?? {}, 'body');
+  // Jurisdiction rules: autoplay or turbo asked for where they are not allowed (GB) is 422.
+  await refuseAutoplayTurbo(deps.pool, session, body);
   const betMinor = BigInt(req.bet_minor);
   // The operator's limits from the process's operator cache (dropped by the change feed when an
   // admin changes the operator): no round trip per spin.
@@ -138,19 +146,27 @@ async function recordSpinRound(
 ) {
   const debit = journalEntry(intent, 'debit', intent.stakeMinor);
   const { rows } = await deps.pool.query<
-    BetsBlockedRow & { open_round_id: string | null; inserted: number; journalled: number }
+    BetsBlockedRow & SpinRulesRow & { open_round_id: string | null; inserted: number; journalled: number }
   >(
     `WITH s AS (
-       SELECT bets_blocked_code, bets_blocked_at, bets_blocked_round_id FROM sessions
-        WHERE session_id = $3 FOR SHARE
+       SELECT bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
+              reality_check_due_at
+         FROM sessions WHERE session_id = $3 FOR SHARE
      ), open_round AS (
        SELECT round_id FROM rounds
         WHERE session_id = $3 AND status = 'open' LIMIT 1
+     ), last_spin AS (
+       SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
      ), ins AS (
        INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
                            bet_minor, win_minor, intent, outcome)
        SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10 FROM s
         WHERE s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
+          -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
+          -- minimum interval after the session's latest round started.
+          AND NOT coalesce(s.reality_check_due_at <= now(), false)
+          AND NOT coalesce((SELECT created_at FROM last_spin)
+                           > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
        ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING
        RETURNING round_id
      ), journal AS (
@@ -160,7 +176,10 @@ async function recordSpinRound(
        RETURNING 1
      )
      SELECT (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
-            s.bets_blocked_round_id, (SELECT count(*) FROM ins)::int AS inserted,
+            s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
+            (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
+              AS retry_after_ms,
+            (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT count(*) FROM journal)::int AS journalled
        FROM s`,
     [
@@ -189,5 +208,8 @@ async function recordSpinRound(
   // bets until relaunch.
   const blocked = presentBetsBlocked(row);
   if (blocked) throw betsBlockedError(blocked);
+  // Jurisdiction rules (sessions/jurisdiction-rules.ts).
+  if (row.reality_check_due) throw realityCheckDueError(row.reality_check_due_at);
+  if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
   throw new HttpError(409, 'Another round of this session is still being settled');
 }
