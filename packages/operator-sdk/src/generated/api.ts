@@ -600,6 +600,14 @@ export type components = {
       provider_session_id?: string | null;
       test_launch?: boolean;
       operator_integration?: components['schemas']['OperatorIntegration'];
+      /** @description The jurisdiction rules in force for this session (recorded on it; a relaunch sets them again). */
+      rules?: {
+        jurisdiction: string | null;
+        min_spin_interval_ms: number | null;
+        autoplay: boolean;
+        turbo: boolean;
+        reality_check_interval_seconds: number | null;
+      };
     };
     /** @description 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
     LaunchUrlResponse: {
@@ -619,6 +627,13 @@ export type components = {
       provider_session_id?: string | null;
       test_launch?: boolean;
       operator_integration?: components['schemas']['OperatorIntegration'];
+      rules?: {
+        jurisdiction: string | null;
+        min_spin_interval_ms: number | null;
+        autoplay: boolean;
+        turbo: boolean;
+        reality_check_interval_seconds: number | null;
+      };
       /** @constant */
       success: true;
       data: components['schemas']['LaunchUrlData'];
@@ -996,6 +1011,10 @@ export type components = {
       wallet_secret_configured: boolean;
       /** @enum {string} */
       artwork_format: 'vertical' | 'horizontal';
+      /** @description Jurisdiction of launches that name none, or null. */
+      default_jurisdiction: string | null;
+      /** @description Seconds between reality checks on slot pages, or null: none. */
+      reality_check_interval_seconds: number | null;
       /** @description Only in the answer that generated or rotated it: the wallet callback secret, shown once. */
       wallet_secret?: string;
     };
@@ -1282,6 +1301,8 @@ export type components = {
        * @enum {string}
        */
       device?: 'desktop' | 'mobile' | 'tablet';
+      /** @description The player's jurisdiction: an ISO 3166-1 alpha-2 country code (`GB`) or an ISO 3166-2 subdivision (`CA-ON`), upper case; defaults to the operator's `default_jurisdiction`. `GB` puts its slot rules in force (2.5 s between spin starts, no autoplay, no turbo). */
+      jurisdiction?: string;
     };
     BalanceRefreshRequest: {
       external_player_id: string;
@@ -1330,6 +1351,10 @@ export type components = {
        * @enum {string}
        */
       artwork_format: 'vertical' | 'horizontal';
+      /** @description Jurisdiction of launches that name none (`GB`, `CA-ON`); null: none. */
+      default_jurisdiction?: string | null;
+      /** @description Seconds between reality checks on slot pages (1 to 86400); null: none. */
+      reality_check_interval_seconds?: number | null;
     };
     UpdateOperatorRequest: {
       name?: string;
@@ -1351,6 +1376,10 @@ export type components = {
       rotate_wallet_secret?: true;
       /** @enum {string} */
       artwork_format?: 'vertical' | 'horizontal';
+      /** @description Jurisdiction of launches that name none; null clears it. */
+      default_jurisdiction?: string | null;
+      /** @description Seconds between reality checks on slot pages; null: none. */
+      reality_check_interval_seconds?: number | null;
     };
     CreateApiKeyRequest: {
       label?: string;
