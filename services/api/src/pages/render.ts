@@ -53,6 +53,18 @@ export function renderGamePage(
     <label class="field" data-field="bet-level" hidden><span class="label">Bet level</span><select data-testid="bet-level-select" disabled></select></label>
     <button type="button" class="spin" data-testid="spin-button" disabled>Spin</button>
   </section>
+  <section class="play" data-testid="session-play" aria-label="This session">
+    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
+    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
+  </section>
+  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
+    <h2 id="reality-check-title">Reality check</h2>
+    <p data-testid="reality-check-text"></p>
+    <div class="actions">
+      <button type="button" data-testid="reality-check-continue">Continue playing</button>
+      <button type="button" data-testid="reality-check-leave">Leave the game</button>
+    </div>
+  </section>
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

@@ -18,6 +18,12 @@
     message: byId('game-message'),
     reels: byId('reels'),
     controls: byId('controls'),
+    elapsed: byId('session-elapsed'),
+    net: byId('session-net'),
+    check: byId('reality-check'),
+    checkText: byId('reality-check-text'),
+    checkContinue: byId('reality-check-continue'),
+    checkLeave: byId('reality-check-leave'),
   };
 
   let session = null;
@@ -26,6 +32,16 @@
   let ended = false;
   /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
   let blocked = null;
+  // ── jurisdiction rules (GET /api/runtime/session: rules, play, reality_check) ────────────────
+  /** Local clock minus the server's: the server's times read on this clock. */
+  let skewMs = 0;
+  let playStartedAt = 0;
+  let netMinor = '0';
+  /** When the next reality check is due (local clock), or null: none. */
+  let checkDueAt = null;
+  let checkOpen = false;
+  /** GB: no spin starts before this (local clock; the server enforces it too). */
+  let spinLockedUntil = 0;
   /** Bumped whenever a newer balance is shown, so an older read answering late is dropped. */
   let balanceEpoch = 0;
   let refreshing = null;
@@ -211,7 +227,7 @@
     el.levelField.hidden = session.bet_levels.length === 0;
   }
   function setBusy(busy) {
-    const off = busy || blocked !== null;
+    const off = busy || blocked !== null || checkOpen || Date.now() < spinLockedUntil;
     el.spin.disabled = off;
     el.stake.disabled = off;
     el.level.disabled = off;
@@ -238,8 +254,9 @@
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
   async function spin() {
-    if (spinning || ended || blocked || !el.stake.value) return;
+    if (spinning || ended || blocked || checkOpen || Date.now() < spinLockedUntil || !el.stake.value) return;
     spinning = true;
+    lockSpinsFor(session.rules?.min_spin_interval_ms ?? 0);
     setBusy(true);
     clearError();
     say('Spinning…');
@@ -254,6 +271,8 @@
       if (!res.ok) {
         say('');
         if (res.status === 409 && res.json?.bets_blocked) blockBets(res.json.bets_blocked);
+        else if (res.status === 409 && res.json?.error === 'reality_check_due') openRealityCheck();
+        else if (res.status === 429 && res.json?.retry_after_ms) lockSpinsFor(res.json.retry_after_ms);
         else showError(detailOf(res.json) || 'The spin could not be played.');
         await refreshBalance();
         return;
@@ -265,6 +284,7 @@
         el.lastWin.dataset.winMinor = r.win_minor;
         el.lastWin.textContent = money.format(r.win_minor);
         say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
+        showNet((BigInt(netMinor) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
       } else if (r.status === 'pending') {
         showGrid(r.outcome);
         el.lastWin.dataset.winMinor = r.win_minor;
@@ -293,6 +313,100 @@
     } finally {
       spinning = false;
       if (!ended) setBusy(false);
+    }
+  }
+
+  // ── jurisdiction rules: time played, net position, minimum spin interval, reality check ─────
+  function lockSpinsFor(ms) {
+    if (!(ms > 0)) return;
+    spinLockedUntil = Math.max(spinLockedUntil, Date.now() + ms + 50);
+    el.game.dataset.spinLocked = 'true';
+    setTimeout(
+      () => {
+        if (Date.now() < spinLockedUntil) return;
+        delete el.game.dataset.spinLocked;
+        if (!spinning && !ended) setBusy(false);
+      },
+      spinLockedUntil - Date.now() + 10,
+    );
+  }
+  function formatElapsed(ms) {
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
+    const sec = String(total % 60).padStart(2, '0');
+    return `${h}:${m}:${sec}`;
+  }
+  function showNet(minor) {
+    netMinor = minor;
+    el.net.dataset.netMinor = minor;
+    el.net.textContent = money.format(minor);
+  }
+  /** Reads the server's facts (session read or reality-check answer) onto the local clock. */
+  function applyPlayFacts(facts) {
+    if (facts.play) {
+      const serverNow = Date.parse(facts.play.started_at) + facts.play.elapsed_ms;
+      skewMs = Date.now() - serverNow;
+      playStartedAt = Date.parse(facts.play.started_at) + skewMs;
+      showNet(facts.play.net_minor);
+    }
+    const rc = facts.reality_check;
+    checkDueAt = rc ? (rc.due ? Date.now() : Date.parse(rc.due_at) + skewMs) : null;
+  }
+  function tick() {
+    if (ended || !playStartedAt) return;
+    const ms = Date.now() - playStartedAt;
+    el.elapsed.dataset.elapsedMs = String(ms);
+    el.elapsed.textContent = formatElapsed(ms);
+    if (checkDueAt !== null && !checkOpen && Date.now() >= checkDueAt) openRealityCheck();
+  }
+  function openRealityCheck() {
+    if (ended || checkOpen) return;
+    checkOpen = true;
+    const ms = Date.now() - playStartedAt;
+    el.checkText.textContent = `You have been playing for ${formatElapsed(ms)}. Your net position in this session is ${money.format(netMinor)}.`;
+    el.check.hidden = false;
+    el.game.dataset.realityCheck = 'open';
+    setBusy(spinning);
+    el.checkContinue.focus();
+  }
+  async function answerRealityCheck(action) {
+    el.checkContinue.disabled = true;
+    el.checkLeave.disabled = true;
+    try {
+      const res = await api('/api/runtime/reality-check', { method: 'POST', body: { action } });
+      if (ended) return;
+      if (action === 'leave') {
+        leave();
+        return;
+      }
+      if (res.ok) applyPlayFacts(res.json);
+      else {
+        // Not due on the server's clock yet: read the schedule again.
+        const again = await api('/api/runtime/session');
+        if (again.ok) applyPlayFacts(again.json);
+        if (checkDueAt !== null && checkDueAt <= Date.now()) checkDueAt = Date.now() + 1000;
+      }
+      checkOpen = false;
+      el.check.hidden = true;
+      el.game.dataset.realityCheck = 'answered';
+      setBusy(spinning);
+    } catch {
+      showError('Connection problem: please try again.');
+    } finally {
+      el.checkContinue.disabled = false;
+      el.checkLeave.disabled = false;
+    }
+  }
+  /** Leaves the game: to the operator's return_url, else the page ends. */
+  function leave() {
+    const href = el.close.dataset.href;
+    stream.abort();
+    if (!href) return fatal('You have left the game.');
+    try {
+      window.top.location.href = href;
+    } catch {
+      window.location.href = href;
     }
   }
 
@@ -388,6 +502,11 @@
     el.lastWin.textContent = money.format('0');
     el.lastWin.dataset.winMinor = '0';
     el.game.dataset.state = 'ready';
+    // Jurisdiction rules: no autoplay or turbo is offered on any page; GB spins start 2.5 s apart.
+    el.game.dataset.jurisdiction = session.rules?.jurisdiction ?? '';
+    applyPlayFacts(session);
+    tick();
+    setInterval(tick, 250);
     setBusy(false);
     if (session.bets_blocked) blockBets(session.bets_blocked);
     await refreshBalance();
@@ -396,6 +515,8 @@
 
   el.spin.addEventListener('click', () => void spin());
   el.level.addEventListener('change', fillStakes);
+  el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
+  el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
   el.close.addEventListener('click', () => {
     const href = el.close.dataset.href;
     if (!href) return;
