@@ -34,7 +34,10 @@ export function cpuSnapshot(): CpuSnapshot {
   } catch {
     return out;
   }
-  // Fields after the parenthesised command name: ppid is field 4, utime 14, stime 15 (1-based).
+  // Fields after the parenthesised command name: ppid is field 4, utime 14, stime 15, and the
+  // reaped children's cutime 16, cstime 17 (1-based). With the children's time a process that ends
+  // during a measurement (a PostgreSQL backend whose idle pool connection closes) keeps counting in
+  // its parent instead of taking its whole past CPU out of the difference.
   const stats = new Map<number, { ppid: number; seconds: number }>();
   for (const pid of pids) {
     try {
@@ -42,7 +45,9 @@ export function cpuSnapshot(): CpuSnapshot {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       stats.set(Number(pid), {
         ppid: Number(fields[1]),
-        seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
+        seconds:
+          (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) /
+          TICKS_PER_SECOND,
       });
     } catch {
       // The process ended between listing and reading.
