@@ -264,7 +264,7 @@ test('a nonce is single use across the API processes', async () => {
   }
 });
 
-test('rounds settle exactly once across two workers; the trace reaches the wallet callbacks', async () => {
+test('rounds settle exactly once across the processes, started eagerly in both API processes; the trace reaches the wallet callbacks', async () => {
   const players = await Promise.all([0, 1, 2, 3].map((i) => launch(`multi-settle-${i}`)));
   const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
   const rounds: string[] = [];
@@ -301,28 +301,31 @@ test('rounds settle exactly once across two workers; the trace reaches the walle
       ['completed', 1, 1, 0],
     );
 
-  // Both workers took part: the identities that ran the rounds' workflow tasks.
+  // Each API process hosts a settlement worker (API_SETTLEMENT_WORKER=on, the default) and starts
+  // its rounds eagerly: a round's first workflow task is recorded under the starting process's
+  // identity, and both API processes took part (the cluster hands each connection to the next).
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
-  const identities = new Set<string>();
+  const starters = new Set<string>();
   try {
     const client = new Client({ connection });
     for (const id of rounds) {
       const history = await client.workflow.getHandle(id).fetchHistory();
-      for (const e of history.events ?? []) {
-        const who = e.workflowTaskStartedEventAttributes?.identity;
-        if (who) identities.add(who);
-      }
+      const first = (history.events ?? []).find((e) => e.workflowTaskStartedEventAttributes);
+      const who = first?.workflowTaskStartedEventAttributes?.identity ?? '';
+      assert.match(who, /^api-\d+-start@/, `round ${id} started eagerly in an API process`);
+      starters.add(who);
     }
   } finally {
     await connection.close();
   }
-  assert.equal(identities.size, 2, `workflow tasks ran on both workers: ${[...identities]}`);
+  assert.equal(starters.size, 2, `rounds ran in both API processes: ${[...starters]}`);
 
-  // The worker logs each wallet callback with the trace id and the request id of the spin.
-  await until('the worker logs', () => output.includes(traceId));
+  // The settlement (here the API's hosted workers) logs each wallet callback with the trace id and
+  // the request id of the spin.
+  await until('the settlement logs', () => output.includes(traceId));
   const lines = output
     .split('\n')
-    .filter((l) => /^\[worker-\d\] /.test(l) && l.includes('"wallet callback"'))
+    .filter((l) => /^\[(api|worker-\d)\] /.test(l) && l.includes('"wallet callback"'))
     .map((l) => JSON.parse(l.slice(l.indexOf('{'))));
   const traced = lines.filter((l) => l.trace_id === traceId);
   assert.ok(traced.length >= rounds.length * 2, `${traced.length} traced wallet callbacks`);
@@ -340,7 +343,12 @@ test('metrics: the API sum over its processes, each worker its own; readiness se
     api.text,
     /opi_wallet_callback_duration_seconds_count\{type="balance"|# HELP opi_wallet_callback_duration_seconds/,
   );
+  // The debits were sent by the API processes' hosted workers and the worker processes between them.
   let debits = 0;
+  for (const m of api.text.matchAll(
+    /^opi_wallet_callback_duration_seconds_count\{type="debit",operator="op_demo",outcome="success"\} (\d+)$/gm,
+  ))
+    debits += Number(m[1]);
   for (const port of [ports.workerMetrics, ports.workerMetrics + 1]) {
     const w = await request('GET', '/metrics', { port });
     assert.equal(w.status, 200);
@@ -351,7 +359,7 @@ test('metrics: the API sum over its processes, each worker its own; readiness se
     ))
       debits += Number(m[1]);
   }
-  assert.equal(debits, 24, 'the two workers sent the 24 debits between them');
+  assert.equal(debits, 24, 'the settlement workers sent the 24 debits between them');
   const ready = await request('GET', '/ready');
   assert.equal(ready.status, 200, ready.text);
   assert.ok(ready.json.checks.worker.pollers >= 2, ready.text);
