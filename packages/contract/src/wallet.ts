@@ -33,6 +33,13 @@ export const WalletCallbackRequest = z
     amount_minor: MinorAmount,
     /** The reversed transaction; present only on rollback. */
     original_transaction_id: z.string().optional(),
+    /**
+     * Optional addition (free rounds): on the credit of a free round, the operator's campaign id
+     * (`action_type` is then `free_round`; no debit was sent for the round).
+     */
+    campaign_id: z.string().optional(),
+    /** Optional addition (free rounds): true on the credit of the player's last round of the campaign. */
+    free_round_last: z.boolean().optional(),
   })
   .superRefine((body, ctx) => {
     const isRollback = body.transaction_type === 'rollback';

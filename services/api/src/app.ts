@@ -10,6 +10,7 @@ import { artworkRoutes } from './catalog/artwork-routes.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { crashRoutes } from './crash/routes.js';
 import type { ApiDeps } from './deps.js';
+import { freeRoundRoutes } from './free-rounds/routes.js';
 import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
@@ -57,6 +58,7 @@ export function createApp(deps: ApiDeps): Koa {
   provider.use(launchRoutes(deps, providerGuard).routes());
   provider.use(nativeHistoryRoutes(deps, providerGuard).routes());
   provider.use(balanceRefreshRoutes(deps, providerGuard).routes());
+  provider.use(freeRoundRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),

@@ -18,7 +18,7 @@ const SRC = path.dirname(fileURLToPath(import.meta.url));
 /** The game families and their folders (relative to services/api/src). */
 const FAMILIES: Record<string, string[]> = {
   launch: ['launch'],
-  slots: ['runtime', 'pages'],
+  slots: ['runtime', 'pages', 'free-rounds'],
   native: ['native'],
   crash: ['crash'],
 };

@@ -81,6 +81,12 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
     amount_minor: Number(minor),
   };
   if (op === 'rollback') body.original_transaction_id = intent.transactions.debit;
+  if (intent.freeRound && op === 'credit') {
+    // Optional additions to the callback body for a free round's credit (issue 18).
+    body.action_type = 'free_round';
+    body.campaign_id = intent.freeRound.campaignId;
+    if (intent.freeRound.last) body.free_round_last = true;
+  }
   return JSON.stringify(body);
 }
 
@@ -314,6 +320,15 @@ export function createSettlementActivities(deps: SettlementDeps) {
            ${p(intent.playerId)}, ${p(intent.gameSymbol)}, 'credit', ${p(intent.winMinor)}, ${p(intent.currency)},
            ${p(credit.body)}, ${p(credit.requestHash)}, 1)
          ON CONFLICT (transaction_id) DO NOTHING RETURNING 1
+       )`);
+    }
+    if (intent.freeRound && input.operation === 'credit' && outcome.status === 'success') {
+      // Won totals equal credits: the grant's total grows in the statement recording the credit
+      // (only when this statement took the row from pending).
+      parts.push(`fr AS (
+         UPDATE free_round_grants SET won_minor = won_minor + ${p(input.amountMinor)}::bigint
+         WHERE operator_id = ${p(intent.operatorId)} AND campaign_id = ${p(intent.freeRound.campaignId)}
+           AND external_player_id = ${p(intent.playerId)} AND EXISTS (SELECT 1 FROM tx) RETURNING 1
        )`);
     }
     if (intent.journalAhead && input.operation === 'cancel' && outcome.status === 'success') {

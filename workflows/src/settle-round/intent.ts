@@ -44,6 +44,20 @@ export interface RoundIntent {
    * buildCallbackBody). Absent on rounds recorded otherwise: every attempt claims its row first.
    */
   journalAhead?: boolean;
+  /**
+   * A free round of an operator's campaign (issue 18): no debit is ever sent (stakeMinor is '0';
+   * `betMinor` is the campaign's stake, recorded for the record), the win is paid with a credit
+   * whose body carries `action_type: free_round`, `campaign_id` and, on the player's last round of
+   * the campaign, `free_round_last: true`. Journal ahead: the spin writes the credit's row.
+   */
+  freeRound?: FreeRoundIntent;
+}
+
+export interface FreeRoundIntent {
+  campaignId: string;
+  betMinor: string;
+  /** The player's last round of the campaign. */
+  last: boolean;
 }
 
 export interface RoundTrace {

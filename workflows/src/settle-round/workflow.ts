@@ -113,6 +113,20 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
   const step = (proxy: typeof durable, s: Omit<WalletStepInput, 'intent'>): Promise<WalletStepResult> =>
     proxy.walletStep({ intent, ...s });
 
+  // A free round: no debit, no cancel; its credit (the win, zero included) is the whole round.
+  if (intent.freeRound) {
+    phase = 'credit';
+    const winMinor = intent.winMinor ?? '0';
+    const credit = await step(durable, {
+      operation: 'credit',
+      amountMinor: winMinor,
+      roundStatusOnSuccess: 'completed',
+    });
+    outcome = { status: 'completed', winMinor, balance: credit.status === 'success' ? credit.balance : '' };
+    phase = 'done';
+    return outcome;
+  }
+
   // 1. Debit.
   let debit: WalletStepResult;
   if (keepsDurableIntent(intent.providerId)) {

@@ -97,6 +97,71 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/free-rounds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the operator’s free-round campaigns
+     * @description In campaign id order, `limit` per page; pass `next_cursor` as `cursor` for the next page.
+     */
+    get: operations['listFreeRoundCampaigns'];
+    put?: never;
+    /**
+     * Create a free-round campaign
+     * @description Grants players `rounds` rounds each of the given `prov_a`/`prov_b` slot titles at the stake `bet_minor`, between `valid_from` and `expires_at`. The provider pays for them: no debit is ever sent; each round’s win (zero included) is paid with a `credit` whose body carries `action_type: free_round`, `campaign_id` and, on a player’s last round, `free_round_last: true`. `campaign_id` is the operator’s own id and the idempotency key: the same request again answers the campaign as it is now (200); another body under the same id is 409. See docs/free-rounds.md.
+     */
+    post: operations['createFreeRoundCampaign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/free-rounds/{campaign_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One free-round campaign with its players’ remaining rounds and won totals */
+    get: operations['getFreeRoundCampaign'];
+    put?: never;
+    post?: never;
+    /**
+     * Cancel a free-round campaign
+     * @description Idempotent. Unplayed rounds are void: no round of the campaign starts afterwards. Rounds already played settle (their credits are sent).
+     */
+    delete: operations['cancelFreeRoundCampaign'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/free-rounds/{campaign_id}/players': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Grant a campaign’s rounds to more players
+     * @description Idempotent per player: a player already granted keeps their rounds and totals.
+     */
+    post: operations['addFreeRoundPlayers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/native/history': {
     parameters: {
       query?: never;
@@ -676,6 +741,73 @@ export type components = {
       success: true;
       data: components['schemas']['BalanceRefreshData'];
     };
+    CampaignPlayer: {
+      external_player_id: string;
+      rounds_total: number;
+      rounds_used: number;
+      rounds_remaining: number;
+      /** @description Sum of the credits paid for this player's free rounds (minor units, decimal string). */
+      won_minor: string;
+    };
+    Campaign: {
+      campaign_id: string;
+      operator_id: string;
+      symbols: string[];
+      currency: string;
+      bet_minor: string;
+      rounds: number;
+      valid_from: string;
+      expires_at: string;
+      created_at: string;
+      cancelled_at: string | null;
+      /** @enum {string} */
+      status: 'scheduled' | 'active' | 'expired' | 'cancelled';
+      players_count: number;
+      rounds_used: number;
+      won_minor: string;
+    };
+    CampaignDetail: {
+      campaign_id: string;
+      operator_id: string;
+      symbols: string[];
+      currency: string;
+      bet_minor: string;
+      rounds: number;
+      valid_from: string;
+      expires_at: string;
+      created_at: string;
+      cancelled_at: string | null;
+      /** @enum {string} */
+      status: 'scheduled' | 'active' | 'expired' | 'cancelled';
+      players_count: number;
+      rounds_used: number;
+      won_minor: string;
+      players: components['schemas']['CampaignPlayer'][];
+    };
+    CampaignResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['CampaignDetail'];
+    };
+    CampaignListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['Campaign'][];
+        next_cursor: string | null;
+      };
+    };
+    /** @description Free rounds a launched session can play now (launch response and the runtime session read). */
+    SessionFreeRounds: {
+      campaign_id: string;
+      bet_minor: string;
+      rounds_remaining: number;
+      rounds_total: number;
+      won_minor: string;
+      expires_at: string;
+      /** @description The player declined them in this session (paid spins allowed). */
+      declined: boolean;
+    };
     /** @description One recorded stage of a multi-step round: a player action or an engine step. */
     NativeStageEntry: {
       round_id: string;
@@ -976,6 +1108,10 @@ export type components = {
       amount_minor: components['schemas']['MinorAmount'];
       /** @description The reversed transaction; present only on rollback. */
       original_transaction_id?: string;
+      /** @description Optional addition (free rounds): on the credit of a free round, the operator's campaign id (`action_type` is then `free_round`; no debit was sent for the round). */
+      campaign_id?: string;
+      /** @description Optional addition (free rounds): true on the credit of the player's last round of the campaign. */
+      free_round_last?: boolean;
     };
     /** @description HTTP 200 from the operator wallet. */
     WalletSuccessResponse: {
@@ -1318,6 +1454,34 @@ export type components = {
       request_id?: string;
       /** @description Why, e.g. a deposit or a manual adjustment; echoed like request_id. At most 256 characters. */
       reason?: string;
+    };
+    CreateCampaignRequest: {
+      /** @description The operator's own campaign id: the idempotency key (the same body again answers the original). */
+      campaign_id: string;
+      /** @description Slot titles (prov_a, prov_b) of the operator's catalog; the rounds are played on any of them. */
+      symbols: string[];
+      /** @description The currency the rounds are played and credited in. */
+      currency: string;
+      /** @description Stake of each round in minor units: a stake every title offers, within the operator's bet limits. */
+      bet_minor: number | string;
+      /** @description Rounds per player (1 to 1000). */
+      rounds: number;
+      /**
+       * Format: date-time
+       * @description Start of the window (RFC 3339, any offset; read in UTC).
+       */
+      valid_from: string;
+      /**
+       * Format: date-time
+       * @description End of the window (RFC 3339): no round starts at or after it. Must be after valid_from.
+       */
+      expires_at: string;
+      /** @description Players granted the rounds (external_player_id); more can be added later. */
+      players?: string[];
+    };
+    AddPlayersRequest: {
+      /** @description Players to grant the campaign's rounds (a player already granted is left as is). */
+      players: string[];
     };
     CreateOperatorRequest: {
       operator_id: string;
@@ -2018,6 +2182,585 @@ export interface operations {
         };
       };
       /** @description A malformed field */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  listFreeRoundCampaigns: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 100 (default 50). */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of campaigns */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignListResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed query parameter (a cursor this service did not give) */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  createFreeRoundCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateCampaignRequest'];
+      };
+    };
+    responses: {
+      /** @description The same request again: the campaign as it is now */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignResponse'];
+        };
+      };
+      /** @description The campaign, created */
+      201: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignResponse'];
+        };
+      };
+      /** @description A body that is not a JSON object or lacks a required field; malformed JSON; a master key without an operator */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A title not in the operator catalog; the operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The campaign id exists with another body; a title that is not a prov_a/prov_b slot (native and crash titles choose stakes in-game: no fixed-stake round to give away) */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 64 KiB */
+      413: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed field; a stake outside the operator’s bet limits or not offered by a title; a currency the operator does not allow; expires_at not after valid_from */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getFreeRoundCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The operator’s campaign id */
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description No such campaign of the operator */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed campaign id */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  cancelFreeRoundCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The operator’s campaign id */
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign, cancelled */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description No such campaign of the operator */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed campaign id */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  addFreeRoundPlayers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The operator’s campaign id */
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddPlayersRequest'];
+      };
+    };
+    responses: {
+      /** @description The campaign */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignResponse'];
+        };
+      };
+      /** @description A body that is not a JSON object or lacks players; malformed JSON; a master key without an operator */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description No such campaign of the operator */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The campaign is cancelled or expired */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 64 KiB */
+      413: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed field or campaign id */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -50,6 +50,12 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   BalanceRefreshSession: c.BalanceRefreshSession,
   BalanceRefreshData: c.BalanceRefreshData,
   BalanceRefreshResponse: c.BalanceRefreshResponse,
+  CampaignPlayer: c.CampaignPlayer,
+  Campaign: c.Campaign,
+  CampaignDetail: c.CampaignDetail,
+  CampaignResponse: c.CampaignResponse,
+  CampaignListResponse: c.CampaignListResponse,
+  SessionFreeRounds: c.SessionFreeRounds,
   // native history
   NativeStageEntry: c.NativeStageEntry,
   NativeLedgerEntry: c.NativeLedgerEntry,
@@ -107,6 +113,8 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
 export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   LaunchUrlRequest: c.LaunchUrlRequest,
   BalanceRefreshRequest: c.BalanceRefreshRequest,
+  CreateCampaignRequest: c.CreateCampaignRequest,
+  AddPlayersRequest: c.AddPlayersRequest,
   CreateOperatorRequest: c.CreateOperatorRequest,
   UpdateOperatorRequest: c.UpdateOperatorRequest,
   CreateApiKeyRequest: c.CreateApiKeyRequest,

@@ -700,6 +700,47 @@ describe('real answers agree with the document', () => {
     assert.equal(list.json.data.total, list.json.data.items.length);
   });
 
+  test('free-round campaigns', async () => {
+    const hour = 3600_000;
+    const body = {
+      campaign_id: 'cf-campaign',
+      symbols: [slot.symbol],
+      currency: 'EUR',
+      bet_minor: 100,
+      rounds: 2,
+      valid_from: new Date(Date.now() - hour).toISOString(),
+      expires_at: new Date(Date.now() + hour).toISOString(),
+      players: ['cf-free-1'],
+    };
+    const base = '/api/provider/v1/free-rounds';
+    await hit('POST', base, { key: keyA, body, expect: 201 });
+    await hit('POST', base, { key: keyA, body, expect: 200 });
+    await hit('POST', base, { key: keyA, body: { ...body, rounds: 3 }, expect: 409 });
+    await hit('POST', base, {
+      key: keyA,
+      body: { ...body, campaign_id: 'cf-bad', bet_minor: 30 },
+      expect: 422,
+    });
+    await hit('POST', base, { key: keyA, body: {}, expect: 400 });
+    await hit('GET', `${base}?limit=1`, { key: keyA, expect: 200 });
+    await hit('GET', `${base}?limit=0`, { key: keyA, expect: 422 });
+    await hit('GET', `${base}/cf-campaign`, { key: keyA, expect: 200 });
+    await hit('GET', `${base}/nope`, { key: keyA, expect: 404 });
+    await hit('POST', `${base}/cf-campaign/players`, {
+      key: keyA,
+      body: { players: ['cf-free-2'] },
+      expect: 200,
+    });
+    await hit('POST', `${base}/nope/players`, { key: keyA, body: { players: ['cf-free-2'] }, expect: 404 });
+    await hit('DELETE', `${base}/cf-campaign`, { key: keyA, expect: 200 });
+    await hit('DELETE', `${base}/nope`, { key: keyA, expect: 404 });
+    await hit('POST', `${base}/cf-campaign/players`, {
+      key: keyA,
+      body: { players: ['cf-free-3'] },
+      expect: 409,
+    });
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

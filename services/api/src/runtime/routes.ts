@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
+import { sessionFreeRounds } from '../sessions/free-rounds.js';
 import { acknowledgeRealityCheck, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
@@ -33,7 +34,22 @@ export function runtimeRoutes(deps: ApiDeps, guard: Middleware[]): Router {
       bets_blocked: await readBetsBlocked(deps.pool, s.session_id),
       // Jurisdiction rules in force, the session's elapsed time and net position, the reality check.
       ...(await sessionRulesFacts(deps.pool, s.session_id)),
+      // Free rounds this session can play now (campaign, stake, rounds left, won so far), or null.
+      free_rounds: await sessionFreeRounds(deps.pool, s),
     };
+  });
+  // The player declines the free rounds in this session: paid spins are allowed again (the rounds
+  // stay granted and are shown; another session of the player offers them again).
+  router.post('/free-rounds/decline', ...guard, async (ctx) => {
+    const s = ctx.state.session as RuntimeSession;
+    if (s.provider_id !== 'prov_a' && s.provider_id !== 'prov_b')
+      throw new HttpError(409, 'This title has no free rounds');
+    await deps.pool.query(
+      `UPDATE sessions SET free_rounds_declined_at = coalesce(free_rounds_declined_at, now()) WHERE session_id = $1`,
+      [s.session_id],
+    );
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { free_rounds: await sessionFreeRounds(deps.pool, s) };
   });
   router.post('/spin', ...guard, async (ctx) => {
     if (!deps.slots) throw new HttpError(503, 'Provider runtime not configured (no slot engine)');

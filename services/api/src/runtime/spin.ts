@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type PoolClient, withTransaction } from '@opi/db';
 import {
   journalEntry,
   type RoundIntent,
@@ -13,6 +14,7 @@ import type { SlotPlayer, SlotPlayResult } from '../engines/slot-player.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '../sessions/bets-blocked.js';
+import { sessionFreeRounds } from '../sessions/free-rounds.js';
 import {
   realityCheckDueError,
   refuseAutoplayTurbo,
@@ -29,6 +31,11 @@ export const SpinRequest = z.object({
   mode: z.enum(['base', 'buy', 'special']).default('base'),
   /** Special bet level (one of the title's `bls`). */
   bet_level: z.number().int().positive().optional(),
+  /**
+   * Play one of the session's free rounds (a base spin at the campaign's stake: `bet_minor` must be
+   * that stake). Without it, a paid spin while free rounds remain (not declined) is 409.
+   */
+  free_round: z.boolean().optional(),
 });
 
 /** Engine outcomes carry bigint amounts; JSON carries them as decimal strings. */
@@ -60,6 +67,29 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   // Jurisdiction rules: autoplay or turbo asked for where they are not allowed (GB) is 422.
   await refuseAutoplayTurbo(deps.pool, session, body);
   const betMinor = BigInt(req.bet_minor);
+  // Free rounds are played before any paid spin, unless the player declined them in this session.
+  const free = await sessionFreeRounds(deps.pool, session);
+  if (req.free_round) {
+    if (!free) throw new HttpError(409, 'No free rounds are left for this title');
+    if (req.mode !== 'base' || req.bet_level !== undefined)
+      throw new HttpError(422, [
+        { loc: ['body', 'mode'], msg: 'a free round is a base spin', type: 'value_error' },
+      ]);
+    if (betMinor.toString() !== free.bet_minor)
+      throw new HttpError(422, [
+        {
+          loc: ['body', 'bet_minor'],
+          msg: `a free round of this campaign is played at ${free.bet_minor} minor units`,
+          type: 'value_error',
+        },
+      ]);
+  } else if (free && !free.declined) {
+    throw new HttpError(
+      409,
+      `Free rounds remain for this title (${free.rounds_remaining}): play them or decline them first`,
+      { error: 'free_rounds_pending', free_rounds: free },
+    );
+  }
   // The operator's limits from the process's operator cache (dropped by the change feed when an
   // admin changes the operator): no round trip per spin.
   const operator = await deps.caches.operators.get(session.operator_id, () =>
@@ -113,7 +143,25 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
     transactions: transactionIdsFor(roundId),
     journalAhead: true,
   };
-  await recordSpinRound(deps, session, intent, jsonSafe(result.outcome));
+  let freeRound: { campaign_id: string; bet_minor: string; last: boolean; rounds_remaining: number } | null =
+    null;
+  if (req.free_round && free) {
+    const counted = await recordFreeRound(
+      deps,
+      session,
+      free.campaign_id,
+      (last) => {
+        intent.actionType = 'free_round';
+        intent.stakeMinor = '0';
+        intent.freeRound = { campaignId: free.campaign_id, betMinor: free.bet_minor, last };
+        return intent;
+      },
+      jsonSafe(result.outcome),
+    );
+    freeRound = { campaign_id: free.campaign_id, bet_minor: free.bet_minor, ...counted };
+  } else {
+    await recordSpinRound(deps.pool, session, intent, jsonSafe(result.outcome));
+  }
   const handle = await startRoundSettlement(deps.temporal, intent);
   const settled = await Promise.race([
     handle.result() as Promise<RoundOutcome>,
@@ -122,8 +170,10 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   return {
     round_id: roundId,
     status: settled?.status ?? 'pending',
-    bet_minor: result.costMinor.toString(),
+    bet_minor: freeRound ? '0' : result.costMinor.toString(),
     win_minor: result.totalWinMinor.toString(),
+    free_round: freeRound,
+    free_round_last: freeRound?.last ?? false,
     balance: settled && 'balance' in settled ? settled.balance : null,
     error: settled && settled.status === 'rejected' ? settled.error : null,
     outcome: jsonSafe(result.outcome),
@@ -139,13 +189,18 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
  * (which updates the session row) and then reads its block.
  */
 async function recordSpinRound(
-  deps: ApiDeps,
+  db: ApiDeps['pool'] | PoolClient,
   session: RuntimeSession,
   intent: RoundIntent,
   outcome: unknown,
 ) {
-  const debit = journalEntry(intent, 'debit', intent.stakeMinor);
-  const { rows } = await deps.pool.query<
+  // A free round has no debit: its journal-ahead row is the credit's.
+  const step = intent.freeRound
+    ? journalEntry(intent, 'credit', intent.winMinor ?? '0')
+    : journalEntry(intent, 'debit', intent.stakeMinor);
+  const stepType = intent.freeRound ? 'credit' : 'debit';
+  const stepAmount = intent.freeRound ? (intent.winMinor ?? '0') : intent.stakeMinor;
+  const { rows } = await db.query<
     BetsBlockedRow & SpinRulesRow & { open_round_id: string | null; inserted: number; journalled: number }
   >(
     `WITH s AS (
@@ -159,8 +214,8 @@ async function recordSpinRound(
        SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
      ), ins AS (
        INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
-                           bet_minor, win_minor, intent, outcome)
-       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10 FROM s
+                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor)
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10, $15, $16 FROM s
         WHERE s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
           -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
           -- minimum interval after the session's latest round started.
@@ -172,7 +227,7 @@ async function recordSpinRound(
      ), journal AS (
        INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
                                         transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-       SELECT $11, $2, $3, round_id, $12, $5, 'debit', $8, $7, $13, $14, 1 FROM ins
+       SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
        RETURNING 1
      )
      SELECT (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
@@ -193,10 +248,14 @@ async function recordSpinRound(
       intent.stakeMinor,
       JSON.stringify(withTrace(intent)),
       JSON.stringify(outcome),
-      debit.transactionId,
+      step.transactionId,
       intent.playerId,
-      debit.body,
-      debit.requestHash,
+      step.body,
+      step.requestHash,
+      intent.freeRound?.campaignId ?? null,
+      intent.freeRound?.betMinor ?? null,
+      stepType,
+      stepAmount,
     ],
   );
   const row = rows[0];
@@ -212,4 +271,41 @@ async function recordSpinRound(
   if (row.reality_check_due) throw realityCheckDueError(row.reality_check_due_at);
   if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
   throw new HttpError(409, 'Another round of this session is still being settled');
+}
+
+/**
+ * A free round: in one transaction, the player's grant is counted (rounds_used + 1, only while
+ * rounds remain and the campaign is not cancelled and inside its window, checked against the
+ * database clock now: expiry is a query on expires_at at spend time) and the round is recorded
+ * with its credit's journal row (recordSpinRound). No grant row counted: no round (409). A round
+ * the session cannot take (one still open, bets blocked) rolls the count back. Two pages spending
+ * the last round at once meet at the grant's row lock: one round between them.
+ */
+async function recordFreeRound(
+  deps: ApiDeps,
+  session: RuntimeSession,
+  campaignId: string,
+  buildIntent: (last: boolean) => RoundIntent,
+  outcome: unknown,
+): Promise<{ last: boolean; rounds_remaining: number }> {
+  return withTransaction(deps.pool, async (client) => {
+    const { rows } = await client.query<{ rounds_used: number; rounds_total: number }>(
+      `WITH c AS (
+         SELECT 1 FROM free_round_campaigns
+          WHERE operator_id = $1 AND campaign_id = $2 AND cancelled_at IS NULL
+            AND now() >= valid_from AND now() < expires_at AND $4 = ANY (symbols) AND currency = $5
+          FOR SHARE
+       )
+       UPDATE free_round_grants SET rounds_used = rounds_used + 1
+        WHERE operator_id = $1 AND campaign_id = $2 AND external_player_id = $3
+          AND rounds_used < rounds_total AND EXISTS (SELECT 1 FROM c)
+       RETURNING rounds_used, rounds_total`,
+      [session.operator_id, campaignId, session.external_player_id, session.symbol, session.currency],
+    );
+    const grant = rows[0];
+    if (!grant) throw new HttpError(409, 'No free rounds are left for this title');
+    const last = grant.rounds_used === grant.rounds_total;
+    await recordSpinRound(client, session, buildIntent(last), outcome);
+    return { last, rounds_remaining: grant.rounds_total - grant.rounds_used };
+  });
 }

@@ -1,0 +1,49 @@
+import type { SessionFreeRounds } from '@opi/contract';
+import type { Pool, PoolClient } from '@opi/db';
+import type { RuntimeSession } from './runtime-session.js';
+
+/**
+ * The free rounds a session can play now: a grant of the session's player (same operator) in a
+ * campaign of the session's title and currency, not cancelled, inside valid_from..expires_at
+ * (read against the database clock at the time of the query), with rounds left. The campaign
+ * expiring first is played first. Null when there is none.
+ */
+export async function sessionFreeRounds(
+  db: Pool | PoolClient,
+  session: Pick<
+    RuntimeSession,
+    'session_id' | 'operator_id' | 'external_player_id' | 'symbol' | 'currency' | 'provider_id'
+  >,
+): Promise<SessionFreeRounds | null> {
+  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
+  const { rows } = await db.query<{
+    campaign_id: string;
+    bet_minor: bigint;
+    rounds_total: number;
+    rounds_used: number;
+    won_minor: bigint;
+    expires_at: Date;
+    declined: boolean;
+  }>(
+    `SELECT c.campaign_id, c.bet_minor, g.rounds_total, g.rounds_used, g.won_minor, c.expires_at,
+            EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = $5 AND s.free_rounds_declined_at IS NOT NULL) AS declined
+       FROM free_round_grants g
+       JOIN free_round_campaigns c ON c.operator_id = g.operator_id AND c.campaign_id = g.campaign_id
+      WHERE g.operator_id = $1 AND g.external_player_id = $2 AND $3 = ANY (c.symbols) AND c.currency = $4
+        AND c.cancelled_at IS NULL AND now() >= c.valid_from AND now() < c.expires_at
+        AND g.rounds_used < g.rounds_total
+      ORDER BY c.expires_at, c.campaign_id LIMIT 1`,
+    [session.operator_id, session.external_player_id, session.symbol, session.currency, session.session_id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    campaign_id: row.campaign_id,
+    bet_minor: row.bet_minor.toString(),
+    rounds_remaining: row.rounds_total - row.rounds_used,
+    rounds_total: row.rounds_total,
+    won_minor: row.won_minor.toString(),
+    expires_at: row.expires_at.toISOString(),
+    declined: row.declined,
+  };
+}
