@@ -14,6 +14,7 @@ export function Nav({ operatorId }: { operatorId: string }) {
     ['/rounds', 'Rounds'],
     ['/reconciliation', 'Reconciliation'],
     ['/stuck', 'Stuck settlements'],
+    ['/protection', 'Protection'],
     ['/wallet', 'Wallet diagnostics'],
     ['/audit', 'Audit log'],
   ];

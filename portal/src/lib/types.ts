@@ -134,3 +134,42 @@ export interface DiagnosticsRun {
   amount_minor: string;
   checks: WalletCheckResult[];
 }
+
+/** GET /api/staff/v1/operators/{id}/protection (services/api/src/staff/protection.ts). */
+export interface ProtectionView {
+  codes: string[];
+  refusals_by_code: { code: string; count: number; last_at: string }[];
+  recent_refusals: {
+    transaction_id: string;
+    code: string;
+    player_id: string;
+    session_id: string;
+    round_id: string;
+    game_symbol: string;
+    amount_minor: string;
+    currency: string;
+    at: string;
+  }[];
+  blocked_sessions: {
+    session_id: string;
+    player_id: string;
+    symbol: string;
+    code: string;
+    since: string;
+    round_id: string | null;
+  }[];
+  reality_checks: {
+    by_action: { action: string; count: number }[];
+    due_unanswered: number;
+    recent: {
+      session_id: string;
+      player_id: string;
+      due_at: string;
+      acknowledged_at: string;
+      action: string;
+      elapsed_ms: number;
+      net_minor: string;
+      currency: string;
+    }[];
+  };
+}

@@ -37,6 +37,7 @@ import { staffCatalog } from './catalog.js';
 import { chartWindow, differencesByDay, playCharts } from './charts.js';
 import { runWalletDiagnostics } from './diagnostics.js';
 import { decoyHash, verifyPassword } from './password.js';
+import { protectionView } from './protection.js';
 import { countLoginAttempt, loginSucceeded, purgeOldAttempts } from './rate-limit.js';
 import { roundDetail } from './round-detail.js';
 import { searchSessions } from './sessions.js';
@@ -214,6 +215,11 @@ export function staffRoutes(deps: ApiDeps): Router {
   op.get('/stuck', auth, viewer, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, { ...query(ctx), stuck: 'true' }, 'query');
     sendJson(ctx, { success: true, data: await searchRounds(pool, opId(ctx), q) });
+  });
+
+  // Player protection (issue 18): refused debits by code, blocked sessions, reality checks.
+  op.get('/protection', auth, viewer, async (ctx) => {
+    sendJson(ctx, { success: true, data: await protectionView(pool, opId(ctx)) });
   });
 
   op.get('/reconciliation.csv', auth, viewer, async (ctx) => {
