@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OperatorIntegration } from './catalog.js';
 import { AmountUnit, ContractVersion, Device } from './constants.js';
+import { SessionFreeRounds } from './free-rounds.js';
 import { Jurisdiction, JurisdictionRules } from './jurisdiction.js';
 import { firstMirrorMismatch } from './mirror.js';
 import { CurrencyCode, ExternalPlayerId } from './primitives.js';
@@ -87,6 +88,11 @@ export const LaunchUrlData = z.object({
   operator_integration: OperatorIntegration.optional(),
   /** The jurisdiction rules in force for this session (recorded on it; a relaunch sets them again). */
   rules: JurisdictionRules.optional(),
+  /**
+   * `prov_a`/`prov_b`: the free rounds of an operator's campaign this session plays before paid
+   * spins (count, stake, won so far), or null. Absent for other families. See docs/free-rounds.md.
+   */
+  free_rounds: SessionFreeRounds.nullable().optional(),
 });
 export type LaunchUrlData = z.infer<typeof LaunchUrlData>;
 

@@ -4,6 +4,11 @@ import { operatorSignatureHeaders } from './signing.js';
 import type {
   BalanceRefreshRequest,
   BalanceRefreshResponse,
+  Campaign,
+  CampaignListQuery,
+  CampaignListResponse,
+  CampaignResponse,
+  CreateCampaignRequest,
   GameArtQuery,
   GameResponse,
   GamesListQuery,
@@ -176,6 +181,42 @@ export class OperatorClient {
       'idempotent',
       opts,
     );
+  }
+
+  // ── free-round campaigns (docs/free-rounds.md) ─────────────────────────────────────────────
+  /**
+   * Creates a free-round campaign. `campaign_id` is the idempotency key: the same request again
+   * answers the campaign as it is now, so it is safe to retry; another body under the id is 409.
+   */
+  createCampaign(body: CreateCampaignRequest, opts?: CallOptions): Promise<CampaignResponse> {
+    return this.json('POST', '/api/provider/v1/free-rounds', 'idempotent', opts, body);
+  }
+  /** One page of the operator's campaigns (campaign id order; `next_cursor` for the next). */
+  listCampaigns(query: CampaignListQuery = {}, opts?: CallOptions): Promise<CampaignListResponse> {
+    return this.json('GET', withQuery('/api/provider/v1/free-rounds', query), 'idempotent', opts);
+  }
+  /** Every campaign of the operator, page after page. */
+  async *campaigns(query: CampaignListQuery = {}, opts?: CallOptions): AsyncGenerator<Campaign> {
+    let cursor: string | undefined = query.cursor;
+    do {
+      const page = await this.listCampaigns({ ...query, ...(cursor ? { cursor } : {}) }, opts);
+      yield* page.data.items;
+      cursor = page.data.next_cursor ?? undefined;
+    } while (cursor);
+  }
+  /** One campaign with its players' remaining rounds and won totals (404 when unknown). */
+  getCampaign(campaignId: string, opts?: CallOptions): Promise<CampaignResponse> {
+    return this.json('GET', `/api/provider/v1/free-rounds/${seg(campaignId)}`, 'idempotent', opts);
+  }
+  /** Grants the campaign's rounds to more players (idempotent per player). */
+  addPlayers(campaignId: string, players: string[], opts?: CallOptions): Promise<CampaignResponse> {
+    return this.json('POST', `/api/provider/v1/free-rounds/${seg(campaignId)}/players`, 'idempotent', opts, {
+      players,
+    });
+  }
+  /** Cancels the campaign (idempotent): unplayed rounds are void, rounds in flight settle. */
+  cancelCampaign(campaignId: string, opts?: CallOptions): Promise<CampaignResponse> {
+    return this.json('DELETE', `/api/provider/v1/free-rounds/${seg(campaignId)}`, 'idempotent', opts);
   }
 
   // ── operator audit API (always signed) ────────────────────────────────────────────────────

@@ -31,11 +31,19 @@ export type ServiceErrorResponse = Schemas['ServiceErrorResponse'];
 export type WalletCallbackRequest = Schemas['WalletCallbackRequest'];
 export type WalletSuccessResponse = Schemas['WalletSuccessResponse'];
 export type WalletErrorResponse = Schemas['WalletErrorResponse'];
+export type CreateCampaignRequest = Schemas['CreateCampaignRequest'];
+export type AddPlayersRequest = Schemas['AddPlayersRequest'];
+export type Campaign = Schemas['Campaign'];
+export type CampaignDetail = Schemas['CampaignDetail'];
+export type CampaignResponse = Schemas['CampaignResponse'];
+export type CampaignListResponse = Schemas['CampaignListResponse'];
+export type SessionFreeRounds = Schemas['SessionFreeRounds'];
 
 export type GamesListQuery = Query<'listGames'>;
 export type TransactionSearchQuery = Query<'searchOperatorTransactions'>;
 export type RoundSearchQuery = Query<'searchOperatorRounds'>;
 export type ReconciliationQuery = Query<'getReconciliation'>;
 export type GameArtQuery = Query<'getGameArt'>;
+export type CampaignListQuery = Query<'listFreeRoundCampaigns'>;
 
 export type { components, operations, paths } from './generated/api.js';

@@ -673,6 +673,7 @@ export type components = {
         turbo: boolean;
         reality_check_interval_seconds: number | null;
       };
+      free_rounds?: components['schemas']['SessionFreeRounds'] | null;
     };
     /** @description 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
     LaunchUrlResponse: {
@@ -699,6 +700,7 @@ export type components = {
         turbo: boolean;
         reality_check_interval_seconds: number | null;
       };
+      free_rounds?: components['schemas']['SessionFreeRounds'] | null;
       /** @constant */
       success: true;
       data: components['schemas']['LaunchUrlData'];

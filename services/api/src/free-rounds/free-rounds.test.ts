@@ -225,7 +225,15 @@ describe('play', () => {
     const player = 'fr-play-1';
     await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor: 10_000 });
     assert.equal((await api('POST', '/free-rounds', campaign('c-play', { players: [player] }))).status, 201);
-    const token = await launch(player);
+    const launched = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+      key,
+      body: { symbol: slotA.symbol, external_player_id: player, currency: 'EUR' },
+    });
+    assert.equal(launched.status, 200, launched.text);
+    assert.equal(launched.json.free_rounds.campaign_id, 'c-play');
+    assert.equal(launched.json.free_rounds.rounds_remaining, 3);
+    assert.deepEqual(launched.json.data.free_rounds, launched.json.free_rounds);
+    const token = new URL(launched.json.launch_url).searchParams.get('mgckey')!;
     const session = await runtime(token, 'GET', '/session');
     assert.equal(session.status, 200);
     assert.equal(session.json.free_rounds.campaign_id, 'c-play');

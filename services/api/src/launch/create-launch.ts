@@ -6,6 +6,7 @@ import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
+import { sessionFreeRounds } from '../sessions/free-rounds.js';
 import { LIFETIMES, newLaunchToken } from '../sessions/tokens.js';
 import { settlementProbe } from '../settlement/settlement-probe.js';
 import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
@@ -313,6 +314,18 @@ export async function createLaunch(
     test_launch: !deps.isProduction,
     operator_integration: integration,
     rules,
+    ...(family === 'prov_a' || family === 'prov_b'
+      ? {
+          free_rounds: await sessionFreeRounds(deps.pool, {
+            session_id: row.session_id,
+            operator_id: operator.operator_id,
+            external_player_id: req.external_player_id,
+            symbol: game.symbol,
+            currency,
+            provider_id: family,
+          }),
+        }
+      : {}),
   };
   return { data, resumedRoundId: row.round_id ?? null };
 }

@@ -53,6 +53,12 @@ export function renderGamePage(
     <label class="field" data-field="bet-level" hidden><span class="label">Bet level</span><select data-testid="bet-level-select" disabled></select></label>
     <button type="button" class="spin" data-testid="spin-button" disabled>Spin</button>
   </section>
+  <section class="free-rounds" data-testid="free-rounds" aria-label="Free rounds" hidden>
+    <div class="stat"><span class="label">Free rounds</span><output data-testid="free-rounds-count"></output></div>
+    <div class="stat"><span class="label">Stake</span><output data-testid="free-rounds-stake"></output></div>
+    <div class="stat"><span class="label">Won so far</span><output data-testid="free-rounds-won" data-won-minor=""></output></div>
+    <button type="button" data-testid="free-rounds-decline">Play for money instead</button>
+  </section>
   <section class="play" data-testid="session-play" aria-label="This session">
     <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
     <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>

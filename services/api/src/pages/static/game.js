@@ -24,6 +24,11 @@
     checkText: byId('reality-check-text'),
     checkContinue: byId('reality-check-continue'),
     checkLeave: byId('reality-check-leave'),
+    free: byId('free-rounds'),
+    freeCount: byId('free-rounds-count'),
+    freeStake: byId('free-rounds-stake'),
+    freeWon: byId('free-rounds-won'),
+    freeDecline: byId('free-rounds-decline'),
   };
 
   let session = null;
@@ -32,6 +37,8 @@
   let ended = false;
   /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
   let blocked = null;
+  /** Free rounds of an operator's campaign to play before paid spins (null: none, or declined). */
+  let freeRounds = null;
   // ── jurisdiction rules (GET /api/runtime/session: rules, play, reality_check) ────────────────
   /** Local clock minus the server's: the server's times read on this clock. */
   let skewMs = 0;
@@ -261,8 +268,10 @@
     clearError();
     say('Spinning…');
     const level = Number(el.level.value || 0);
-    const body =
-      level === 0
+    const free = freeRounds;
+    const body = free
+      ? { bet_minor: free.bet_minor, mode: 'base', free_round: true }
+      : level === 0
         ? { bet_minor: el.stake.value, mode: 'base' }
         : { bet_minor: el.stake.value, mode: 'special', bet_level: level };
     try {
@@ -271,6 +280,9 @@
       if (!res.ok) {
         say('');
         if (res.status === 409 && res.json?.bets_blocked) blockBets(res.json.bets_blocked);
+        else if (res.status === 409 && res.json?.error === 'free_rounds_pending')
+          showFreeRounds(res.json.free_rounds);
+        else if (res.status === 409 && free) showFreeRounds(null);
         else if (res.status === 409 && res.json?.error === 'reality_check_due') openRealityCheck();
         else if (res.status === 429 && res.json?.retry_after_ms) lockSpinsFor(res.json.retry_after_ms);
         else showError(detailOf(res.json) || 'The spin could not be played.');
@@ -278,6 +290,18 @@
         return;
       }
       const r = res.json;
+      if (r.free_round && freeRounds) {
+        showFreeRounds(
+          r.free_round.rounds_remaining > 0
+            ? {
+                ...freeRounds,
+                rounds_remaining: r.free_round.rounds_remaining,
+                won_minor: (BigInt(freeRounds.won_minor) + BigInt(r.win_minor)).toString(),
+              }
+            : null,
+        );
+        if (r.free_round_last) say('That was your last free round.');
+      }
       if (r.status === 'completed') {
         showGrid(r.outcome);
         showBalance(r.balance);
@@ -314,6 +338,29 @@
       spinning = false;
       if (!ended) setBusy(false);
     }
+  }
+
+  // ── free rounds (GET /api/runtime/session: free_rounds) ───────────────────────────────────────
+  function showFreeRounds(fr) {
+    freeRounds = fr && !fr.declined && fr.rounds_remaining > 0 ? fr : null;
+    el.free.hidden = freeRounds === null;
+    el.game.dataset.freeRounds = freeRounds ? String(freeRounds.rounds_remaining) : '';
+    if (!freeRounds) {
+      el.spin.textContent = 'Spin';
+      return;
+    }
+    el.freeCount.textContent = `${freeRounds.rounds_remaining} of ${freeRounds.rounds_total}`;
+    el.freeStake.textContent = money.format(freeRounds.bet_minor);
+    el.freeWon.dataset.wonMinor = freeRounds.won_minor;
+    el.freeWon.textContent = money.format(freeRounds.won_minor);
+    el.spin.textContent = 'Free spin';
+  }
+
+  async function declineFreeRounds() {
+    if (spinning) return;
+    const res = await api('/api/runtime/free-rounds/decline', { method: 'POST', body: {} });
+    if (res.ok) showFreeRounds(null);
+    else showError(detailOf(res.json) || 'The free rounds could not be declined.');
   }
 
   // ── jurisdiction rules: time played, net position, minimum spin interval, reality check ─────
@@ -509,11 +556,13 @@
     setInterval(tick, 250);
     setBusy(false);
     if (session.bets_blocked) blockBets(session.bets_blocked);
+    showFreeRounds(session.free_rounds ?? null);
     await refreshBalance();
     void subscribe();
   }
 
   el.spin.addEventListener('click', () => void spin());
+  el.freeDecline.addEventListener('click', () => void declineFreeRounds());
   el.level.addEventListener('change', fillStakes);
   el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
   el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
