@@ -180,6 +180,17 @@ export const ReconciliationItem = z.object({
 });
 export type ReconciliationItem = z.infer<typeof ReconciliationItem>;
 
+/** Free rounds of the window in one currency, reported apart from paid play (docs/free-rounds.md). */
+export const ReconciliationFreeRounds = z.object({
+  currency: CurrencyCode,
+  /** Free rounds (bet 0) recorded in the window; they are counted in the currency totals too. */
+  rounds: z.number().int(),
+  /** Their game delta: the wins (a free round's bet is 0). */
+  free_round_win_minor: MinorAmount,
+  /** Their wallet delta: the credits that paid them (a free round has no debit). */
+  free_round_credit_minor: MinorAmount,
+});
+
 export const Reconciliation = z.object({
   operator_id: z.string(),
   from: z.string().nullable(),
@@ -190,6 +201,8 @@ export const Reconciliation = z.object({
   items: z.array(ReconciliationItem),
   /** True when more rounds differ than `items` lists. */
   items_truncated: z.boolean(),
+  /** Free-round campaigns' rounds per currency, apart (included in `currencies` as well). */
+  free_rounds: z.array(ReconciliationFreeRounds),
 });
 export type Reconciliation = z.infer<typeof Reconciliation>;
 export const ReconciliationResponse = successEnvelope(Reconciliation);

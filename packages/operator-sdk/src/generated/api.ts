@@ -673,6 +673,7 @@ export type components = {
         turbo: boolean;
         reality_check_interval_seconds: number | null;
       };
+      /** @description `prov_a`/`prov_b`: the free rounds of an operator's campaign this session plays before paid spins (count, stake, won so far), or null. Absent for other families. See docs/free-rounds.md. */
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
     };
     /** @description 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
@@ -1079,6 +1080,12 @@ export type components = {
       items: components['schemas']['ReconciliationItem'][];
       /** @description True when more rounds differ than `items` lists. */
       items_truncated: boolean;
+      free_rounds: {
+        currency: components['schemas']['CurrencyCode'];
+        rounds: number;
+        free_round_win_minor: components['schemas']['MinorAmount'];
+        free_round_credit_minor: components['schemas']['MinorAmount'];
+      }[];
     };
     ReconciliationResponse: {
       /** @constant */

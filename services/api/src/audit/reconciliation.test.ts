@@ -81,6 +81,7 @@ describe('reconciliationCsv', () => {
     ],
     items: [],
     items_truncated: false,
+    free_rounds: [],
   };
 
   test('a header row, one row per currency, CRLF line ends; it parses back to the same totals', () => {

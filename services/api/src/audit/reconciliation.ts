@@ -48,10 +48,16 @@ const RECONCILE = `
   FROM (SELECT * FROM round_reconciliation
         WHERE differs AND ${WINDOW}
         ORDER BY operator_id, round_id LIMIT ${RECONCILIATION_ITEMS_MAX + 1}) d
-  JOIN rounds r ON r.round_id = d.round_id`;
+  JOIN rounds r ON r.round_id = d.round_id
+  UNION ALL
+  SELECT 'free', trim(f.currency), NULL, NULL, count(*)::int, 0, sum(f.wallet_delta_minor)::bigint,
+         sum(f.game_delta_minor)::bigint, 0, 0, NULL
+  FROM (SELECT * FROM round_reconciliation WHERE ${WINDOW}) f
+  WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.round_id = f.round_id AND r.free_round_campaign_id IS NOT NULL)
+  GROUP BY f.currency`;
 
 interface ReconcileRow {
-  kind: 'total' | 'item';
+  kind: 'total' | 'item' | 'free';
   currency: string;
   round_id: string | null;
   status: Reconciliation['items'][number]['round_status'];
@@ -108,6 +114,15 @@ export async function reconcile(
       transaction_ids: i.transaction_ids ?? [],
     })),
     items_truncated: items.length > RECONCILIATION_ITEMS_MAX,
+    free_rounds: rows
+      .filter((f) => f.kind === 'free')
+      .sort((a, b) => (a.currency < b.currency ? -1 : 1))
+      .map((f) => ({
+        currency: f.currency,
+        rounds: f.rounds,
+        free_round_win_minor: f.game_delta,
+        free_round_credit_minor: f.wallet_delta,
+      })),
   };
 }
 

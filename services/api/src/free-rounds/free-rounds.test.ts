@@ -310,6 +310,20 @@ describe('play', () => {
     const rec = await call(h.base, 'GET', '/api/operator/v1/reconciliation', { key, sign: true });
     assert.equal(rec.status, 200, rec.text);
     assert.equal(rec.json.data.balanced, true, rec.text);
+    // Free-round wins reported apart: this operator's free rounds so far, per currency.
+    const { rows: free } = await h.db.pool.query<{ n: number; won: bigint }>(
+      `SELECT count(*)::int AS n, coalesce(sum(win_minor), 0)::bigint AS won FROM rounds
+        WHERE operator_id = $1 AND free_round_campaign_id IS NOT NULL`,
+      [OP],
+    );
+    assert.deepEqual(rec.json.data.free_rounds, [
+      {
+        currency: 'EUR',
+        rounds: free[0]!.n,
+        free_round_win_minor: Number(free[0]!.won),
+        free_round_credit_minor: Number(free[0]!.won),
+      },
+    ]);
   });
 
   test('decline: paid spins allowed in this session; the rounds stay granted', async () => {
