@@ -261,15 +261,17 @@ async function recordSpinRound(
   const row = rows[0];
   if (!row) throw new HttpError(401, 'Missing or invalid session token');
   if (row.inserted === 1 && row.journalled === 1) return;
+  // Jurisdiction rules: too soon after the latest spin's start (GB), even while that round is
+  // still settling, so the answer says how long to wait.
+  if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
   // One unfinished round at a time per session: the previous one must settle first.
   if (row.open_round_id) throw new HttpError(409, `Round ${row.open_round_id} is still being settled`);
   // Player protection: a session whose debit the operator refused with a blocking code takes no
   // bets until relaunch.
   const blocked = presentBetsBlocked(row);
   if (blocked) throw betsBlockedError(blocked);
-  // Jurisdiction rules (sessions/jurisdiction-rules.ts).
+  // Jurisdiction rules: a reality check waits for the player (sessions/jurisdiction-rules.ts).
   if (row.reality_check_due) throw realityCheckDueError(row.reality_check_due_at);
-  if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
   throw new HttpError(409, 'Another round of this session is still being settled');
 }
 
