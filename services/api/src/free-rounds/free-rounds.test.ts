@@ -7,7 +7,15 @@ import { createSecretBox } from '@opi/db';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
 import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import {
+  createActivities,
+  journalEntry,
+  type RoundIntent,
+  resumeUnstartedRounds,
+  transactionIdsFor,
+  WORKFLOW_BUNDLE_PATH,
+} from '@opi/workflows';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import {
   assign,
@@ -396,4 +404,86 @@ describe('play', () => {
     );
     assert.equal(rows[0].n, 0);
   });
+});
+
+test('a free round committed whose settlement never started (the API died) is started by the resumer: one credit', async () => {
+  const player = 'fr-resume';
+  await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor: 10_000 });
+  await api('POST', '/free-rounds', campaign('c-resume', { players: [player], rounds: 1 }));
+  await launch(player);
+  const { rows: sessions } = await h.db.pool.query<{ session_id: string; player_id: string }>(
+    `SELECT s.session_id, s.player_id FROM sessions s JOIN players p ON p.player_id = s.player_id
+      WHERE p.external_player_id = $1`,
+    [player],
+  );
+  const session = sessions[0]!;
+  // What the spin's transaction commits for a free round (the grant counted, the round, its
+  // credit's journal row), and then no workflow start: the process died in between.
+  const roundId = `r_${randomUUID()}`;
+  const intent: RoundIntent = {
+    roundId,
+    operatorId: OP,
+    sessionId: session.session_id,
+    playerId: player,
+    gameSymbol: slotA.symbol,
+    providerId: 'prov_a',
+    currency: 'EUR',
+    actionType: 'free_round',
+    stakeMinor: '0',
+    winMinor: '250',
+    transactions: transactionIdsFor(roundId),
+    journalAhead: true,
+    freeRound: { campaignId: 'c-resume', betMinor: '100', last: true },
+  };
+  const credit = journalEntry(intent, 'credit', '250');
+  await h.db.pool.query(
+    `WITH g AS (
+       UPDATE free_round_grants SET rounds_used = rounds_used + 1
+        WHERE operator_id = $1 AND campaign_id = 'c-resume' AND external_player_id = $4 RETURNING 1
+     ), r AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, free_round_campaign_id, free_round_bet_minor)
+       SELECT $2, $1, $3, $5, $6, 'prov_a', 'EUR', 'open', 0, 0, $7, 'c-resume', 100 FROM g RETURNING round_id
+     )
+     INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                      transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+     SELECT $8, $1, $3, round_id, $4, $6, 'credit', 250, 'EUR', $9, $10, 1 FROM r`,
+    [
+      OP,
+      roundId,
+      session.session_id,
+      player,
+      session.player_id,
+      slotA.symbol,
+      JSON.stringify(intent),
+      credit.transactionId,
+      credit.body,
+      credit.requestHash,
+    ],
+  );
+  const connection = await Connection.connect({ address: process.env.OPI_TEST_TEMPORAL_ADDRESS! });
+  try {
+    const client = new Client({ connection });
+    const started = await resumeUnstartedRounds(h.db.pool, client, taskQueue, { olderThanSeconds: 0 });
+    assert.ok(started.includes(roundId), `resumed: ${started.join(', ')}`);
+    await until('the resumed free round completes', async () => {
+      const { rows } = await h.db.pool.query(`SELECT status FROM rounds WHERE round_id = $1`, [roundId]);
+      return rows[0]?.status === 'completed';
+    });
+    assert.deepEqual(
+      (await resumeUnstartedRounds(h.db.pool, client, taskQueue, { olderThanSeconds: 0 })).filter(
+        (id) => id === roundId,
+      ),
+      [],
+    );
+  } finally {
+    await connection.close();
+  }
+  const requests = await walletRequests(player);
+  assert.deepEqual(
+    requests.map((r) => [r.transaction_type, r.amount_minor, r.outcome]),
+    [['credit', 250n, 'applied']],
+  );
+  assert.equal((await admin.balance(OP, player, 'EUR')).balance_minor, '10250');
+  assert.equal((await api('GET', '/free-rounds/c-resume')).json.data.players[0].won_minor, '250');
 });
