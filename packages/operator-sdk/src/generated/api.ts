@@ -1080,6 +1080,7 @@ export type components = {
       items: components['schemas']['ReconciliationItem'][];
       /** @description True when more rounds differ than `items` lists. */
       items_truncated: boolean;
+      /** @description Free-round campaigns' rounds per currency, apart (included in `currencies` as well). */
       free_rounds: {
         currency: components['schemas']['CurrencyCode'];
         rounds: number;
