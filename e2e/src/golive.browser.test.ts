@@ -95,7 +95,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.equal(s.target.started_default_stack, true);
   assert.deepEqual(s.target.devices, ['desktop', 'phone-portrait']);
   // One line per go-live item, and none failed.
-  assert.equal(s.items.length, 18);
+  assert.equal(s.items.length, 19);
   for (const i of s.items) assert.notEqual(i.status, 'fail', `${i.id}: ${i.detail}`);
   for (const id of [
     'health',
@@ -111,6 +111,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
     'balance_refresh',
     'audit_visible',
     'reconciliation_balanced',
+    'jurisdiction_rules',
   ])
     assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
   assert.equal(run.item('https_base').status, 'warning', 'HTTP on loopback is a warning');
@@ -128,7 +129,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.ok(existsSync(path.join(run.outputDir, 'html', 'index.html')));
   // The summary is one line per item and per run.
   const text = readFileSync(path.join(run.outputDir, 'summary.json'), 'utf8');
-  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 18);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 19);
 });
 
 describe('the suite fails with a clear report', () => {

@@ -22,7 +22,8 @@ export type ItemId =
   | 'balance_refresh'
   | 'audit_visible'
   | 'reconciliation_balanced'
-  | 'prov_b_rollout';
+  | 'prov_b_rollout'
+  | 'jurisdiction_rules';
 
 export interface GoLiveItem {
   id: ItemId;
@@ -132,6 +133,11 @@ export const ITEMS: readonly GoLiveItem[] = [
     how: 'Not from outside; the prov_b titles in the catalog are reported.',
     notCheckable:
       "the migration and the provider switch are internal to the provider's deployment; from outside the suite sees only whether prov_b titles are in the catalog (they appear only with the switch on) and plays them like every other expected game",
+  },
+  {
+    id: 'jurisdiction_rules',
+    item: 'Jurisdiction rules (issue 18): a GB launch reports its rules and the server enforces 2.5 s between slot spins.',
+    how: "A launch of an expected slot title with jurisdiction GB answers rules {jurisdiction: GB, min_spin_interval_ms: 2500, autoplay: false, turbo: false}; a second spin sent with the launch URL's token within 2.5 s of the first is answered 429 spin_too_soon.",
   },
 ];
 

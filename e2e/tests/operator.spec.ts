@@ -118,3 +118,96 @@ test('operator active; catalog holds exactly the expected games', async () => {
     );
   }
 });
+
+/**
+ * Jurisdiction rules (issue 18): a launch of an expected slot title with `jurisdiction: 'GB'`
+ * reports the GB rules (2.5 s between spin starts, no autoplay, no turbo), and the server refuses a
+ * second spin started within 2.5 s of the first (429 spin_too_soon). The spins go to the launch
+ * URL's own runtime with its token, as the game page sends them (one round is played).
+ */
+test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s is refused', async () => {
+  const rec: Recorder = new Recorder(test.info());
+  const { baseUrl, apiKey } = target(settings);
+  const api = operatorClient(baseUrl, apiKey);
+  rec.expect('jurisdiction_rules');
+  try {
+    const games = (await api.listGames()).data.items;
+    const slot = games.find(
+      (i) =>
+        (i.provider_id === 'prov_a' || i.provider_id === 'prov_b') &&
+        settings.expected.some((e) => e.symbol === i.symbol || e.symbol === i.slug),
+    );
+    if (!slot) {
+      rec.notCheckable('jurisdiction_rules', 'no expected slot title (prov_a/prov_b) to launch');
+      return;
+    }
+    await rec.check('jurisdiction_rules', `GB rules on ${slot.symbol}`, async () => {
+      const operatorId = (await api.getContract()).data.operator_id;
+      const launched = await api.createLaunchUrl({
+        symbol: slot.symbol,
+        external_player_id: playerId(settings, operatorId, 'jurisdiction', slot.symbol),
+        jurisdiction: 'GB',
+        ...(settings.currency ? { currency: settings.currency } : {}),
+      });
+      const rules = launched.data.rules;
+      if (
+        rules?.jurisdiction !== 'GB' ||
+        rules.min_spin_interval_ms !== 2500 ||
+        rules.autoplay ||
+        rules.turbo
+      )
+        throw new Error(`the launch reports ${JSON.stringify(rules ?? null)}, not the GB rules`);
+      const url = new URL(launched.data.launch_url);
+      const token = url.searchParams.get('mgckey') ?? '';
+      const runtime = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(new URL(path, url.origin), {
+          method,
+          headers: { 'x-session-token': token, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return {
+          status: res.status,
+          json: (await res.json().catch(() => null)) as Record<string, unknown> | null,
+        };
+      };
+      const session = await runtime('GET', '/api/runtime/session');
+      const stake = (session.json?.stakes_minor as string[] | undefined)?.[0];
+      if (session.status !== 200 || !stake) throw new Error(`the session read answered ${session.status}`);
+      // The first spin is in flight (its answer waits for the settlement, which may take longer
+      // than 2.5 s); the next ones start while it is, each within 2.5 s of its start.
+      const t0 = Date.now();
+      const first = runtime('POST', '/api/runtime/spin', { bet_minor: stake });
+      const answers: number[] = [];
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (Date.now() - t0 > 2000) break;
+        const next = await runtime('POST', '/api/runtime/spin', { bet_minor: stake });
+        answers.push(next.status);
+        if (next.status === 429 && next.json?.error === 'spin_too_soon') {
+          await first;
+          return {
+            value: null,
+            detail: `${slot.symbol}: rules ${JSON.stringify(rules)}; a spin ${Date.now() - t0} ms after the first started was refused (429 spin_too_soon, retry_after_ms ${String(next.json.retry_after_ms)})`,
+          };
+        }
+        // Taken: this one started first (the first spin's statement ran later); the first must be refused.
+        if (next.status === 200) {
+          const late = await first;
+          if (late.status === 429)
+            return {
+              value: null,
+              detail: `${slot.symbol}: the later of two spins 0.2 s apart was refused (429)`,
+            };
+          throw new Error(`two spins less than 2.5 s apart were both taken (${late.status}, 200)`);
+        }
+      }
+      const f = await first;
+      throw new Error(
+        `no spin within 2 s of the first was refused with 429 (first ${f.status}, then ${answers.join(', ')})`,
+      );
+    });
+  } catch (err) {
+    rec.unreached(err);
+    throw err;
+  }
+});
