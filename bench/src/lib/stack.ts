@@ -84,7 +84,8 @@ export async function startBenchStack(): Promise<BenchStack> {
         },
       );
       children.push(child);
-      await waitForPort('127.0.0.1', port, 30_000);
+      // A loaded machine compiles the API's TypeScript slowly: give it time to listen.
+      await waitForPort('127.0.0.1', port, 120_000);
       return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, child };
     },
     async stop() {
