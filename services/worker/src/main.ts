@@ -70,7 +70,8 @@ log('info', 'worker started', {
 // Under the default stack, exit if the supervisor died (no orphaned workers).
 const parent = process.ppid;
 setInterval(() => {
-  if (process.ppid !== parent) worker.shutdown();
+  // Once: a second shutdown() while draining throws ("Not running").
+  if (process.ppid !== parent && worker.getState() === 'RUNNING') worker.shutdown();
 }, 1000).unref();
 
 try {
