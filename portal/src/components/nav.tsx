@@ -15,6 +15,7 @@ export function Nav({ operatorId }: { operatorId: string }) {
     ['/reconciliation', 'Reconciliation'],
     ['/stuck', 'Stuck settlements'],
     ['/protection', 'Protection'],
+    ['/free-rounds', 'Free rounds'],
     ['/wallet', 'Wallet diagnostics'],
     ['/audit', 'Audit log'],
   ];

@@ -173,3 +173,48 @@ export interface ProtectionView {
     }[];
   };
 }
+
+/** A free-round campaign as the staff API lists it (amounts as strings of minor units). */
+export interface FreeRoundCampaign {
+  campaign_id: string;
+  operator_id: string;
+  symbols: string[];
+  currency: string;
+  bet_minor: string;
+  rounds: number;
+  valid_from: string;
+  expires_at: string;
+  created_at: string;
+  cancelled_at: string | null;
+  status: 'active' | 'scheduled' | 'expired' | 'cancelled';
+  players_count: number;
+  rounds_used: number;
+  rounds_remaining: number;
+  won_minor: string;
+}
+
+export interface FreeRoundCampaignRound {
+  round_id: string;
+  created_at: string;
+  settled_at: string | null;
+  player_id: string;
+  session_id: string;
+  game_symbol: string;
+  status: string;
+  stuck: boolean;
+  bet_minor: number | string | null;
+  win_minor: number | string;
+  currency: string;
+}
+
+export type FreeRoundCampaignDetail = FreeRoundCampaign & {
+  rounds_in_flight: number;
+  players: {
+    external_player_id: string;
+    rounds_total: number;
+    rounds_used: number;
+    rounds_remaining: number;
+    won_minor: string;
+  }[];
+  rounds_page: Page<FreeRoundCampaignRound>;
+};

@@ -15,6 +15,7 @@ import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
 import { getSession, searchRounds } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
+import { campaignIdParam } from '../free-rounds/campaigns.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { sendJson } from '../http/json.js';
@@ -36,6 +37,13 @@ import { cancelRound } from './cancel.js';
 import { staffCatalog } from './catalog.js';
 import { chartWindow, differencesByDay, playCharts } from './charts.js';
 import { runWalletDiagnostics } from './diagnostics.js';
+import {
+  StaffCampaignCancelRequest,
+  StaffCampaignQuery,
+  staffCampaign,
+  staffCampaigns,
+  staffCancelCampaign,
+} from './free-rounds.js';
 import { decoyHash, verifyPassword } from './password.js';
 import { protectionView } from './protection.js';
 import { countLoginAttempt, loginSucceeded, purgeOldAttempts } from './rate-limit.js';
@@ -220,6 +228,28 @@ export function staffRoutes(deps: ApiDeps): Router {
   // Player protection (issue 18): refused debits by code, blocked sessions, reality checks.
   op.get('/protection', auth, viewer, async (ctx) => {
     sendJson(ctx, { success: true, data: await protectionView(pool, opId(ctx)) });
+  });
+
+  // Free-round campaigns (issue 18): the list, one campaign with its players and rounds, an admin's cancel.
+  op.get('/free-rounds', auth, viewer, async (ctx) => {
+    sendJson(ctx, { success: true, data: await staffCampaigns(deps, operatorOf(ctx), ctx.query) });
+  });
+  op.get('/free-rounds/:campaign_id', auth, viewer, async (ctx) => {
+    const campaignId = campaignIdParam(ctx.params.campaign_id ?? '');
+    const q = parseOr422(StaffCampaignQuery, query(ctx), 'query');
+    sendJson(ctx, { success: true, data: await staffCampaign(pool, opId(ctx), campaignId, q) });
+  });
+  op.post('/free-rounds/:campaign_id/cancel', readBody(), auth, admin, async (ctx) => {
+    const campaignId = campaignIdParam(ctx.params.campaign_id ?? '');
+    const input = parseOr422(StaffCampaignCancelRequest, ctx.state.body ?? {}, 'body');
+    const result = await staffCancelCampaign(deps, {
+      operator: operatorOf(ctx),
+      campaignId,
+      reason: input.reason,
+      staff: staffOf(ctx),
+      clientIp: ipOf(ctx),
+    });
+    sendJson(ctx, { success: true, data: result });
   });
 
   op.get('/reconciliation.csv', auth, viewer, async (ctx) => {

@@ -1,0 +1,246 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Facts, Pager, Problem, StatusBadge } from '../../../../../components/ui';
+import { load, operatorParam, qs, seg } from '../../../../../lib/api';
+import { money, when } from '../../../../../lib/format';
+import type { AuditEntry, FreeRoundCampaignDetail, OperatorInfo } from '../../../../../lib/types';
+import { CampaignStatus } from '../status';
+
+export const metadata: Metadata = { title: 'Free-round campaign' };
+
+const RESULT_TEXT: Record<string, string> = {
+  cancelled: 'Campaign cancelled',
+  already_cancelled: 'Already cancelled',
+};
+
+export default async function CampaignPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ operator: string; campaign: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const operator = await operatorParam(params);
+  const { campaign } = await params;
+  const sp = await searchParams;
+  const actionId = sp.action && /^\d{1,18}$/.test(sp.action) ? sp.action : undefined;
+  const [info, res, action] = await Promise.all([
+    load<OperatorInfo>(`/operators/${operator}`),
+    load<FreeRoundCampaignDetail>(
+      `/operators/${operator}/free-rounds/${seg(campaign)}${qs({ cursor: sp.cursor })}`,
+    ),
+    actionId ? load<AuditEntry>(`/operators/${operator}/audit-log/${actionId}`) : undefined,
+  ]);
+  if (!info.ok) return <Problem {...info} />;
+  if (!res.ok) return <Problem {...res} />;
+  const c = res.data;
+  const admin = info.data.role === 'admin';
+  const base = `/o/${operator}/free-rounds/${encodeURIComponent(c.campaign_id)}`;
+  const done =
+    action?.ok && action.data.action === 'free_rounds.cancel' && action.data.target === c.campaign_id
+      ? action.data
+      : undefined;
+  const confirming = sp.confirm === 'cancel' && admin && c.status !== 'cancelled';
+  const voidRounds = c.status === 'cancelled' || c.status === 'expired';
+  return (
+    <>
+      <p>
+        <Link href={`/o/${operator}/free-rounds`}>← Free rounds</Link>
+      </p>
+      <h1>
+        Campaign <span className="mono">{c.campaign_id}</span>
+      </h1>
+      {done ? (
+        <div
+          className={`notice ${done.result === 'cancelled' ? 'ok' : 'warn'}`}
+          role="status"
+          data-testid="cancel-result"
+          data-result={done.result}
+        >
+          <strong>{RESULT_TEXT[done.result] ?? done.result}</strong> by {done.username} at {when(done.at)}:{' '}
+          {String(done.detail.message ?? '')}
+        </div>
+      ) : null}
+      {sp.error ? (
+        <div className="notice bad" role="alert" data-testid="cancel-error">
+          The cancel failed: {sp.error}
+        </div>
+      ) : null}
+      <Facts
+        items={[
+          ['Status', <CampaignStatus key="s" status={c.status} />],
+          [
+            'Games',
+            <span key="g" className="mono">
+              {c.symbols.join(', ')}
+            </span>,
+          ],
+          ['Stake per round', money(c.bet_minor, c.currency)],
+          ['Rounds per player', String(c.rounds)],
+          ['Valid from', when(c.valid_from)],
+          ['Expires', when(c.expires_at)],
+          ['Created', when(c.created_at)],
+          ['Cancelled', when(c.cancelled_at)],
+          ['Players', String(c.players_count)],
+          ['Rounds played', String(c.rounds_used)],
+          [
+            'Rounds remaining',
+            `${c.rounds_remaining}${voidRounds && c.rounds_remaining > 0 ? ' (void)' : ''}`,
+          ],
+          ['Won', money(c.won_minor, c.currency)],
+        ]}
+      />
+
+      {c.status === 'cancelled' ? null : admin ? (
+        <section aria-labelledby="cancel-h" id="cancel" data-testid="cancel-section">
+          <h2 id="cancel-h">Cancel the campaign</h2>
+          <p className="hint">
+            No round of it starts afterwards and the players' unplayed rounds are void; rounds already started
+            finish and are credited. The operator sees the same as its own DELETE of the campaign. The cancel
+            is written to the audit log.
+          </p>
+          {confirming ? (
+            <form
+              method="post"
+              action={`${base}/cancel`}
+              className="notice warn filters"
+              data-testid="cancel-confirm"
+            >
+              <p>
+                <strong>Cancel campaign {c.campaign_id}?</strong> {c.rounds_remaining} unplayed round
+                {c.rounds_remaining === 1 ? '' : 's'} of {c.players_count} player
+                {c.players_count === 1 ? '' : 's'} will be void. This cannot be undone.
+              </p>
+              <div className="field">
+                <label htmlFor="cancel-reason">Reason (kept in the audit log, optional)</label>
+                <input id="cancel-reason" name="reason" maxLength={500} autoComplete="off" />
+              </div>
+              <button type="submit" className="danger">
+                Yes, cancel the campaign
+              </button>
+              <Link className="button secondary" href={base}>
+                Keep it
+              </Link>
+            </form>
+          ) : (
+            <Link
+              className="button secondary"
+              href={`${base}?confirm=cancel#cancel`}
+              data-testid="cancel-start"
+            >
+              Cancel this campaign…
+            </Link>
+          )}
+        </section>
+      ) : (
+        <p className="hint">Cancelling a campaign needs the admin role.</p>
+      )}
+
+      <h2>Players</h2>
+      {c.players.length === 0 ? (
+        <p className="notice warn">No player has been granted this campaign's rounds.</p>
+      ) : (
+        <div className="table-wrap">
+          <table data-testid="players-table">
+            <caption>Players of the campaign, by player id</caption>
+            <thead>
+              <tr>
+                <th scope="col">Player</th>
+                <th scope="col" className="num">
+                  Rounds used
+                </th>
+                <th scope="col" className="num">
+                  Remaining
+                </th>
+                <th scope="col" className="num">
+                  Won
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.players.map((p) => (
+                <tr
+                  key={p.external_player_id}
+                  data-player={p.external_player_id}
+                  data-used={p.rounds_used}
+                  data-remaining={p.rounds_remaining}
+                >
+                  <td className="mono">{p.external_player_id}</td>
+                  <td className="num">
+                    {p.rounds_used} of {p.rounds_total}
+                  </td>
+                  <td className="num">
+                    {p.rounds_remaining}
+                    {voidRounds && p.rounds_remaining > 0 ? ' (void)' : ''}
+                  </td>
+                  <td className="num">{money(p.won_minor, c.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Rounds</h2>
+      {c.rounds_in_flight > 0 ? (
+        <p className="notice warn" data-testid="rounds-in-flight">
+          {c.rounds_in_flight} round{c.rounds_in_flight === 1 ? ' is' : 's are'} still settling.
+        </p>
+      ) : null}
+      {c.rounds_page.items.length === 0 ? (
+        <p className="hint" data-testid="no-rounds">
+          No round of this campaign has been played{sp.cursor ? ' on this page' : ''}.
+        </p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table data-testid="rounds-table">
+              <caption>Rounds of the campaign, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Player</th>
+                  <th scope="col">Round</th>
+                  <th scope="col">Game</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Win
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.rounds_page.items.map((r) => (
+                  <tr key={r.round_id} data-round={r.round_id} data-status={r.status}>
+                    <td>{when(r.created_at)}</td>
+                    <td className="mono">{r.player_id}</td>
+                    <td>
+                      <Link href={`/o/${operator}/rounds/${encodeURIComponent(r.round_id)}`} className="mono">
+                        {r.round_id}
+                      </Link>
+                    </td>
+                    <td className="mono">{r.game_symbol}</td>
+                    <td>
+                      <StatusBadge status={r.status} />
+                      {r.stuck ? (
+                        <>
+                          {' '}
+                          <StatusBadge status="stuck" />
+                        </>
+                      ) : null}
+                    </td>
+                    <td className="num">{money(r.win_minor, r.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            label="Round"
+            next={c.rounds_page.next_cursor ? `${base}${qs({ cursor: c.rounds_page.next_cursor })}` : null}
+            first={sp.cursor ? base : null}
+          />
+        </>
+      )}
+    </>
+  );
+}
