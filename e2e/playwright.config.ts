@@ -57,7 +57,13 @@ export default defineConfig({
   projects: [
     { name: 'start', testMatch: /start\.spec\.ts$/, teardown: 'finish' },
     { name: 'finish', testMatch: /finish\.spec\.ts$/ },
-    { name: 'operator', testMatch: /operator\.spec\.ts$/, dependencies: ['start'] },
+    {
+      // The operator's API checks, and free rounds and player protection (a desktop page each).
+      name: 'operator',
+      testMatch: /(operator|free-rounds-protection)\.spec\.ts$/,
+      dependencies: ['start'],
+      use: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
+    },
     {
       name: 'desktop',
       testMatch: /launch\.spec\.ts$/,

@@ -12,6 +12,8 @@
  *   --currency <CUR>      launch currency (GOLIVE_CURRENCY); --lang <code> (GOLIVE_LANG)
  *   --output <dir>        report folder (GOLIVE_OUTPUT, default e2e/golive-report)
  *   --chromium <path>     the browser (GOLIVE_CHROMIUM, default /usr/bin/chromium when present)
+ *   --wallet-admin-url <url>  the sandbox wallet's staff API, when the wallet is the sandbox
+ *                         (GOLIVE_WALLET_ADMIN_URL; its token only as GOLIVE_WALLET_ADMIN_TOKEN)
  *   --ci                  the CI subset: one game per family on desktop and phone-portrait
  */
 import { spawn } from 'node:child_process';
@@ -31,6 +33,7 @@ const FLAGS: Record<string, string> = {
   '--output': 'GOLIVE_OUTPUT',
   '--chromium': 'GOLIVE_CHROMIUM',
   '--round-timeout-ms': 'GOLIVE_ROUND_TIMEOUT_MS',
+  '--wallet-admin-url': 'GOLIVE_WALLET_ADMIN_URL',
 };
 
 const env: NodeJS.ProcessEnv = { ...process.env };

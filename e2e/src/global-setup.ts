@@ -46,6 +46,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.GOLIVE_BASE_URL = stack.baseUrl;
     process.env.GOLIVE_API_KEY = stack.apiKey;
     process.env.GOLIVE_STACK_STARTED = '1';
+    // Its wallet is the sandbox: the player_protection item can have it refuse a player.
+    process.env.GOLIVE_WALLET_ADMIN_URL = stack.walletUrl;
+    process.env.GOLIVE_WALLET_ADMIN_TOKEN = stack.secrets.walletAdminToken;
   }
   process.env.GOLIVE_RECONCILE_FROM ??= await serverNow(process.env.GOLIVE_BASE_URL!.replace(/\/+$/, ''));
   return async () => {

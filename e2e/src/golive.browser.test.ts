@@ -95,7 +95,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.equal(s.target.started_default_stack, true);
   assert.deepEqual(s.target.devices, ['desktop', 'phone-portrait']);
   // One line per go-live item, and none failed.
-  assert.equal(s.items.length, 19);
+  assert.equal(s.items.length, 21);
   for (const i of s.items) assert.notEqual(i.status, 'fail', `${i.id}: ${i.detail}`);
   for (const id of [
     'health',
@@ -112,8 +112,17 @@ test('with no configuration the suite starts the default stack, and the CI subse
     'audit_visible',
     'reconciliation_balanced',
     'jurisdiction_rules',
+    'free_rounds',
+    'player_protection',
   ])
     assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
+  // Played on the slot title; the native and crash titles are reported not applicable.
+  assert.match(run.item('free_rounds').detail, /vs20emberfox on desktop: campaign golive-.*2 free rounds/);
+  assert.match(run.item('free_rounds').detail, /not applicable: .*cnmines.*prov_c/);
+  assert.match(
+    run.item('player_protection').detail,
+    /self_excluded: round .* rejected with one failed debit/,
+  );
   assert.equal(run.item('https_base').status, 'warning', 'HTTP on loopback is a warning');
   for (const id of ['feature_acceptance', 'wallet_cancel_rollback', 'idempotency', 'prov_b_rollout'])
     assert.equal(run.item(id).status, 'not_checkable');
@@ -129,7 +138,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.ok(existsSync(path.join(run.outputDir, 'html', 'index.html')));
   // The summary is one line per item and per run.
   const text = readFileSync(path.join(run.outputDir, 'summary.json'), 'utf8');
-  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 19);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 21);
 });
 
 describe('the suite fails with a clear report', () => {
@@ -153,9 +162,13 @@ describe('the suite fails with a clear report', () => {
     });
     await wallet.setSecret('op_demo', `wsec_${randomUUID().replaceAll('-', '')}`);
     try {
+      // Free rounds and protection are checked by the passing run; skipped here to keep the file
+      // within the test runner's time limit.
       const run = await golive({ ...settings, GOLIVE_PLAY: 'vs20emberfox,cnmines,dcrash2' }, [
         '--project',
         'desktop',
+        '--grep-invert',
+        'free rounds and player protection',
       ]);
       assert.notEqual(run.code, 0);
       assert.equal(run.summary.ok, false);
@@ -212,6 +225,8 @@ describe('the suite fails with a clear report', () => {
       const run = await golive({ ...settings, GOLIVE_PLAY: 'vs25tidalpearl,vs20emberfox' }, [
         '--project',
         'desktop',
+        '--grep-invert',
+        'free rounds and player protection',
       ]);
       assert.notEqual(run.code, 0);
       assert.equal(run.summary.ok, false);

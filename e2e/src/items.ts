@@ -23,7 +23,9 @@ export type ItemId =
   | 'audit_visible'
   | 'reconciliation_balanced'
   | 'prov_b_rollout'
-  | 'jurisdiction_rules';
+  | 'jurisdiction_rules'
+  | 'free_rounds'
+  | 'player_protection';
 
 export interface GoLiveItem {
   id: ItemId;
@@ -138,6 +140,16 @@ export const ITEMS: readonly GoLiveItem[] = [
     id: 'jurisdiction_rules',
     item: 'Jurisdiction rules (issue 18): a GB launch reports its rules and the server enforces 2.5 s between slot spins.',
     how: "A launch of an expected slot title with jurisdiction GB answers rules {jurisdiction: GB, min_spin_interval_ms: 2500, autoplay: false, turbo: false}; a second spin sent with the launch URL's token within 2.5 s of the first is answered 429 spin_too_soon.",
+  },
+  {
+    id: 'free_rounds',
+    item: 'Free rounds (issue 18): a campaign granted through the operator API is shown on the slot page, played first and settled by credit only.',
+    how: "Per played slot title (prov_a/prov_b): a signed POST /free-rounds grants the test player 2 rounds at the smallest stake; the launch and the page show them; the page plays them all (bet 0, free_round.campaign_id, the last one marked last); the audit API shows each settled with one credit of its win and no debit; the campaign counts them used and its won total equals the credits; then a paid spin is taken again. Native (prov_c) and crash (prov_d) titles are not applicable. The credit body's action_type/campaign_id reach only the operator's wallet (its own log confirms them).",
+  },
+  {
+    id: 'player_protection',
+    item: "Player protection (issue 18): a debit the operator's wallet refuses with a blocking code rejects the round; the page shows the message and takes no further bet until relaunch.",
+    how: "Per played slot title, with the sandbox wallet's staff API: PUT /admin/protection refuses the test player's debits with self_excluded; a spin on the page is rejected (self_excluded), the page shows the message (data-state blocked) with the spin button disabled, a further spin is answered 409; the audit API shows the round rejected with exactly one failed debit and nothing after it; the refusal is then cleared and a relaunch takes bets again. Not checkable against an operator's own wallet (it has no switch to refuse a chosen player).",
   },
 ];
 

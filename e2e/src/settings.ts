@@ -98,6 +98,14 @@ const Env = z.object({
   GOLIVE_RECONCILE_FROM: z.string().optional(),
   /** Set by the suite when it started the default stack itself. */
   GOLIVE_STACK_STARTED: z.string().optional(),
+  /**
+   * The sandbox wallet's staff API (server root, e.g. http://127.0.0.1:8090) and its admin token,
+   * when the environment's wallet is the sandbox: the player_protection item has it refuse the
+   * test player's debits. Set by the suite when it starts the default stack; unset, that item is
+   * not checkable (an operator's own wallet has no such switch).
+   */
+  GOLIVE_WALLET_ADMIN_URL: httpUrl.optional(),
+  GOLIVE_WALLET_ADMIN_TOKEN: z.string().min(1).optional(),
 });
 
 export interface Settings {
@@ -115,6 +123,8 @@ export interface Settings {
   runId: string;
   reconcileFrom?: string;
   stackStarted: boolean;
+  /** The sandbox wallet's staff API, when the wallet under test is the sandbox. */
+  walletAdmin?: { baseUrl: string; token: string };
 }
 
 export class SettingsError extends Error {
@@ -154,6 +164,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runId: e.GOLIVE_RUN_ID ?? 'local',
     ...(e.GOLIVE_RECONCILE_FROM ? { reconcileFrom: e.GOLIVE_RECONCILE_FROM } : {}),
     stackStarted: Boolean(e.GOLIVE_STACK_STARTED),
+    ...(e.GOLIVE_WALLET_ADMIN_URL && e.GOLIVE_WALLET_ADMIN_TOKEN
+      ? {
+          walletAdmin: {
+            baseUrl: e.GOLIVE_WALLET_ADMIN_URL.replace(/\/+$/, ''),
+            token: e.GOLIVE_WALLET_ADMIN_TOKEN,
+          },
+        }
+      : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export const AdminOperator = z.object({
   default_jurisdiction: z.string().nullable(),
   /** Seconds between reality checks on slot pages, or null: none. */
   reality_check_interval_seconds: z.number().int().nullable(),
+  /** The wallet diagnostics' protection test player (always refused by the wallet), or null: not configured. */
+  diagnostics_protection_player_id: z.string().nullable(),
   /** Only in the answer that generated or rotated it: the wallet callback secret, shown once. */
   wallet_secret: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, ReleaseStatus, ThumbnailFormat } from './constants.js';
 import { Jurisdiction, RealityCheckIntervalSeconds } from './jurisdiction.js';
-import { CurrencyCode } from './primitives.js';
+import { CurrencyCode, ExternalPlayerId } from './primitives.js';
 
 /* Provider-admin API (/api/admin/v1) request bodies. Not part of the operator contract. */
 
@@ -56,6 +56,12 @@ export const CreateOperatorRequest = z.object({
   default_jurisdiction: Jurisdiction.nullable().optional(),
   /** Seconds between reality checks on slot pages (1 to 86400); null: none. */
   reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable().optional(),
+  /**
+   * A test player the operator's wallet always refuses with a player-protection code (a known
+   * self-excluded or blocked test account): the wallet diagnostics' protection refusal check debits
+   * it. null: the check is not configured.
+   */
+  diagnostics_protection_player_id: ExternalPlayerId.nullable().optional(),
 });
 export type CreateOperatorRequest = z.infer<typeof CreateOperatorRequest>;
 
@@ -76,6 +82,8 @@ export const UpdateOperatorRequest = z
     default_jurisdiction: Jurisdiction.nullable(),
     /** Seconds between reality checks on slot pages; null: none. */
     reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable(),
+    /** The wallet diagnostics' protection test player (always refused by the wallet); null: none. */
+    diagnostics_protection_player_id: ExternalPlayerId.nullable(),
   })
   .partial()
   .refine((b) => Object.keys(b).length > 0, 'at least one field to change');

@@ -115,13 +115,21 @@ export const StaffAuditQuery = z.strictObject({
 });
 export type StaffAuditQuery = z.infer<typeof StaffAuditQuery>;
 
+/**
+ * A wallet diagnostics check's outcome: `not_configured` is an optional check the operator has not
+ * set up (neither a pass nor a failure; its detail says how to set it up).
+ */
+export type WalletCheckStatus = 'passed' | 'failed' | 'not_configured';
+
 /** One wallet diagnostics check as the API reports it. */
 export interface WalletCheckResult {
   id: string;
   name: string;
   /** What a conforming wallet does. */
   expected: string;
+  /** true only when the check passed (`status` passed). */
   passed: boolean;
+  status: WalletCheckStatus;
   /** What happened, in plain words. */
   detail: string;
   http_status: number | null;

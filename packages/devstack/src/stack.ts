@@ -30,6 +30,9 @@ import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server.js';
 import { portFree, waitForPort } from './wait.js';
 
+/** The demo operator's protection test player (the sandbox wallet refuses its debits: self_excluded). */
+const DEMO_PROTECTION_PLAYER = 'op_demo-protection-test';
+
 const t0 = Date.now();
 const config = loadConfigOrExit();
 const say = (msg: string) => process.stdout.write(`[stack] ${msg}\n`);
@@ -133,6 +136,12 @@ try {
     await pool.query('UPDATE games SET operator_wallet_enabled = true WHERE symbol = ANY($1)', [demoTitles]);
     secrets.demoOperatorKey = (await createApiKey(pool, box, 'operator', demo.operatorId, 'demo')).api_key;
     await saveSecrets(secrets.file, secrets);
+    // The wallet diagnostics' protection test player: the sandbox wallet refuses its debits
+    // (self_excluded, set below on every start), so the protection refusal check passes.
+    await pool.query('UPDATE operators SET diagnostics_protection_player_id = $2 WHERE operator_id = $1', [
+      demo.operatorId,
+      DEMO_PROTECTION_PLAYER,
+    ]);
   }
   // The staff portal's demo account: `demo`, admin of op_demo; its password is demoStaffPassword
   // in the secrets file (set again only when that file had none).
@@ -182,10 +191,18 @@ try {
     WALLET_AUTO_CREATE_PLAYERS_MINOR: '100000',
   });
   await waitForPort(config.HOST, config.WALLET_PORT, 60_000);
-  await createWalletAdminClient({
+  const walletAdmin = createWalletAdminClient({
     baseUrl: `http://${config.HOST}:${config.WALLET_PORT}`,
     token: secrets.walletAdminToken,
-  }).setSecret('op_demo', secrets.demoWalletSecret);
+  });
+  await walletAdmin.setSecret('op_demo', secrets.demoWalletSecret);
+  // A known self-excluded test account, as operators keep for certification: the demo operator's
+  // wallet diagnostics debit it and expect a player-protection refusal.
+  await walletAdmin.setProtection({
+    operatorId: 'op_demo',
+    playerId: DEMO_PROTECTION_PLAYER,
+    refuseDebitsWith: 'self_excluded',
+  });
 
   await requirePort('PORT', config.PORT);
   // API_PROCESSES > 1: a cluster primary and N processes sharing PORT (services/api/src/cluster.ts).

@@ -1161,6 +1161,8 @@ export type components = {
       default_jurisdiction: string | null;
       /** @description Seconds between reality checks on slot pages, or null: none. */
       reality_check_interval_seconds: number | null;
+      /** @description The wallet diagnostics' protection test player (always refused by the wallet), or null: not configured. */
+      diagnostics_protection_player_id: string | null;
       /** @description Only in the answer that generated or rotated it: the wallet callback secret, shown once. */
       wallet_secret?: string;
     };
@@ -1529,6 +1531,8 @@ export type components = {
       default_jurisdiction?: string | null;
       /** @description Seconds between reality checks on slot pages (1 to 86400); null: none. */
       reality_check_interval_seconds?: number | null;
+      /** @description A test player the operator's wallet always refuses with a player-protection code (a known self-excluded or blocked test account): the wallet diagnostics' protection refusal check debits it. null: the check is not configured. */
+      diagnostics_protection_player_id?: string | null;
     };
     UpdateOperatorRequest: {
       name?: string;
@@ -1554,6 +1558,8 @@ export type components = {
       default_jurisdiction?: string | null;
       /** @description Seconds between reality checks on slot pages; null: none. */
       reality_check_interval_seconds?: number | null;
+      /** @description The wallet diagnostics' protection test player (always refused by the wallet); null: none. */
+      diagnostics_protection_player_id?: string | null;
     };
     CreateApiKeyRequest: {
       label?: string;

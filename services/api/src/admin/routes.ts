@@ -25,7 +25,7 @@ import { parseOr422 } from '../http/validate.js';
 
 const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
   wallet_base_url, wallet_secret_enc, artwork_format, default_jurisdiction, reality_check_interval_seconds,
-  created_at, updated_at`;
+  diagnostics_protection_player_id, created_at, updated_at`;
 
 /** An operator as the admin API shows it: never the wallet secret, bet limits as strings. */
 function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Date }) {
@@ -41,6 +41,7 @@ function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Da
     artwork_format: row.artwork_format,
     default_jurisdiction: row.default_jurisdiction,
     reality_check_interval_seconds: row.reality_check_interval_seconds,
+    diagnostics_protection_player_id: row.diagnostics_protection_player_id,
   };
 }
 
@@ -116,8 +117,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const { rows } = await deps.pool.query<OperatorRow>(
       `INSERT INTO operators (operator_id, name, status, default_currency, allowed_currencies, bet_min_minor,
                               bet_max_minor, wallet_base_url, wallet_secret_enc, artwork_format,
-                              default_jurisdiction, reality_check_interval_seconds)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                              default_jurisdiction, reality_check_interval_seconds,
+                              diagnostics_protection_player_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (operator_id) DO NOTHING
        RETURNING ${OPERATOR_COLUMNS}`,
       [
@@ -133,6 +135,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         input.artwork_format,
         input.default_jurisdiction ?? null,
         input.reality_check_interval_seconds ?? null,
+        input.diagnostics_protection_player_id ?? null,
       ],
     );
     if (!rows[0]) throw new HttpError(409, `Operator ${input.operator_id} already exists`);
@@ -159,7 +162,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
       `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
               bet_min_minor = $6, bet_max_minor = $7, wallet_base_url = $8, wallet_secret_enc = $9,
               artwork_format = $10, default_jurisdiction = $11, reality_check_interval_seconds = $12,
-              updated_at = now()
+              diagnostics_protection_player_id = $13, updated_at = now()
        WHERE operator_id = $1 RETURNING ${OPERATOR_COLUMNS}`,
       [
         current.operator_id,
@@ -176,6 +179,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         input.reality_check_interval_seconds === undefined
           ? current.reality_check_interval_seconds
           : input.reality_check_interval_seconds,
+        input.diagnostics_protection_player_id === undefined
+          ? current.diagnostics_protection_player_id
+          : input.diagnostics_protection_player_id,
       ],
     );
     ctx.body = {

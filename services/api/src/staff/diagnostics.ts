@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CONTRACT_VERSION, type WalletCheckResult } from '@opi/contract';
+import {
+  CONTRACT_VERSION,
+  PLAYER_PROTECTION_CODES,
+  type WalletCheckResult,
+  type WalletCheckStatus,
+} from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { decimalStringToMinor, minorToDecimalString } from '@opi/money';
 import {
@@ -16,7 +21,8 @@ import { HttpError } from '../http/errors.js';
 /*
  * The go-live wallet checks (spec, "Go-live checks": callback signature verification; balance,
  * debit, credit, cancel and rollback; duplicate transaction_id idempotency; insufficient funds
- * failing closed), run from the API against the operator's configured wallet with the operator's
+ * failing closed; and, when the operator names a protection test player, a player-protection
+ * refusal), run from the API against the operator's configured wallet with the operator's
  * own secret. The secret never leaves the API. Test money nets to zero: every debit is credited
  * back, cancelled or rolled back. Diagnostic rounds are not journalled as game rounds: their ids
  * start with `diag_` so the operator's wallet staff can tell them apart.
@@ -160,16 +166,31 @@ export async function runWalletDiagnostics(
     id: string,
     name: string,
     expected: string,
-    run: () => Promise<{ passed: boolean; detail: string; http_status: number | null }>,
+    run: () => Promise<{
+      passed: boolean;
+      detail: string;
+      http_status: number | null;
+      status?: WalletCheckStatus;
+    }>,
   ) => {
     const t = performance.now();
-    let r: { passed: boolean; detail: string; http_status: number | null };
+    let r: { passed: boolean; detail: string; http_status: number | null; status?: WalletCheckStatus };
     try {
       r = await run();
     } catch (err) {
       r = { passed: false, detail: `check failed: ${(err as Error).message}`, http_status: null };
     }
-    checks.push({ id, name, expected, ...r, duration_ms: Math.round(performance.now() - t) });
+    const status: WalletCheckStatus = r.status ?? (r.passed ? 'passed' : 'failed');
+    checks.push({
+      id,
+      name,
+      expected,
+      passed: status === 'passed',
+      status,
+      detail: r.detail,
+      http_status: r.http_status,
+      duration_ms: Math.round(performance.now() - t),
+    });
     return r.passed;
   };
   const fmt = (minor: bigint) => `${minorToDecimalString(minor, c.currency)} ${c.currency}`;
@@ -350,8 +371,53 @@ export async function runWalletDiagnostics(
     };
   });
 
+  // 9. Protection refusal (optional): the operator's protection test player, a known self-excluded
+  // or blocked test account, must be refused with a player-protection code.
+  const protectionPlayer = operator.diagnostics_protection_player_id;
+  await check(
+    'protection_refusal',
+    'Protection refusal',
+    `HTTP 400 with a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')}) for the protection test player`,
+    async () => {
+      if (!protectionPlayer)
+        return {
+          passed: false,
+          status: 'not_configured',
+          detail:
+            "not configured: name a test player your wallet always refuses (a self-excluded or blocked test account) as the operator's diagnostics_protection_player_id (PATCH /api/admin/v1/operators/{operator_id}); this check then debits it and expects a player-protection refusal",
+          http_status: null,
+        };
+      const p: Ctx = { ...c, playerId: protectionPlayer };
+      const r = intentFor(p);
+      const o = await send(p, 'debit', money(r, 'debit', amount));
+      const who = `a debit of ${fmt(amount)} for ${protectionPlayer}`;
+      if (o.kind === 'rejected' && (PLAYER_PROTECTION_CODES as readonly string[]).includes(o.error))
+        return { passed: true, detail: `${who} was refused: ${o.error}`, http_status: statusOf(o) };
+      if (o.kind === 'success') {
+        // Leave nothing behind: reverse the debit the wallet should have refused.
+        const back = await send(p, 'rollback', money(r, 'rollback', amount));
+        return {
+          passed: false,
+          detail: `${who} was accepted: the wallet does not refuse its protection test player (${back.kind === 'success' ? 'rolled back again' : `the rollback answered ${describe(back)}`})`,
+          http_status: statusOf(o),
+        };
+      }
+      if (o.kind === 'rejected')
+        return {
+          passed: false,
+          detail: `${who} was refused with ${o.error}, not a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')})`,
+          http_status: statusOf(o),
+        };
+      return {
+        passed: false,
+        detail: `expected a protection refusal, got ${describe(o)}`,
+        http_status: statusOf(o),
+      };
+    },
+  );
+
   return {
-    passed: checks.every((x) => x.passed),
+    passed: checks.every((x) => x.status !== 'failed'),
     wallet_base_url: c.baseUrl,
     player_id: c.playerId,
     currency: c.currency,

@@ -578,17 +578,24 @@ describe('staff portal', () => {
       assert.equal(await result.getAttribute('data-passed'), 'true');
       const checks = await page
         .locator('[data-testid="checks"] tbody tr')
-        .evaluateAll((trs) => trs.map((t) => [t.getAttribute('data-check'), t.getAttribute('data-passed')]));
+        .evaluateAll((trs) => trs.map((t) => [t.getAttribute('data-check'), t.getAttribute('data-status')]));
       assert.deepEqual(checks, [
-        ['signature', 'true'],
-        ['balance', 'true'],
-        ['debit', 'true'],
-        ['duplicate', 'true'],
-        ['credit', 'true'],
-        ['cancel', 'true'],
-        ['rollback', 'true'],
-        ['insufficient_funds', 'true'],
+        ['signature', 'passed'],
+        ['balance', 'passed'],
+        ['debit', 'passed'],
+        ['duplicate', 'passed'],
+        ['credit', 'passed'],
+        ['cancel', 'passed'],
+        ['rollback', 'passed'],
+        ['insufficient_funds', 'passed'],
+        // No protection test player is named for OP_A: shown as not configured, with how to set it.
+        ['protection_refusal', 'not_configured'],
       ]);
+      const protection = page.locator('[data-testid="checks"] tr[data-check="protection_refusal"]');
+      assert.match(
+        (await protection.textContent()) ?? '',
+        /not configured.*diagnostics_protection_player_id/,
+      );
       assert.ok(!(await page.content()).includes('wsec_'), 'no wallet secret on the page');
       await accessible(page);
       await shot(page, '17-wallet-passed');

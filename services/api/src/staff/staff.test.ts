@@ -446,16 +446,22 @@ describe('staff actions', () => {
     });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(
-      ok.json.data.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),
+      ok.json.data.checks.map((c: { id: string; passed: boolean; status: string }) => [
+        c.id,
+        c.passed,
+        c.status,
+      ]),
       [
-        ['signature', true],
-        ['balance', true],
-        ['debit', true],
-        ['duplicate', true],
-        ['credit', true],
-        ['cancel', true],
-        ['rollback', true],
-        ['insufficient_funds', true],
+        ['signature', true, 'passed'],
+        ['balance', true, 'passed'],
+        ['debit', true, 'passed'],
+        ['duplicate', true, 'passed'],
+        ['credit', true, 'passed'],
+        ['cancel', true, 'passed'],
+        ['rollback', true, 'passed'],
+        ['insufficient_funds', true, 'passed'],
+        // No protection test player is named for OP_A: neither a pass nor a failure.
+        ['protection_refusal', false, 'not_configured'],
       ],
       ok.text,
     );
@@ -491,6 +497,85 @@ describe('staff actions', () => {
     );
     assert.equal(audit.json.data.items[0].result, 'failed');
     assert.equal(audit.json.data.items[0].username, 'prov.admin');
+  });
+
+  test('wallet diagnostics: the protection refusal check is not configured, passes, and fails (rolled back)', async () => {
+    const prov = await login(w.h.base, w.staff.provider);
+    const player = 'diag-player-protect';
+    const blocked = 'diag-blocked-test-account';
+    await w.admin.createPlayer({ operatorId: OP_A, playerId: player, currency: 'EUR', balanceMinor: 5_000 });
+    await w.admin.createPlayer({ operatorId: OP_A, playerId: blocked, currency: 'EUR', balanceMinor: 5_000 });
+    const run = async () => {
+      const res = await staffCall(w.h.base, prov, 'POST', `/operators/${OP_A}/wallet-diagnostics`, {
+        player_id: player,
+        currency: 'EUR',
+      });
+      assert.equal(res.status, 200, res.text);
+      const check = res.json.data.checks.find((c: { id: string }) => c.id === 'protection_refusal');
+      assert.ok(check, res.text);
+      return { data: res.json.data, check };
+    };
+    const setting = (v: string | null) =>
+      adminCall('PATCH', `/api/admin/v1/operators/${OP_A}`, { diagnostics_protection_player_id: v });
+    try {
+      // Not configured: shown as such, with how to configure it; the run still passes.
+      const none = await run();
+      assert.equal(none.check.status, 'not_configured');
+      assert.equal(none.check.passed, false);
+      assert.match(none.check.detail, /^not configured: .*diagnostics_protection_player_id/);
+      assert.equal(none.data.passed, true);
+
+      // Configured, and the wallet refuses the player with a protection code: passed.
+      const set = await setting(blocked);
+      assert.equal(set.status, 200, set.text);
+      assert.equal(set.json.data.diagnostics_protection_player_id, blocked);
+      await w.admin.setProtection({ operatorId: OP_A, playerId: blocked, refuseDebitsWith: 'self_excluded' });
+      const refused = await run();
+      assert.equal(refused.check.status, 'passed', refused.check.detail);
+      assert.equal(refused.check.http_status, 400);
+      assert.match(refused.check.detail, /was refused: self_excluded/);
+      assert.equal(refused.data.passed, true);
+
+      // A refusal that is not a protection code (insufficient funds) is a failure.
+      await w.admin.setProtection({
+        operatorId: OP_A,
+        playerId: blocked,
+        refuseDebitsWith: 'insufficient_funds',
+      });
+      const other = await run();
+      assert.equal(other.check.status, 'failed');
+      assert.match(other.check.detail, /refused with insufficient_funds, not a player-protection code/);
+
+      // Configured, but the wallet takes the debit: a failure, and the debit is rolled back.
+      await w.admin.setProtection({ operatorId: OP_A, playerId: blocked, refuseDebitsWith: null });
+      const taken = await run();
+      assert.equal(taken.check.status, 'failed');
+      assert.equal(taken.check.passed, false);
+      assert.match(
+        taken.check.detail,
+        /was accepted: the wallet does not refuse its protection test player \(rolled back again\)/,
+      );
+      assert.equal(taken.data.passed, false);
+      assert.equal(
+        (await w.admin.balance(OP_A, blocked, 'EUR')).balance_minor,
+        '5000',
+        'the accepted debit was rolled back',
+      );
+      const audit = await staffCall(
+        w.h.base,
+        prov,
+        'GET',
+        `/operators/${OP_A}/audit-log?action=wallet.diagnostics`,
+      );
+      assert.equal(audit.json.data.items[0].result, 'failed');
+
+      // A bad value is refused by the admin API.
+      assert.equal((await setting(' padded ')).status, 422);
+    } finally {
+      await setting(null);
+      await w.admin.setProtection({ operatorId: OP_A, playerId: blocked, refuseDebitsWith: null });
+    }
+    assert.equal((await w.admin.balance(OP_A, player, 'EUR')).balance_minor, '5000');
   });
 
   test('cancel a stuck settlement through the workflow; refused for a settled round; both audited', async () => {

@@ -1,3 +1,4 @@
+import type { WalletCheckStatus } from '@opi/contract';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Badge, Facts, Field, Problem } from '../../../../components/ui';
@@ -6,6 +7,10 @@ import { money, when } from '../../../../lib/format';
 import type { AuditEntry, DiagnosticsRun, OperatorInfo } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Wallet diagnostics' };
+
+/** A check's outcome; runs stored before checks had a status carry only `passed`. */
+const statusOf = (c: { passed: boolean; status?: WalletCheckStatus }): WalletCheckStatus =>
+  c.status ?? (c.passed ? 'passed' : 'failed');
 
 export default async function WalletPage({
   params,
@@ -36,7 +41,9 @@ export default async function WalletPage({
         The go-live callback checks, run from the platform against {o.name}'s wallet with its configured
         secret (the secret never reaches this page): a bad signature must be refused with 401; balance, debit,
         credit, cancel and rollback must succeed; a repeated transaction_id must return the original result; a
-        debit over the balance must fail with insufficient_funds. Test money nets to zero.
+        debit over the balance must fail with insufficient_funds; and, when a protection test player is named
+        (a test account the wallet always refuses, set as diagnostics_protection_player_id through the admin
+        API), a debit of it must be refused with a player-protection code. Test money nets to zero.
       </p>
       <Facts
         items={[
@@ -92,8 +99,11 @@ export default async function WalletPage({
           </h2>
           <div className={`notice indicator ${result.passed ? 'ok' : 'bad'}`} role="status">
             {result.passed
-              ? `✓ All ${result.checks.length} checks passed.`
-              : `✗ ${result.checks.filter((c) => !c.passed).length} of ${result.checks.length} checks failed.`}
+              ? `✓ All ${result.checks.filter((c) => statusOf(c) === 'passed').length} checks run passed.`
+              : `✗ ${result.checks.filter((c) => statusOf(c) === 'failed').length} of ${result.checks.length} checks failed.`}
+            {result.checks.some((c) => statusOf(c) === 'not_configured')
+              ? ` ${result.checks.filter((c) => statusOf(c) === 'not_configured').length} not configured.`
+              : ''}
           </div>
           <p className="hint">
             Player <span className="mono">{result.player_id}</span>, {result.currency}, against{' '}
@@ -118,9 +128,17 @@ export default async function WalletPage({
               </thead>
               <tbody>
                 {result.checks.map((c) => (
-                  <tr key={c.id} data-check={c.id} data-passed={String(c.passed)}>
+                  <tr key={c.id} data-check={c.id} data-passed={String(c.passed)} data-status={statusOf(c)}>
                     <th scope="row">{c.name}</th>
-                    <td>{c.passed ? <Badge tone="ok">passed</Badge> : <Badge tone="bad">failed</Badge>}</td>
+                    <td>
+                      {statusOf(c) === 'passed' ? (
+                        <Badge tone="ok">passed</Badge>
+                      ) : statusOf(c) === 'not_configured' ? (
+                        <Badge tone="neutral">not configured</Badge>
+                      ) : (
+                        <Badge tone="bad">failed</Badge>
+                      )}
+                    </td>
                     <td>{c.expected}</td>
                     <td>{c.detail}</td>
                     <td className="num">{c.http_status ?? '—'}</td>
