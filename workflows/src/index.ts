@@ -6,6 +6,7 @@ export type { FloorRoundInput, FloorRoundResult } from './floor/workflow.js';
 export type { ProbeActivities } from './probe/activities.js';
 export * from './settle-round/activities.js';
 export * from './settle-round/intent.js';
+export * from './settle-round/local-outcomes.js';
 export * from './settle-round/messages.js';
 export * from './settle-round/resume.js';
 export * from './settle-round/start.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createSecretBox } from '@opi/db';
+import { createSecretBox, type Pool } from '@opi/db';
 import {
   findOrBuildTemporalCli,
   freePort,
@@ -17,6 +17,9 @@ import {
   buildCallbackBody,
   buildWorkflowBundle,
   createActivities,
+  createLocalOutcomes,
+  firstOutcome,
+  LOCAL_OUTCOME_GRACE_MS,
   type RoundIntent,
   recordRound,
   sendWalletCallback,
@@ -441,14 +444,25 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       nativeConnection = await NativeConnection.connect({ address: temporal.address });
       eagerClient = new Client({ connection: nativeConnection });
     }
+    // The eager floor awaits its rounds as an API process does (services/api/src/settlement/
+    // start-round.ts): the outcome its own worker's last step announces, else the workflow's result.
+    const outcomes = createLocalOutcomes();
     const floor =
       (eager: boolean) =>
       async (i: number, p: Player): Promise<RoundInfo> => {
-        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intentFor(i, p), {
-          eager,
+        const intent = intentFor(i, p);
+        const local = eager ? outcomes.wait(intent.roundId) : undefined;
+        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, { eager });
+        const first = await firstOutcome({
+          local,
+          eager: handle.eagerlyStarted,
+          result: () => handle.result(),
+          graceMs: LOCAL_OUTCOME_GRACE_MS,
         });
-        const { pids } = await handle.result();
-        return { eager: handle.eagerlyStarted, inClient: pids.every((pid) => pid === process.pid) };
+        const inClient =
+          first!.announced ||
+          ('pids' in first!.outcome && first!.outcome.pids.every((pid) => pid === process.pid));
+        return { eager: handle.eagerlyStarted, inClient };
       };
     const viaTemporal =
       (local: boolean) =>
@@ -494,6 +508,8 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
         (withApi ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''),
     );
+    // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements.
+    const statements = process.env.PG_STAT_STATEMENTS === '1';
     const rows = new Map<string, ModeResult[]>();
     const key = (m: SettlementMode, c: number) => `${m}@${c}`;
     const warmed = new Set<SettlementMode>();
@@ -513,7 +529,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
             activities: createActivities({
               pool: stack.pool,
               box,
-              settlement: { walletTimeoutMs: 10_000, requireHttps: false },
+              settlement: { walletTimeoutMs: 10_000, requireHttps: false, announce: outcomes.announce },
             }),
             maxConcurrentActivityTaskExecutions: MAX_ACTIVITIES,
             maxConcurrentWorkflowTaskExecutions: MAX_WORKFLOW_TASKS,
@@ -530,7 +546,9 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
           for (const c of levels) {
             const rounds = roundsAt(m, c);
             const debits0 = isSpin(m) ? await standaloneDebits() : 0;
+            if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
             const r = await drive(rounds, c, driver[m]);
+            if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
             const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
             if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
             if (isSpin(m)) result.standalone = { rounds: (await standaloneDebits()) - debits0, of: rounds };
@@ -595,6 +613,34 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     await stack.stop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The statements PostgreSQL ran during one measurement: calls and execution time per round. */
+async function statementReport(pool: Pool, rounds: number, label: string): Promise<string> {
+  const { rows } = await pool.query<{
+    query: string;
+    calls: string;
+    exec: number;
+    plan: number;
+    rows: string;
+  }>(
+    `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, total_exec_time AS exec,
+            total_plan_time AS plan, rows
+       FROM pg_stat_statements
+      WHERE query NOT LIKE '%pg_stat_statements%'
+      ORDER BY total_exec_time + total_plan_time DESC LIMIT 40`,
+  );
+  const total = rows.reduce((sum, r) => sum + r.exec + r.plan, 0);
+  const calls = rows.reduce((sum, r) => sum + Number(r.calls), 0);
+  const lines = [
+    `pg_stat_statements, ${label} client(s): per round ${fmt(calls / rounds, 2)} statements, ${fmt(total / rounds, 2)} ms`,
+  ];
+  for (const r of rows)
+    lines.push(
+      `  ${fmt(Number(r.calls) / rounds, 2).padStart(5)} calls ${fmt((r.exec + r.plan) / rounds, 3).padStart(7)} ms ` +
+        `${r.query.slice(0, 150)}`,
+    );
+  return lines.join('\n');
 }
 
 function noteOf(r: ModeResult): string {

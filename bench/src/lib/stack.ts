@@ -38,11 +38,20 @@ export interface BenchStack {
 export async function startBenchStack(): Promise<BenchStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-'));
   await chmod(dir, 0o755);
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+  // PG_STAT_STATEMENTS=1: the server loads pg_stat_statements (benchmarks print what each statement costs).
+  const statements = process.env.PG_STAT_STATEMENTS === '1';
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(dir, 'pg'),
+    port: await freePort(),
+    ...(statements
+      ? { settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=top'] }
+      : {}),
+  });
   await ensureDatabase(pg.url, 'opi');
   const databaseUrl = withDatabase(pg.url, 'opi');
   await migrate(databaseUrl);
   const pool = createPool(databaseUrl, { max: 4 });
+  if (statements) await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await seedCatalog(pool);
   await ensureBootstrapAdminKey(pool, createSecretBox(BENCH_SERVICE_SECRET), BENCH_ADMIN_KEY);
   const env = {

@@ -24,6 +24,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   password?: string;
   log?: (line: string) => void;
+  /** More server settings, as `name=value` (each passed as `-c name=value`). */
+  settings?: string[];
 }
 
 function postgresIds(): { uid: number; gid: number } | undefined {
@@ -91,6 +93,7 @@ export async function startEmbeddedPostgres(
       'fsync=on',
       '-c',
       'unix_socket_directories=',
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
     onLog: (m: unknown) => log(String(m).trimEnd()),
     onError: (m: unknown) => log(String(m).trimEnd()),

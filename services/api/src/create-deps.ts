@@ -1,5 +1,6 @@
 import type { Config } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
+import { createLocalOutcomes } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { KeyStore } from './auth/keys.js';
 import { NonceClaimer } from './auth/nonces.js';
@@ -46,7 +47,11 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
   // The process's own settlement worker: round workflows it starts run here, eagerly.
   let hosted: HostedWorker | undefined;
   if (temporal && config.TEMPORAL_ADDRESS && config.API_SETTLEMENT_WORKER === 'on') {
+    // Its activities tell the routes each round's outcome as soon as it is recorded.
+    const outcomes = createLocalOutcomes();
+    temporal.outcomes = outcomes;
     hosted = startHostedWorker({
+      outcomes,
       address: config.TEMPORAL_ADDRESS,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,

@@ -1,5 +1,6 @@
 import type { Game } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
+import type { LocalOutcomes } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
@@ -46,6 +47,8 @@ export interface ApiDeps {
      * (API_SETTLEMENT_WORKER=on): round workflows are started with it, eagerly (startRound).
      */
     eagerClient?: Client | null;
+    /** The hosted worker's round outcomes, announced in this process (settlement/start-round.ts). */
+    outcomes?: LocalOutcomes;
   };
   /** The hosted settlement worker (API_SETTLEMENT_WORKER=on with TEMPORAL_ADDRESS). */
   hostedWorker?: HostedWorker;

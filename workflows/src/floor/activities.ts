@@ -1,4 +1,4 @@
-import type { RoundIntent } from '../settle-round/intent.js';
+import type { RoundIntent, RoundOutcome } from '../settle-round/intent.js';
 
 /** What a floor step receives: the shape of a settlement wallet step (same payload size in history). */
 export interface FloorStepInput {
@@ -19,13 +19,21 @@ export interface FloorStepResult {
  * The activities of the floor workflow: no I/O at all. They stand where settlement's debit and
  * credit stand, so the floor measures what Temporal alone costs a round.
  */
-export function createFloorActivities() {
+export function createFloorActivities(announce?: (roundId: string, outcome: RoundOutcome) => void) {
   const noop = async (_input: FloorStepInput): Promise<FloorStepResult> => ({
     status: 'success',
     balance: '0',
     pid: process.pid,
   });
-  return { floorDebit: noop, floorCredit: noop };
+  return {
+    floorDebit: noop,
+    // The last step tells the process that started the round, as settlement's last step does.
+    floorCredit: async (input: FloorStepInput): Promise<FloorStepResult> => {
+      const result = await noop(input);
+      announce?.(input.intent.roundId, { status: 'completed', winMinor: input.amountMinor, balance: '0' });
+      return result;
+    },
+  };
 }
 
 export type FloorActivities = ReturnType<typeof createFloorActivities>;

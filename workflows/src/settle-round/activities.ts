@@ -4,7 +4,7 @@ import type { Pool, SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { sendWalletCallback } from '../wallet/send.js';
-import type { RoundIntent } from './intent.js';
+import type { RoundIntent, RoundOutcome } from './intent.js';
 
 export interface SettlementDeps {
   pool: Pool;
@@ -16,6 +16,11 @@ export interface SettlementDeps {
   /** Reject http:// wallets (production). */
   requireHttps: boolean;
   log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
+  /**
+   * Told a round's outcome once the statement recording its last money step has committed (see
+   * local-outcomes.ts): the process that started the round can answer without the workflow's result.
+   */
+  announce?: (roundId: string, outcome: RoundOutcome) => void;
 }
 
 export type MoneyOperation = 'debit' | 'credit' | 'cancel' | 'rollback';
@@ -407,6 +412,15 @@ export function createSettlementActivities(deps: SettlementDeps) {
             balance: outcome.balance,
             httpStatus: outcome.httpStatus,
           });
+          if (deps.announce && input.roundStatusOnSuccess) {
+            // What settleRound returns after this step (the round's last).
+            deps.announce(
+              input.intent.roundId,
+              input.roundStatusOnSuccess === 'completed'
+                ? { status: 'completed', winMinor: input.amountMinor, balance: outcome.balance }
+                : { status: input.roundStatusOnSuccess, balance: outcome.balance },
+            );
+          }
           return { status: 'success', balance: outcome.balance };
         case 'rejected':
           if (input.operation !== 'debit') {
@@ -434,6 +448,8 @@ export function createSettlementActivities(deps: SettlementDeps) {
             error: outcome.error,
             httpStatus: outcome.httpStatus,
           });
+          if (deps.announce && input.roundStatusOnRejection)
+            deps.announce(input.intent.roundId, { status: 'rejected', error: outcome.error });
           return { status: 'rejected', error: outcome.error };
         case 'config_fault':
           walletCache.delete(input.intent.operatorId);

@@ -85,7 +85,7 @@ export async function startSettlement(
   intent: RoundIntent,
   tuning?: Partial<SettlementTuning>,
   options: StartOptions = {},
-): Promise<WorkflowHandle<typeof settleRound>> {
+): Promise<WorkflowHandle<typeof settleRound> & { eagerlyStarted?: boolean }> {
   try {
     return await client.workflow.start<typeof settleRound>('settleRound', {
       taskQueue,

@@ -316,10 +316,9 @@ export async function placeBet(
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });
     await insertStages(c, roundId, 0, [started.bet]);
   });
-  const handle = await startRoundSettlement(temporal, intent);
+  const settlement = await startRoundSettlement(temporal, intent, { awaitOutcome: family === 'dice' });
   if (family === 'dice') {
-    const settled = withTimeout(handle.result() as Promise<RoundOutcome>, NATIVE_WAIT_MS);
-    await settled.catch(() => null);
+    await settlement.settled(NATIVE_WAIT_MS).catch(() => null);
   } else {
     // The round can be played once the debit is known (journalled before the workflow moves on).
     await waitFor(async () => {

@@ -162,11 +162,8 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
   } else {
     await recordSpinRound(deps.pool, session, intent, jsonSafe(result.outcome));
   }
-  const handle = await startRoundSettlement(deps.temporal, intent);
-  const settled = await Promise.race([
-    handle.result() as Promise<RoundOutcome>,
-    new Promise<null>((r) => setTimeout(() => r(null), SPIN_WAIT_MS).unref()),
-  ]);
+  const started = await startRoundSettlement(deps.temporal, intent, { awaitOutcome: true });
+  const settled = await started.settled(SPIN_WAIT_MS);
   return {
     round_id: roundId,
     status: settled?.status ?? 'pending',

@@ -12,10 +12,12 @@ export async function sessionFreeRounds(
   db: Pool | PoolClient,
   session: Pick<
     RuntimeSession,
-    'session_id' | 'operator_id' | 'external_player_id' | 'symbol' | 'currency' | 'provider_id'
+    'session_id' | 'operator_id' | 'external_player_id' | 'symbol' | 'currency' | 'provider_id' | 'free_rounds_granted'
   >,
 ): Promise<SessionFreeRounds | null> {
   if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
+  // Authentication read the session with whether any grant has rounds left: none, no query.
+  if (session.free_rounds_granted === false) return null;
   const { rows } = await db.query<{
     campaign_id: string;
     bet_minor: bigint;

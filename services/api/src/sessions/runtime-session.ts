@@ -15,6 +15,11 @@ export interface RuntimeSession {
   device: string | null;
   lang: string | null;
   expires_at: Date | null;
+  /**
+   * Whether the player holds any free-round grant with rounds left (any campaign, any title; read
+   * with the session by its launch token). False: sessions/free-rounds.ts skips its query.
+   */
+  free_rounds_granted?: boolean;
 }
 
 /** A runtime session with what authentication checks: its status and (prov_c) its grant's deadline. */
@@ -32,7 +37,10 @@ const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.pl
  */
 export async function findLaunchTokenSession(pool: Pool, tokenHash: string): Promise<SessionRow | undefined> {
   const { rows } = await pool.query<SessionRow>(
-    `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, s.grant_expires_at
+    `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, s.grant_expires_at,
+            EXISTS (SELECT 1 FROM free_round_grants g
+                     WHERE g.operator_id = s.operator_id AND g.external_player_id = p.external_player_id
+                       AND g.rounds_used < g.rounds_total) AS free_rounds_granted
      FROM sessions s JOIN players p ON p.player_id = s.player_id
      WHERE s.token_hash = $1`,
     [tokenHash],

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '@opi/config';
 import type { Pool, SecretBox } from '@opi/db';
-import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { type LocalOutcomes, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { createSettlementWorker } from '@opi/workflows/worker';
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
@@ -19,6 +19,8 @@ export interface HostedWorkerOptions {
   logger: Logger;
   /** Called with the client built on the worker's connection once the worker polls; null when it stops. */
   onEagerClient(client: Client | null): void;
+  /** Where its activities announce the rounds they settle (for the routes that started them). */
+  outcomes?: LocalOutcomes;
   /** Delay between attempts while Temporal does not answer (ms). */
   retryMs?: number;
 }
@@ -83,6 +85,7 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
           walletTimeoutMs: options.walletTimeoutMs,
           requireHttps: options.requireHttps,
           log: (level, msg, fields) => log[level](msg, fields),
+          ...(options.outcomes ? { announce: options.outcomes.announce } : {}),
         },
         maxConcurrentActivities: options.maxConcurrentActivities,
         maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks,
