@@ -5,7 +5,6 @@ import { NativeMoveError, nativeCryptoRng, type Rng, ratioToDecimal } from '@opi
 import {
   finishUpdate,
   type RoundIntent,
-  type RoundOutcome,
   recordRound,
   stageSignal,
   transactionIdsFor,
