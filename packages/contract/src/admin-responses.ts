@@ -23,7 +23,7 @@ export const AdminOperator = z.object({
   artwork_format: ThumbnailFormat,
   /** Jurisdiction of launches that name none, or null. */
   default_jurisdiction: z.string().nullable(),
-  /** Seconds between reality checks on slot pages, or null: none. */
+  /** Seconds between reality checks on the game pages (slot, native, crash), or null: none. */
   reality_check_interval_seconds: z.number().int().nullable(),
   /** The wallet diagnostics' protection test player (always refused by the wallet), or null: not configured. */
   diagnostics_protection_player_id: z.string().nullable(),

@@ -54,7 +54,7 @@ export const CreateOperatorRequest = z.object({
   artwork_format: ThumbnailFormat.default('vertical'),
   /** Jurisdiction of launches that name none (`GB`, `CA-ON`); null: none. */
   default_jurisdiction: Jurisdiction.nullable().optional(),
-  /** Seconds between reality checks on slot pages (1 to 86400); null: none. */
+  /** Seconds between reality checks on the game pages (slot, native, crash; 1 to 86400); null: none. */
   reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable().optional(),
   /**
    * A test player the operator's wallet always refuses with a player-protection code (a known
@@ -80,7 +80,7 @@ export const UpdateOperatorRequest = z
     artwork_format: ThumbnailFormat,
     /** Jurisdiction of launches that name none; null clears it. */
     default_jurisdiction: Jurisdiction.nullable(),
-    /** Seconds between reality checks on slot pages; null: none. */
+    /** Seconds between reality checks on the game pages (slot, native, crash); null: none. */
     reality_check_interval_seconds: RealityCheckIntervalSeconds.nullable(),
     /** The wallet diagnostics' protection test player (always refused by the wallet); null: none. */
     diagnostics_protection_player_id: ExternalPlayerId.nullable(),

@@ -19,7 +19,7 @@ test('Jurisdiction: a country or a subdivision of one, upper case', () => {
   assert.deepEqual(launch.error?.issues[0]?.path, ['jurisdiction']);
 });
 
-test('rulesFor: GB slot rules on slot families only; the reality check on slots', () => {
+test('rulesFor: GB slot rules on slot families only; the reality check on every family', () => {
   assert.deepEqual(rulesFor('GB', 'prov_a', 60), {
     jurisdiction: 'GB',
     min_spin_interval_ms: GB_MIN_SPIN_INTERVAL_MS,
@@ -33,8 +33,11 @@ test('rulesFor: GB slot rules on slot families only; the reality check on slots'
     min_spin_interval_ms: null,
     autoplay: true,
     turbo: true,
-    reality_check_interval_seconds: null,
+    reality_check_interval_seconds: 60,
   });
+  assert.equal(rulesFor('GB', 'prov_c', 90).reality_check_interval_seconds, 90);
+  assert.equal(rulesFor(null, 'prov_d', 30).reality_check_interval_seconds, 30);
+  assert.equal(rulesFor('GB', 'prov_c', null).reality_check_interval_seconds, null);
   assert.equal(rulesFor('CA-ON', 'prov_a', null).min_spin_interval_ms, null);
   assert.equal(rulesFor(null, 'prov_a', null).autoplay, true);
 });

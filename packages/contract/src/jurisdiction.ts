@@ -46,15 +46,15 @@ export const JurisdictionRules = z.object({
   autoplay: z.boolean(),
   /** Whether the game may offer turbo/quick spins (GB: false; the spin refuses turbo requests). */
   turbo: z.boolean(),
-  /** Seconds between reality checks (the operator's setting; slot titles only), or null: none. */
+  /** Seconds between reality checks (the operator's setting; every family), or null: none. */
   reality_check_interval_seconds: z.number().int().nullable(),
 });
 export type JurisdictionRules = z.infer<typeof JurisdictionRules>;
 
 /**
  * The rules of a jurisdiction for a game family. GB (and its subdivisions): 2.5 s between slot
- * spin starts, no autoplay, no turbo. Slot families only (`prov_a`, `prov_b`); the reality check
- * too, at the operator's interval.
+ * spin starts, no autoplay, no turbo: slot families only (`prov_a`, `prov_b`). The reality check,
+ * at the operator's interval, applies to every family (slot, native and crash pages).
  */
 export function rulesFor(
   jurisdiction: string | null,
@@ -68,6 +68,6 @@ export function rulesFor(
     min_spin_interval_ms: gb ? GB_MIN_SPIN_INTERVAL_MS : null,
     autoplay: !gb,
     turbo: !gb,
-    reality_check_interval_seconds: slot ? realityCheckIntervalSeconds : null,
+    reality_check_interval_seconds: realityCheckIntervalSeconds,
   };
 }

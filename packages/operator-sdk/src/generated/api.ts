@@ -1159,7 +1159,7 @@ export type components = {
       artwork_format: 'vertical' | 'horizontal';
       /** @description Jurisdiction of launches that name none, or null. */
       default_jurisdiction: string | null;
-      /** @description Seconds between reality checks on slot pages, or null: none. */
+      /** @description Seconds between reality checks on the game pages (slot, native, crash), or null: none. */
       reality_check_interval_seconds: number | null;
       /** @description The wallet diagnostics' protection test player (always refused by the wallet), or null: not configured. */
       diagnostics_protection_player_id: string | null;
@@ -1529,7 +1529,7 @@ export type components = {
       artwork_format: 'vertical' | 'horizontal';
       /** @description Jurisdiction of launches that name none (`GB`, `CA-ON`); null: none. */
       default_jurisdiction?: string | null;
-      /** @description Seconds between reality checks on slot pages (1 to 86400); null: none. */
+      /** @description Seconds between reality checks on the game pages (slot, native, crash; 1 to 86400); null: none. */
       reality_check_interval_seconds?: number | null;
       /** @description A test player the operator's wallet always refuses with a player-protection code (a known self-excluded or blocked test account): the wallet diagnostics' protection refusal check debits it. null: the check is not configured. */
       diagnostics_protection_player_id?: string | null;
@@ -1556,7 +1556,7 @@ export type components = {
       artwork_format?: 'vertical' | 'horizontal';
       /** @description Jurisdiction of launches that name none; null clears it. */
       default_jurisdiction?: string | null;
-      /** @description Seconds between reality checks on slot pages; null: none. */
+      /** @description Seconds between reality checks on the game pages (slot, native, crash); null: none. */
       reality_check_interval_seconds?: number | null;
       /** @description The wallet diagnostics' protection test player (always refused by the wallet); null: none. */
       diagnostics_protection_player_id?: string | null;

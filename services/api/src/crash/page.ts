@@ -95,6 +95,10 @@ export function renderCrashPage(
     <h1 class="title">${escapeHtml(page.title)}${demo ? ' <span class="badge" data-testid="demo-badge">Demo &middot; play money</span>' : ''}</h1>
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
+  <section class="session-play" data-testid="session-play" aria-label="This session"${demo ? ' hidden' : ''}>
+    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
+    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
+  </section>
   <section class="stage" aria-label="Multiplier">
     <output class="multiplier" data-testid="multiplier" data-state="idle" data-cents="100" aria-live="off">1.00&times;</output>
     <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
@@ -122,6 +126,14 @@ export function renderCrashPage(
       <dt>Last revealed server seed</dt><dd><code data-testid="revealed-seed">&#8212;</code></dd>
     </dl>
     <p class="hint">After a round its server seed is revealed: its SHA-256 is the commitment shown before the bet, and it becomes the next round's commitment. Check a round with <code>npm run crash-verify -- &lt;round id&gt;</code>.</p>
+  </section>
+  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
+    <h2 id="reality-check-title">Reality check</h2>
+    <p data-testid="reality-check-text"></p>
+    <div class="actions">
+      <button type="button" data-testid="reality-check-continue">Continue playing</button>
+      <button type="button" data-testid="reality-check-leave">Leave the game</button>
+    </div>
   </section>
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>

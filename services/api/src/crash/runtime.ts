@@ -30,6 +30,7 @@ import {
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
+import { assertNoRealityCheckDue, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { CrashSession } from '../sessions/runtime-session.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
@@ -321,6 +322,8 @@ export class CrashRuntime {
       await liveChain(this.pool, this.deps.box, owner, symbol, false),
     );
     const money = await this.money(actor);
+    const facts =
+      actor.kind === 'wallet' ? await sessionRulesFacts(this.pool, actor.session.session_id) : null;
     return {
       mode: actor.kind === 'wallet' ? 'operator-wallet' : 'demo',
       symbol,
@@ -339,6 +342,11 @@ export class CrashRuntime {
       bets_blocked:
         actor.kind === 'wallet' ? await readBetsBlocked(this.pool, actor.session.session_id) : null,
       authorized_until: actor.kind === 'wallet' ? (actor.session.expires_at?.toISOString() ?? null) : null,
+      // Jurisdiction rules in force, the session's time played and net position, the reality
+      // check (sessions/jurisdiction-rules.ts); null on a demo page (no session, no rules).
+      rules: facts?.rules ?? null,
+      play: facts?.play ?? null,
+      reality_check: facts?.reality_check ?? null,
       curve: {
         growth_per_ms: GROWTH_PER_MS,
         min_cashout: formatMultiplier(MIN_CASHOUT_CENTS),
@@ -486,6 +494,8 @@ export class CrashRuntime {
       if (busy[0]) throw new HttpError(409, 'A round of this game is still running');
       // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
       if (actor.kind === 'wallet') await assertBetsAllowed(c, actor.session.session_id);
+      // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
+      if (actor.kind === 'wallet') await assertNoRealityCheckDue(c, actor.session.session_id);
       const next = nextCommitment(this.deps.box, chain);
       if (!next) throw new HttpError(409, 'The previous round has not ended yet');
       if (input.commitment !== next.commitment) {

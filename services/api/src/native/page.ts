@@ -117,6 +117,10 @@ export function renderNativePage(
     <h1 class="title">${escapeHtml(page.title)}</h1>
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
+  <section class="session-play" data-testid="session-play" aria-label="This session">
+    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
+    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
+  </section>
   ${board(page.family)}
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
@@ -126,6 +130,14 @@ export function renderNativePage(
     <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
     <button type="button" class="play" data-testid="play-button" disabled>${play}</button>
     <button type="button" class="cashout" data-testid="cashout-button" disabled${page.family === 'dice' ? ' hidden' : ''}>Cash out</button>
+  </section>
+  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
+    <h2 id="reality-check-title">Reality check</h2>
+    <p data-testid="reality-check-text"></p>
+    <div class="actions">
+      <button type="button" data-testid="reality-check-continue">Continue playing</button>
+      <button type="button" data-testid="reality-check-leave">Leave the game</button>
+    </div>
   </section>
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>

@@ -2,18 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { walletRefusalMessage } from '@opi/contract';
 import { type Pool, type PoolClient, withTransaction } from '@opi/db';
 import { NativeMoveError, nativeCryptoRng, type Rng, ratioToDecimal } from '@opi/games';
-import {
-  finishUpdate,
-  type RoundIntent,
-  recordRound,
-  stageSignal,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { finishUpdate, type RoundIntent, recordRound, stageSignal, transactionIdsFor } from '@opi/workflows';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import { assertBetsAllowed, readBetsBlocked } from '../sessions/bets-blocked.js';
+import { assertNoRealityCheckDue, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 import {
@@ -312,6 +307,8 @@ export async function placeBet(
     }
     // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
     await assertBetsAllowed(c, session.session_id);
+    // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
+    await assertNoRealityCheckDue(c, session.session_id);
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });
     await insertStages(c, roundId, 0, [started.bet]);
   });
@@ -483,12 +480,15 @@ export async function nativeState(deps: ApiDeps, session: RuntimeSession) {
   const row = rows[0];
   // Player protection: set while the operator's wallet has stopped this session's bets.
   const bets_blocked = await readBetsBlocked(deps.pool, session.session_id);
-  if (!row) return { round: null, bets_blocked };
+  // Jurisdiction rules in force, the session's time played and net position, the reality check.
+  if (!row) return { round: null, bets_blocked, ...(await sessionRulesFacts(deps.pool, session.session_id)) };
   if (row.status === 'open' && family !== 'dice') {
     const stages = await loadStages(deps.pool, row.round_id);
     const last = stages[stages.length - 1];
     if (isFinal(last))
       await sendFinish(deps, row.round_id, BigInt(String(last!.outcome.win_minor ?? '0')), 2_000);
   }
-  return { round: await roundState(deps, family, row.round_id), bets_blocked };
+  const round = await roundState(deps, family, row.round_id);
+  // Read after the round: a round this read saw complete is in the net position.
+  return { round, bets_blocked, ...(await sessionRulesFacts(deps.pool, session.session_id)) };
 }

@@ -1,5 +1,5 @@
 import type { JurisdictionRules } from '@opi/contract';
-import type { Pool } from '@opi/db';
+import type { Pool, PoolClient } from '@opi/db';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
@@ -11,9 +11,11 @@ import type { RuntimeSession } from './runtime-session.js';
  * reality_check_interval_seconds, reality_check_due_at; migration 15). The slot spin's one
  * statement (runtime/spin.ts) refuses a spin that starts less than min_spin_interval_ms after the
  * session's latest round started (429 `spin_too_soon` with `retry_after_ms`) and a spin while a
- * reality check is due and not acknowledged (409 `reality_check_due`). The page reads the rules,
- * the session's elapsed time and net position from GET /api/runtime/session and acknowledges a
- * reality check with POST /api/runtime/reality-check.
+ * reality check is due and not acknowledged (409 `reality_check_due`). The native and crash bets
+ * refuse the same way (assertNoRealityCheckDue, in the transaction that records the round). The
+ * slot page reads the rules, the session's elapsed time and net position from GET
+ * /api/runtime/session, the native and crash pages from their state reads; every page
+ * acknowledges a reality check with POST /api/runtime/reality-check.
  */
 
 /** Status and code of a spin that starts too soon after the previous one (GB: 2.5 s). */
@@ -43,6 +45,21 @@ export function realityCheckDueError(dueAt: Date | null): HttpError {
     'A reality check is due: acknowledge it (POST /api/runtime/reality-check) before the next spin',
     { error: 'reality_check_due', reality_check_due_at: dueAt?.toISOString() ?? null },
   );
+}
+
+/**
+ * Refuses a native or crash bet (409 `reality_check_due`, the slot spin's body) while the
+ * session's reality check is due and not answered. Called inside the transaction that records the
+ * round, before anything is written: a refused bet leaves no round behind. The check reads the
+ * database clock, like the spin's statement.
+ */
+export async function assertNoRealityCheckDue(db: Pool | PoolClient, sessionId: string): Promise<void> {
+  const { rows } = await db.query<{ reality_check_due_at: Date | null; due: boolean | null }>(
+    `SELECT reality_check_due_at, reality_check_due_at <= now() AS due FROM sessions WHERE session_id = $1`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (row?.due) throw realityCheckDueError(row.reality_check_due_at);
 }
 
 /** The fields a spin request may carry that ask for autoplay or turbo (quick) spins. */
@@ -88,7 +105,7 @@ export interface SessionRulesFacts {
   rules: JurisdictionRules;
   /** Since the session began (a relaunch resumes the session and its clock). */
   play: { started_at: string; elapsed_ms: number; net_minor: string };
-  /** The reality check, when the operator set an interval (slot titles), else null. */
+  /** The reality check, when the operator set an interval, else null. */
   reality_check: { interval_seconds: number; due_at: string; due: boolean } | null;
 }
 

@@ -27,6 +27,12 @@
     diceTarget: $('dice-target'),
     diceRoll: $('dice-roll'),
     diceMultiplier: $('dice-multiplier'),
+    elapsed: $('session-elapsed'),
+    net: $('session-net'),
+    check: $('reality-check'),
+    checkText: $('reality-check-text'),
+    checkContinue: $('reality-check-continue'),
+    checkLeave: $('reality-check-leave'),
   };
 
   let token = null;
@@ -39,6 +45,15 @@
   let blocked = null;
   let pollTimer = null;
   let balanceEpoch = 0;
+  // ── jurisdiction rules (the state reads' rules, play and reality_check) ──────────────────────
+  /** Local clock minus the server's: the server's times read on this clock. */
+  let skewMs = 0;
+  let playStartedAt = 0;
+  let netMinor = '0';
+  /** When the next reality check is due (local clock), or null: none. */
+  let checkDueAt = null;
+  let checkOpen = false;
+  let clockTimer = null;
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
   function moneyFormat(currency, exponent, lang) {
@@ -56,9 +71,11 @@
       nf = new Intl.NumberFormat('en', options);
     }
     const toDecimal = (minor) => {
+      const negative = minor.startsWith('-');
+      const digits = negative ? minor.slice(1) : minor;
       if (exponent === 0) return minor;
-      const padded = minor.padStart(exponent + 1, '0');
-      return `${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+      const padded = digits.padStart(exponent + 1, '0');
+      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
     };
     const show = (decimal) => {
       try {
@@ -95,6 +112,7 @@
   function fatal(text) {
     ended = true;
     clearTimeout(pollTimer);
+    clearInterval(clockTimer);
     showError(text);
     game.dataset.state = 'error';
     for (const b of [
@@ -228,8 +246,8 @@
     if (family === 'mines') renderMines(r);
     else if (family === 'hilo') renderHilo(r);
     else renderDice(r);
-    el.stake.disabled = busy || !over(r) || blocked !== null;
-    el.play.disabled = ended || busy || !over(r) || blocked !== null;
+    el.stake.disabled = busy || !over(r) || blocked !== null || checkOpen;
+    el.play.disabled = ended || busy || !over(r) || blocked !== null || checkOpen;
     el.cashout.disabled = ended || busy || !r?.can_cash_out;
     el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
     if (r && r.status === 'completed' && r.win_minor !== null) {
@@ -319,6 +337,7 @@
       if (res.ok && !busy) {
         const before = round?.status;
         noteBlocked(res.json.bets_blocked);
+        applyPlayFacts(res.json);
         show(res.json.round);
         if (before !== round?.status && over(round)) void refreshBalance();
         return;
@@ -341,11 +360,17 @@
       if (res.ok) {
         round = res.json.round;
         noteBlocked(res.json.bets_blocked);
+        // A finished round moves the net position: read it again.
+        if (over(round)) void refreshPlay();
       } else {
         if (res.status === 409 && res.json?.bets_blocked) noteBlocked(res.json.bets_blocked);
+        else if (res.status === 409 && res.json?.error === 'reality_check_due') openRealityCheck();
         else showError(detailOf(res));
         const state = await api('/api/runtime/native/state');
-        if (state.ok) round = state.json.round;
+        if (state.ok) {
+          round = state.json.round;
+          applyPlayFacts(state.json);
+        }
       }
     } catch {
       showError('The game could not be reached. Please check your connection.');
@@ -391,16 +416,102 @@
   if (el.minesSelect) el.minesSelect.addEventListener('change', render);
   if (el.diceTarget) el.diceTarget.addEventListener('input', render);
   el.close.addEventListener('click', () => {
-    const href = el.close.dataset.href;
-    if (!href) return;
+    if (el.close.dataset.href) leave();
+  });
+  el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
+  el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
+  window.addEventListener('pagehide', () => {
     clearTimeout(pollTimer);
+    clearInterval(clockTimer);
+  });
+
+  // ── jurisdiction rules: time played, net position, reality check ───────────────────────────
+  function formatElapsed(ms) {
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
+    const sec = String(total % 60).padStart(2, '0');
+    return `${h}:${m}:${sec}`;
+  }
+  /** Reads the server's facts (a state read or a reality-check answer) onto the local clock. */
+  function applyPlayFacts(facts) {
+    if (!facts) return;
+    if (facts.play) {
+      const serverNow = Date.parse(facts.play.started_at) + facts.play.elapsed_ms;
+      skewMs = Date.now() - serverNow;
+      playStartedAt = Date.parse(facts.play.started_at) + skewMs;
+      netMinor = facts.play.net_minor;
+      el.net.dataset.netMinor = netMinor;
+      el.net.textContent = money.minor(netMinor);
+    }
+    if ('reality_check' in facts) {
+      const rc = facts.reality_check;
+      checkDueAt = rc ? (rc.due ? Date.now() : Date.parse(rc.due_at) + skewMs) : null;
+    }
+    tick();
+  }
+  async function refreshPlay() {
+    try {
+      const res = await api('/api/runtime/native/state');
+      if (res.ok && !ended) applyPlayFacts(res.json);
+    } catch {}
+  }
+  function tick() {
+    if (ended || !playStartedAt) return;
+    const ms = Date.now() - playStartedAt;
+    el.elapsed.dataset.elapsedMs = String(ms);
+    el.elapsed.textContent = formatElapsed(ms);
+    if (checkDueAt !== null && !checkOpen && Date.now() >= checkDueAt) openRealityCheck();
+  }
+  /** The pause: time played and net position, play stays disabled until the player answers. */
+  function openRealityCheck() {
+    if (ended || checkOpen) return;
+    checkOpen = true;
+    const ms = playStartedAt ? Date.now() - playStartedAt : 0;
+    el.checkText.textContent = `You have been playing for ${formatElapsed(ms)}. Your net position in this session is ${money.minor(netMinor)}.`;
+    el.check.hidden = false;
+    game.dataset.realityCheck = 'open';
+    render();
+    el.checkContinue.focus();
+  }
+  async function answerRealityCheck(action) {
+    el.checkContinue.disabled = true;
+    el.checkLeave.disabled = true;
+    try {
+      const res = await api('/api/runtime/reality-check', { action });
+      if (ended) return;
+      if (res.status === 401)
+        return fatal('The game session has expired. Please open the game again from the casino.');
+      if (action === 'leave') return leave();
+      if (res.ok) applyPlayFacts(res.json);
+      else {
+        // Not due on the server's clock yet: read the schedule again.
+        await refreshPlay();
+        if (checkDueAt !== null && checkDueAt <= Date.now()) checkDueAt = Date.now() + 1000;
+      }
+      checkOpen = false;
+      el.check.hidden = true;
+      game.dataset.realityCheck = 'answered';
+      render();
+    } catch {
+      showError('The game could not be reached. Please check your connection.');
+    } finally {
+      el.checkContinue.disabled = false;
+      el.checkLeave.disabled = false;
+    }
+  }
+  /** Leaves the game: to the operator's return_url, else the page ends. */
+  function leave() {
+    const href = el.close.dataset.href;
+    clearTimeout(pollTimer);
+    if (!href) return fatal('You have left the game.');
+    clearInterval(clockTimer);
     try {
       window.top.location.href = href;
     } catch {
       window.location.href = href;
     }
-  });
-  window.addEventListener('pagehide', () => clearTimeout(pollTimer));
+  }
 
   // ── start: exchange the grant, then show the resumed round (if any) ─────────────────────────
   async function start() {
@@ -451,6 +562,8 @@
     el.lastWin.textContent = money.minor('0');
     el.lastWin.dataset.winMinor = '0';
     noteBlocked(boot.bets_blocked);
+    applyPlayFacts(boot);
+    clockTimer = setInterval(tick, 1000);
     const resumed = boot.round && !over(boot.round) ? boot.round : null;
     if (resumed && family === 'mines') el.minesSelect.value = String(resumed.mines.mine_count);
     if (resumed && family === 'dice') el.diceTarget.value = (resumed.dice.target / 100).toFixed(2);
