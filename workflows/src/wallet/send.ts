@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { childTrace, currentTrace } from '@opi/config/trace';
 import {
   HEADER_NONCE,
@@ -100,9 +102,9 @@ async function attempt(req: WalletRequest, traceparent: string): Promise<WalletO
   const signature = signWalletCallback(req.secret, { timestamp, nonce, body: req.body });
   const url = `${req.baseUrl.replace(/\/+$/, '')}/${req.operation}`;
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
+    const res = await post(
+      url,
+      {
         'content-type': 'application/json',
         [HEADER_REQUEST_ID]: req.requestId,
         [HEADER_TIMESTAMP]: timestamp,
@@ -110,18 +112,94 @@ async function attempt(req: WalletRequest, traceparent: string): Promise<WalletO
         [HEADER_SIGNATURE]: signature,
         traceparent,
       },
-      body: req.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
-    const text = await res.text();
-    return classifyResponse(res.status, text);
+      req.body,
+      req.timeoutMs,
+    );
+    return classifyResponse(res.status, res.text);
   } catch (err) {
-    const e = err as { name?: string; message?: string; cause?: { code?: string } };
+    const e = err as { name?: string; message?: string; code?: string };
     const reason =
       e.name === 'TimeoutError'
         ? `timeout after ${req.timeoutMs} ms`
-        : `${e.cause?.code ?? e.name ?? 'error'}: ${e.message}`;
+        : `${e.code ?? e.name ?? 'error'}: ${e.message}`;
     return { kind: 'uncertain', reason };
   }
+}
+
+// Keep-alive connections to operators' wallets, shared by every callback of the process. Node's
+// own HTTP client: the same exchange through fetch (undici, web streams, an AbortSignal per
+// call) cost several times the CPU per callback (docs/benchmarks.md).
+// An idle connection is closed after IDLE_SOCKET_MS, before a server's usual keep-alive timeout
+// (Node's is 5 s) closes it under a request just sent on it (that attempt would be uncertain).
+const IDLE_SOCKET_MS = 4_000;
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
+};
+
+/** A wallet answer larger than this is not a wallet answer (uncertain, the body is not read on). */
+const MAX_ANSWER_BYTES = 1 << 20;
+
+/**
+ * One POST: the status and the body as text. Rejects on a connection failure, on a timeout of the
+ * whole exchange (name TimeoutError) and on an answer over MAX_ANSWER_BYTES. A redirect is an
+ * answer like any other (never followed).
+ */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const agent = agents[target.protocol as keyof typeof agents];
+    if (!agent) {
+      reject(
+        Object.assign(new Error(`unsupported protocol ${target.protocol}`), { code: 'ERR_INVALID_URL' }),
+      );
+      return;
+    }
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    let settled = false;
+    const done = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const req = send(
+      target,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            req.destroy();
+            done(() =>
+              reject(Object.assign(new Error(`answer over ${MAX_ANSWER_BYTES} bytes`), { code: 'ETOOBIG' })),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () =>
+          done(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })),
+        );
+        res.on('error', (err) => done(() => reject(err)));
+        res.on('aborted', () =>
+          done(() => reject(Object.assign(new Error('answer cut off'), { code: 'ECONNRESET' }))),
+        );
+      },
+    );
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: 'TimeoutError' });
+      done(() => reject(err));
+      req.destroy(err);
+    }, timeoutMs);
+    req.on('error', (err) => done(() => reject(err)));
+    req.end(body);
+  });
 }
