@@ -123,6 +123,15 @@ interface WalletTx {
   reversed_by: string | null;
 }
 
+interface FreeRoundRow {
+  round_id: string;
+  operator_id: string;
+  campaign_id: string;
+  external_player_id: string;
+  status: string;
+  bet_minor: bigint;
+}
+
 export interface InvariantContext {
   stack: ReliabilityStack;
   world: World;
@@ -228,6 +237,15 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     [world.operators.map((o) => o.operatorId)],
   );
   const journalById = new Map(journal.map((j) => [j.transaction_id, j]));
+  // Free rounds (issue 18): no debit ever, only the credit of the win.
+  const { rows: freeRounds } = await stack.pool.query<FreeRoundRow>(
+    `SELECT r.round_id, r.operator_id, r.free_round_campaign_id AS campaign_id, p.external_player_id,
+            r.status, r.bet_minor
+     FROM rounds r JOIN players p ON p.player_id = r.player_id
+     WHERE r.operator_id = ANY($1) AND r.free_round_campaign_id IS NOT NULL`,
+    [world.operators.map((o) => o.operatorId)],
+  );
+  const freeById = new Map(freeRounds.map((r) => [r.round_id, r]));
   const late = await stack.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM rounds r JOIN wallet_transactions w ON w.transaction_id = r.round_id || ':debit'
      WHERE r.operator_id = ANY($1) AND w.created_at - r.created_at > interval '25 seconds'`,
@@ -432,18 +450,169 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
         speculative.push(`rollback of debit ${debit.transaction_id} the journal holds as ${debit.status}`);
     }
     if (w.transaction_type === 'credit') {
-      if (debit?.status !== 'success')
+      // A free round's credit has no debit before it (checked apart below: it never has one).
+      if (debit?.status !== 'success' && !freeById.has(w.round_id))
         speculative.push(`credit for round ${w.round_id} whose debit is ${debit?.status ?? 'absent'}`);
       if (round && w.amount_minor !== round.win_minor)
         speculative.push(`credit ${w.transaction_id} of ${String(w.amount_minor)}, win ${round.win_minor}`);
     }
   }
   check(
-    'no speculative refund: rollbacks only for uncertain prov_a debits, no cancel, credits only after a debit',
+    'no speculative refund: rollbacks only for uncertain prov_a debits, no cancel, credits only after a debit (or for a free round)',
     speculative.length === 0,
     speculative.length
       ? fmtList(speculative)
       : `${rollbacks} rollback sends, all for uncertain prov_a debits`,
+  );
+
+  // ── Free rounds (issue 18) ─────────────────────────────────────────────────────────────────
+  const freeChecks = await freeRoundInvariants(ctx, freeRounds, journal, walletTx, wire);
+  checks.push(...freeChecks.checks);
+  facts.push(...freeChecks.facts);
+  return { checks, facts };
+}
+
+/**
+ * The free-round invariants, over every free round of the run: (a) no debit for a free round, in
+ * the platform's journal, the wallet's transactions and idempotency records, or anything the wallet
+ * ever received (the wire log): a free round's only money movement is its credit; (b) per grant,
+ * won_minor equals the successful credits of its campaign's rounds for that player in the journal,
+ * and equals what the wallet credited for them; (c) rounds_used never exceeds rounds_total and
+ * equals the rounds recorded for the grant.
+ */
+async function freeRoundInvariants(
+  ctx: InvariantContext,
+  freeRounds: FreeRoundRow[],
+  journal: JournalRow[],
+  walletTx: WalletTx[],
+  wire: WireRecord[],
+): Promise<{ checks: Check[]; facts: string[] }> {
+  const { stack, world, load } = ctx;
+  const checks: Check[] = [];
+  const facts: string[] = [];
+  const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+  const ops = world.operators.map((o) => o.operatorId);
+  const freeById = new Map(freeRounds.map((r) => [r.round_id, r]));
+  const { rows: grants } = await stack.pool.query<{
+    operator_id: string;
+    campaign_id: string;
+    external_player_id: string;
+    rounds_total: number;
+    rounds_used: number;
+    won_minor: bigint;
+  }>(
+    `SELECT operator_id, campaign_id, external_player_id, rounds_total, rounds_used, won_minor
+     FROM free_round_grants WHERE operator_id = ANY($1)`,
+    [ops],
+  );
+  const { rows: requests } = await stack.walletPool.query<{
+    round_id: string;
+    transaction_type: string;
+    outcome: string;
+  }>(
+    `SELECT round_id, transaction_type, outcome FROM wallet.requests
+     WHERE round_id = ANY($1) AND transaction_type <> 'credit'`,
+    [freeRounds.map((r) => r.round_id)],
+  );
+
+  // (a) No debit (nor rollback or cancel) for any free round, anywhere; the round's bet is 0.
+  const debited: string[] = [];
+  for (const j of journal)
+    if (freeById.has(j.round_id) && j.transaction_type !== 'credit')
+      debited.push(`journal ${j.transaction_type} ${j.transaction_id} (${j.status})`);
+  for (const t of walletTx)
+    if (freeById.has(t.round_id) && t.transaction_type !== 'credit')
+      debited.push(`wallet ${t.transaction_type} ${t.transaction_id} (${t.status})`);
+  for (const q of requests)
+    debited.push(`wallet request ${q.transaction_type} for ${q.round_id} (${q.outcome})`);
+  let freeSends = 0;
+  for (const w of wire) {
+    if (typeof w.round_id !== 'string' || !freeById.has(w.round_id)) continue;
+    freeSends++;
+    if (w.transaction_type !== 'credit')
+      debited.push(`wallet received ${w.transaction_type} for ${w.round_id}`);
+  }
+  for (const r of freeRounds)
+    if (r.bet_minor !== 0n) debited.push(`${r.round_id} recorded with bet ${r.bet_minor}`);
+  const notFree = [...load.freeRounds].filter((id) => !freeById.has(id));
+  const status: Record<string, number> = {};
+  for (const r of freeRounds) status[r.status] = (status[r.status] ?? 0) + 1;
+  facts.push(
+    `free rounds: ${freeRounds.length} over ${grants.length} grants (${JSON.stringify(status)}); ${freeSends} callbacks received for them, all credits`,
+  );
+  check(
+    'no debit ever sent for a free round (journal, wallet transactions and requests, wire log)',
+    debited.length === 0 && notFree.length === 0 && (freeRounds.length > 0 || load.granted.size === 0),
+    debited.length || notFree.length
+      ? fmtList([...debited, ...notFree.map((id) => `answered as a free round, not recorded as one: ${id}`)])
+      : freeRounds.length === 0
+        ? 'no free round was played'
+        : `${freeRounds.length} free rounds, ${freeSends} callbacks, every one a credit`,
+  );
+
+  // (b) Won totals equal credits: ours (the journal) and the wallet's.
+  const grantKey = (op: string, campaign: string, player: string) => `${op}/${campaign}/${player}`;
+  const journalCredits = new Map<string, bigint>();
+  for (const j of journal) {
+    const r = freeById.get(j.round_id);
+    if (!r || j.transaction_type !== 'credit' || j.status !== 'success') continue;
+    const k = grantKey(r.operator_id, r.campaign_id, r.external_player_id);
+    journalCredits.set(k, (journalCredits.get(k) ?? 0n) + j.amount_minor);
+  }
+  const walletCredits = new Map<string, bigint>();
+  for (const t of walletTx) {
+    const r = freeById.get(t.round_id);
+    if (!r || t.transaction_type !== 'credit' || t.status !== 'success') continue;
+    const k = grantKey(r.operator_id, r.campaign_id, r.external_player_id);
+    walletCredits.set(k, (walletCredits.get(k) ?? 0n) + t.amount_minor);
+  }
+  const wonMismatch: string[] = [];
+  let wonTotal = 0n;
+  const grantKeys = new Set<string>();
+  for (const g of grants) {
+    const k = grantKey(g.operator_id, g.campaign_id, g.external_player_id);
+    grantKeys.add(k);
+    wonTotal += g.won_minor;
+    const ours = journalCredits.get(k) ?? 0n;
+    const theirs = walletCredits.get(k) ?? 0n;
+    if (g.won_minor !== ours || g.won_minor !== theirs)
+      wonMismatch.push(`${k}: won_minor ${g.won_minor}, journal credits ${ours}, wallet credits ${theirs}`);
+  }
+  for (const k of [...journalCredits.keys(), ...walletCredits.keys()])
+    if (!grantKeys.has(k)) wonMismatch.push(`${k}: credits for free rounds of no grant`);
+  check(
+    "free rounds: each grant's won_minor equals its rounds' successful credits (journal) and the wallet's credits",
+    wonMismatch.length === 0,
+    wonMismatch.length
+      ? fmtList(wonMismatch)
+      : `${grants.length} grants, ${wonTotal} minor units won and credited`,
+  );
+
+  // (c) Rounds counted: never more than granted, and exactly the rounds recorded.
+  const recorded = new Map<string, number>();
+  for (const r of freeRounds) {
+    const k = grantKey(r.operator_id, r.campaign_id, r.external_player_id);
+    recorded.set(k, (recorded.get(k) ?? 0) + 1);
+  }
+  const countMismatch: string[] = [];
+  let used = 0;
+  let total = 0;
+  for (const g of grants) {
+    const k = grantKey(g.operator_id, g.campaign_id, g.external_player_id);
+    used += g.rounds_used;
+    total += g.rounds_total;
+    if (g.rounds_used > g.rounds_total)
+      countMismatch.push(`${k}: used ${g.rounds_used} of ${g.rounds_total}`);
+    if (g.rounds_used !== (recorded.get(k) ?? 0))
+      countMismatch.push(`${k}: used ${g.rounds_used}, rounds recorded ${recorded.get(k) ?? 0}`);
+  }
+  for (const k of recorded.keys()) if (!grantKeys.has(k)) countMismatch.push(`${k}: rounds of no grant`);
+  check(
+    'free rounds: rounds_used never above rounds_total, and equal to the rounds recorded for the grant',
+    countMismatch.length === 0,
+    countMismatch.length
+      ? fmtList(countMismatch)
+      : `${grants.length} grants: ${used} of ${total} rounds used, each recorded`,
   );
   return { checks, facts };
 }

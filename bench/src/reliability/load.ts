@@ -85,7 +85,12 @@ interface VirtualPlayer {
   token?: string;
   /** Since when the player's spins have been answered 409 (a round still settling). */
   blockedSince?: number;
+  /** Free rounds to play first (the launch answer's `free_rounds`): their fixed stake. */
+  free?: { campaignId: string; betMinor: string };
 }
+
+/** The stake of the suite's free-round campaigns (on every title's 1-2-5 ladder). */
+const FREE_ROUND_BET = 100;
 
 /** The live API processes, round robin. */
 class ApiRing {
@@ -108,6 +113,13 @@ export interface RoundLoadOptions {
   poorEvery: number;
 }
 
+export interface FreeRoundOptions {
+  /** Rounds each granted player gets (the campaign's `rounds`). */
+  rounds: number;
+  /** Players granted the campaign at the start of each phase (scenario, load run). */
+  playersPerPhase: number;
+}
+
 /**
  * The steady round load: virtual players who launch through the provider API (signed, as the
  * operator's server does) and then spin through the game runtime with the launch URL's token, as
@@ -123,6 +135,13 @@ export class RoundLoad {
   /** Opening balances the suite gave each wallet account: key operator/player/currency. */
   readonly openings = new Map<string, bigint>();
   replacedPlayers = 0;
+  /** Every free round a spin answered (also in `rounds`). */
+  readonly freeRounds = new Set<string>();
+  /** Each operator's free-round campaign of this run (created by start()). */
+  readonly campaigns = new Map<string, string>();
+  /** Players granted free rounds: operator/player. */
+  readonly granted = new Set<string>();
+  private freeCursor = 0;
   private running = false;
   private paused = false;
   private busy = 0;
@@ -136,6 +155,7 @@ export class RoundLoad {
     private readonly world: World,
     private readonly recorder: Recorder,
     private options: RoundLoadOptions,
+    private readonly freeRoundOptions?: FreeRoundOptions,
   ) {
     this.ring = new ApiRing(stack);
   }
@@ -158,6 +178,7 @@ export class RoundLoad {
 
   async start(): Promise<void> {
     this.running = true;
+    if (this.freeRoundOptions) await this.createCampaigns(this.freeRoundOptions.rounds);
     for (let i = 0; i < this.options.players; i++) this.players.push(await this.newPlayer(i));
     this.loops = this.players.map((_, i) => this.loop(i));
   }
@@ -170,6 +191,74 @@ export class RoundLoad {
       this.players.push(await this.newPlayer(i));
       this.loops.push(this.loop(i));
     }
+  }
+
+  /**
+   * A free-round campaign per operator for this run (issue 18): the operator's slot titles, EUR, a
+   * fixed stake; players are granted it as the phases start (grantFreeRounds).
+   */
+  private async createCampaigns(rounds: number): Promise<void> {
+    const api = this.stack.apis[0]!;
+    for (const op of this.world.operators) {
+      const campaignId = `rel-${this.tag}-${op.operatorId}`;
+      const res = await signedCall(
+        this.stack.apiOrigin(api),
+        op.key,
+        'POST',
+        '/api/provider/v1/free-rounds',
+        {
+          campaign_id: campaignId,
+          symbols: op.slots.map((s) => s.symbol),
+          currency: 'EUR',
+          bet_minor: FREE_ROUND_BET,
+          rounds,
+          valid_from: new Date(Date.now() - 3_600_000).toISOString(),
+          expires_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+        },
+      );
+      if (res.status !== 201)
+        throw new Error(`free-round campaign of ${op.operatorId}: ${res.status} ${res.text}`);
+      this.campaigns.set(op.operatorId, campaignId);
+    }
+  }
+
+  /**
+   * Call while paused, as a phase starts: a few of the load's players (EUR ones, the campaigns'
+   * currency; both operators in turn) are replaced by new players granted the operator's campaign,
+   * who then play their free rounds first, through whatever the phase does to the stack.
+   */
+  async grantFreeRounds(): Promise<string[]> {
+    if (!this.freeRoundOptions) return [];
+    const eur = this.players.map((_, i) => i).filter((i) => i % 3 !== 2);
+    const out: string[] = [];
+    for (let k = 0; k < this.freeRoundOptions.playersPerPhase && eur.length > 0; k++) {
+      const index = eur[this.freeCursor++ % eur.length]!;
+      const p = await this.newPlayer(index);
+      const campaignId = this.campaigns.get(p.operator.operatorId)!;
+      const api = this.ring.next() ?? this.stack.apis[0]!;
+      let res = await signedCall(
+        this.stack.apiOrigin(api),
+        p.operator.key,
+        'POST',
+        `/api/provider/v1/free-rounds/${campaignId}/players`,
+        { players: [p.externalId] },
+      );
+      if (res.status !== 200) {
+        // Once more through the other process (one may be restarting after a scenario).
+        res = await signedCall(
+          this.stack.apiOrigin(this.ring.next() ?? api),
+          p.operator.key,
+          'POST',
+          `/api/provider/v1/free-rounds/${campaignId}/players`,
+          { players: [p.externalId] },
+        );
+      }
+      if (res.status !== 200) continue;
+      this.granted.add(`${p.operator.operatorId}/${p.externalId}`);
+      this.players[index] = p;
+      out.push(p.externalId);
+    }
+    return out;
   }
 
   private async launch(p: VirtualPlayer): Promise<boolean> {
@@ -191,6 +280,8 @@ export class RoundLoad {
     this.recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
     if (res.status !== 200) return false;
     p.token = new URL(res.json.launch_url).searchParams.get('mgckey') ?? undefined;
+    const free = res.json.free_rounds;
+    p.free = free ? { campaignId: free.campaign_id, betMinor: String(free.bet_minor) } : undefined;
     return p.token !== undefined;
   }
 
@@ -202,18 +293,38 @@ export class RoundLoad {
     }
     const origin = this.stack.apiOrigin(api);
     this.inflight.set(api.name, (this.inflight.get(api.name) ?? 0) + 1);
+    // Free rounds first (the page's spin button plays them), at the campaign's stake.
+    const free = p.free;
     const res = await http(origin, 'POST', '/api/runtime/spin', {
       headers: { 'content-type': 'application/json', 'x-session-token': p.token! },
-      body: JSON.stringify({ bet_minor: BETS[rnd(BETS.length)] }),
+      body: JSON.stringify(
+        free ? { bet_minor: Number(free.betMinor), free_round: true } : { bet_minor: BETS[rnd(BETS.length)] },
+      ),
       timeoutMs: 30_000,
     });
     this.inflight.set(api.name, (this.inflight.get(api.name) ?? 1) - 1);
     if (res.status === 200) {
       p.blockedSince = undefined;
       this.rounds.add(res.json.round_id);
+      if (free) {
+        this.freeRounds.add(res.json.round_id);
+        if (!res.json.free_round || res.json.free_round.rounds_remaining === 0) p.free = undefined;
+      }
       // A settled round (completed, rejected, rolled back) or one still settling (pending): both
       // are answers; an error is only what the page could not use.
-      this.recorder.record('spin', res.ms, res.json.status, true);
+      this.recorder.record('spin', res.ms, free ? `free ${res.json.status}` : res.json.status, true);
+      return;
+    }
+    if (res.status === 409 && free && /No free rounds are left/.test(res.text)) {
+      // The grant is used up (the last round's answer was lost to a fault): paid spins from now on.
+      p.free = undefined;
+      this.recorder.record('spin', res.ms, '409 no free rounds left', true);
+      return;
+    }
+    if (res.status === 409 && res.json?.error === 'free_rounds_pending') {
+      const f = res.json.free_rounds;
+      p.free = { campaignId: f.campaign_id, betMinor: String(f.bet_minor) };
+      this.recorder.record('spin', res.ms, '409 free rounds pending', true);
       return;
     }
     if (res.status === 409 && res.json?.bets_blocked) {

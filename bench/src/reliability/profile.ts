@@ -33,6 +33,9 @@ export interface Profile {
   maxMemoryGrowth: number;
   /** The backlog must drain within this many seconds of recovery (the issue: two minutes). */
   drainLimitSeconds: number;
+  /** Free rounds (issue 18): players granted the run's campaign as each phase starts, rounds each. */
+  freeRoundPlayers: number;
+  freeRoundsPerGrant: number;
 }
 
 const CI: Profile = {
@@ -53,6 +56,8 @@ const CI: Profile = {
   rssEveryMs: 1_000,
   maxMemoryGrowth: 0.5,
   drainLimitSeconds: 120,
+  freeRoundPlayers: 2,
+  freeRoundsPerGrant: 20,
 };
 
 const DEFAULT: Profile = {
@@ -73,6 +78,8 @@ const DEFAULT: Profile = {
   loadCatalogConnections: 6,
   rssEveryMs: 5_000,
   maxMemoryGrowth: 0.1,
+  freeRoundPlayers: 3,
+  freeRoundsPerGrant: 60,
 };
 
 const LONG: Profile = {
@@ -91,6 +98,8 @@ const LONG: Profile = {
   loadLaunchConnections: 8,
   loadCatalogConnections: 8,
   rssEveryMs: 10_000,
+  freeRoundPlayers: 4,
+  freeRoundsPerGrant: 150,
 };
 
 export function profileFromArgs(args: string[]): Profile {

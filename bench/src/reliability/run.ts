@@ -80,11 +80,17 @@ export async function runReliability(
     await stack.start();
     report.dir = stack.dir;
     const world = await configure(stack);
-    load = new RoundLoad(stack, world, recorder, {
-      players: profile.players,
-      thinkMs: profile.thinkMs,
-      poorEvery: 6,
-    });
+    load = new RoundLoad(
+      stack,
+      world,
+      recorder,
+      {
+        players: profile.players,
+        thinkMs: profile.thinkMs,
+        poorEvery: 6,
+      },
+      { rounds: profile.freeRoundsPerGrant, playersPerPhase: profile.freeRoundPlayers },
+    );
     recorder.begin('warm-up');
     await load.start();
     await sleep(3_000);
@@ -97,6 +103,9 @@ export async function runReliability(
       log(`scenario ${scenario.name}: ${scenario.title}`);
       const started = Date.now();
       recorder.begin(scenario.name);
+      // A few players granted free rounds play them through this scenario's fault.
+      const freeBefore = load.freeRounds.size;
+      const granted = await load.grantFreeRounds().catch(() => []);
       load.resume();
       const seenStuck = new Set<string>();
       let sampling = true;
@@ -152,7 +161,11 @@ export async function runReliability(
         drainSeconds: drain.seconds,
         load: recorder.summary(scenario.name),
         checks,
-        facts: [...result.facts, ...inv.facts],
+        facts: [
+          ...result.facts,
+          `free rounds: ${granted.length} players granted ${profile.freeRoundsPerGrant} each at the start; ${load.freeRounds.size - freeBefore} free rounds answered during the scenario`,
+          ...inv.facts,
+        ],
       };
       report.scenarios.push(entry);
       for (const c of checks) log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.ok ? '' : `: ${c.detail}`}`);
@@ -240,6 +253,7 @@ async function loadRun(
   const sampler = new MemorySampler(() => stack.pids());
   recorder.begin('load-run');
   await load.resize({ players: profile.loadPlayers, thinkMs: [0, 0], poorEvery: 6 });
+  await load.grantFreeRounds().catch(() => []);
   load.resume();
   sampler.start(profile.rssEveryMs);
   const until = () => Date.now() - started >= profile.loadSeconds * 1000;
