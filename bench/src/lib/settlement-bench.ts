@@ -452,7 +452,11 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       async (i: number, p: Player): Promise<RoundInfo> => {
         const intent = intentFor(i, p);
         const local = eager ? outcomes.wait(intent.roundId) : undefined;
-        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, { eager });
+        // FLOOR_ONE_STEP=1: the floor with one no-op local activity instead of two (an experiment).
+        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, {
+          eager,
+          oneStep: process.env.FLOOR_ONE_STEP === '1',
+        });
         const first = await firstOutcome({
           local,
           eager: handle.eagerlyStarted,

@@ -12,12 +12,12 @@ export function startFloorRound(
   client: Client,
   taskQueue: string,
   intent: RoundIntent,
-  opts: { eager?: boolean } = {},
+  opts: { eager?: boolean; oneStep?: boolean } = {},
 ): Promise<WorkflowHandleWithStartDetails<typeof floorRound>> {
   return client.workflow.start<typeof floorRound>('floorRound', {
     taskQueue,
     workflowId: intent.roundId,
-    args: [{ intent }],
+    args: [{ intent, ...(opts.oneStep ? { oneStep: true } : {}) }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     ...(opts.eager ? { requestEagerStart: true } : {}),

@@ -33,15 +33,25 @@ export interface WalletStepInput {
   roundStatusOnSuccess?: 'completed' | 'rolled_back' | 'cancelled';
   /** Round status to set when the wallet definitely rejects this step. */
   roundStatusOnRejection?: 'rejected';
+  /**
+   * Claim the journal row even on the activity's first attempt (a step after the one-step first
+   * attempt: its row may have been attempted, or even settled, already).
+   */
+  claim?: boolean;
 }
 
 export type WalletStepResult = { status: 'success'; balance: string } | { status: 'rejected'; error: string };
+
+/** A step of the one-step first attempt: its result, or why it is not settled yet. */
+export type FirstAttemptStep = WalletStepResult | { status: 'unsettled'; reason: string };
 
 /** Errors the workflow distinguishes (listed as retryable types; never swallowed). */
 export const WALLET_UNCERTAIN = 'WalletUncertain';
 export const WALLET_CONFIG_FAULT = 'WalletConfigFault';
 export const WALLET_NOT_CONFIGURED = 'WalletNotConfigured';
 export const WALLET_REJECTED_RETRY = 'WalletRejectedRetry';
+/** A cancel refused because the round's credit is already applied (the workflow credits on). */
+export const CREDIT_ALREADY_APPLIED = 'CreditAlreadyApplied';
 
 interface JournalRow {
   transaction_id: string;
@@ -189,7 +199,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
    */
   function journalledAhead(input: WalletStepInput): boolean {
     const { intent, operation } = input;
-    if (!intent.journalAhead) return false;
+    if (!intent.journalAhead || input.claim) return false;
     if (operation !== 'debit' && !(operation === 'credit' && intent.winMinor !== null)) return false;
     return firstAttempt();
   }
@@ -369,102 +379,158 @@ export function createSettlementActivities(deps: SettlementDeps) {
     }
   }
 
-  return {
-    /** One wallet money step: debit, credit, cancel or rollback. */
-    async walletStep(input: WalletStepInput): Promise<WalletStepResult> {
-      const row = journalledAhead(input) ? aheadRow(input) : await claimAttempt(input);
-      if (row.status === 'success') return { status: 'success', balance: row.wallet_balance ?? '' };
-      if (row.status === 'failed') {
-        if (input.operation === 'debit') return { status: 'rejected', error: row.error_code ?? 'rejected' };
-        throw ApplicationFailure.nonRetryable(
-          `journal holds a failed ${input.operation} ${row.transaction_id}`,
-          'JournalInconsistent',
-        );
-      }
+  /** One wallet money step: debit, credit, cancel or rollback. */
+  async function walletStep(input: WalletStepInput): Promise<WalletStepResult> {
+    if (input.operation === 'cancel') await refuseCancelAfterCredit(input.intent);
+    const row = journalledAhead(input) ? aheadRow(input) : await claimAttempt(input);
+    if (row.status === 'success') return { status: 'success', balance: row.wallet_balance ?? '' };
+    if (row.status === 'failed') {
+      if (input.operation === 'debit') return { status: 'rejected', error: row.error_code ?? 'rejected' };
+      throw ApplicationFailure.nonRetryable(
+        `journal holds a failed ${input.operation} ${row.transaction_id}`,
+        'JournalInconsistent',
+      );
+    }
 
-      const wallet = await walletConfig(input.intent.operatorId);
-      const outcome = await sendWalletCallback({
-        baseUrl: wallet.url,
-        operation: input.operation,
-        secret: wallet.secret,
-        body: row.request_body,
-        requestId: `${row.transaction_id}#${row.attempts}`,
-        operatorId: input.intent.operatorId,
-        ...(input.intent.trace ? { traceparent: input.intent.trace.traceparent } : {}),
-        timeoutMs: deps.walletTimeoutMs,
-      });
-      log(outcome.kind === 'success' || outcome.kind === 'rejected' ? 'info' : 'warn', 'wallet callback', {
-        operator_id: input.intent.operatorId,
-        round_id: input.intent.roundId,
-        transaction_id: row.transaction_id,
-        transaction_type: input.operation,
-        attempt: row.attempts,
-        outcome: outcome.kind,
-        http_status: outcome.httpStatus ?? null,
-        // The operator's (or the page's) request that created the round, and its trace.
-        origin_request_id: input.intent.trace?.requestId ?? null,
-        trace_id: input.intent.trace?.traceparent.split('-')[1] ?? null,
-      });
-      switch (outcome.kind) {
-        case 'success':
-          await recordOutcome(input, row.transaction_id, {
-            status: 'success',
-            balance: outcome.balance,
-            httpStatus: outcome.httpStatus,
-          });
-          if (deps.announce && input.roundStatusOnSuccess) {
-            // What settleRound returns after this step (the round's last).
-            deps.announce(
-              input.intent.roundId,
-              input.roundStatusOnSuccess === 'completed'
-                ? { status: 'completed', winMinor: input.amountMinor, balance: outcome.balance }
-                : { status: input.roundStatusOnSuccess, balance: outcome.balance },
-            );
-          }
-          return { status: 'success', balance: outcome.balance };
-        case 'rejected':
-          if (input.operation !== 'debit') {
-            // Only a debit can be refused for good. A credit, rollback or cancel must land: the
-            // row stays pending, the round shows as stuck, and the same body is sent again.
-            log('error', `the wallet rejected a ${input.operation}; it stays pending and is retried`, {
-              alert: true,
-              operator_id: input.intent.operatorId,
-              transaction_id: row.transaction_id,
-              error: outcome.error,
-            });
-            await recordUnresolved(
-              input,
-              { ...row, attempts: Math.max(row.attempts, deps.stuckAfterAttempts) },
-              `400 ${outcome.error}`,
-              outcome.httpStatus,
-            );
-            throw ApplicationFailure.retryable(
-              `wallet rejected ${input.operation}: ${outcome.error}`,
-              WALLET_REJECTED_RETRY,
-            );
-          }
-          await recordOutcome(input, row.transaction_id, {
-            status: 'failed',
-            error: outcome.error,
-            httpStatus: outcome.httpStatus,
-          });
-          if (deps.announce && input.roundStatusOnRejection)
-            deps.announce(input.intent.roundId, { status: 'rejected', error: outcome.error });
-          return { status: 'rejected', error: outcome.error };
-        case 'config_fault':
-          walletCache.delete(input.intent.operatorId);
-          log('error', 'wallet configuration fault: the wallet refused our signature', {
+    const wallet = await walletConfig(input.intent.operatorId);
+    const outcome = await sendWalletCallback({
+      baseUrl: wallet.url,
+      operation: input.operation,
+      secret: wallet.secret,
+      body: row.request_body,
+      requestId: `${row.transaction_id}#${row.attempts}`,
+      operatorId: input.intent.operatorId,
+      ...(input.intent.trace ? { traceparent: input.intent.trace.traceparent } : {}),
+      timeoutMs: deps.walletTimeoutMs,
+    });
+    log(outcome.kind === 'success' || outcome.kind === 'rejected' ? 'info' : 'warn', 'wallet callback', {
+      operator_id: input.intent.operatorId,
+      round_id: input.intent.roundId,
+      transaction_id: row.transaction_id,
+      transaction_type: input.operation,
+      attempt: row.attempts,
+      outcome: outcome.kind,
+      http_status: outcome.httpStatus ?? null,
+      // The operator's (or the page's) request that created the round, and its trace.
+      origin_request_id: input.intent.trace?.requestId ?? null,
+      trace_id: input.intent.trace?.traceparent.split('-')[1] ?? null,
+    });
+    switch (outcome.kind) {
+      case 'success':
+        await recordOutcome(input, row.transaction_id, {
+          status: 'success',
+          balance: outcome.balance,
+          httpStatus: outcome.httpStatus,
+        });
+        if (deps.announce && input.roundStatusOnSuccess) {
+          // What settleRound returns after this step (the round's last).
+          deps.announce(
+            input.intent.roundId,
+            input.roundStatusOnSuccess === 'completed'
+              ? { status: 'completed', winMinor: input.amountMinor, balance: outcome.balance }
+              : { status: input.roundStatusOnSuccess, balance: outcome.balance },
+          );
+        }
+        return { status: 'success', balance: outcome.balance };
+      case 'rejected':
+        if (input.operation !== 'debit') {
+          // Only a debit can be refused for good. A credit, rollback or cancel must land: the
+          // row stays pending, the round shows as stuck, and the same body is sent again.
+          log('error', `the wallet rejected a ${input.operation}; it stays pending and is retried`, {
             alert: true,
             operator_id: input.intent.operatorId,
             transaction_id: row.transaction_id,
             error: outcome.error,
           });
-          await recordUnresolved(input, row, `401 ${outcome.error}`, outcome.httpStatus);
-          throw ApplicationFailure.retryable(`wallet answered 401 ${outcome.error}`, WALLET_CONFIG_FAULT);
-        case 'uncertain':
-          await recordUnresolved(input, row, outcome.reason, outcome.httpStatus);
-          throw ApplicationFailure.retryable(`uncertain wallet outcome: ${outcome.reason}`, WALLET_UNCERTAIN);
-      }
+          await recordUnresolved(
+            input,
+            { ...row, attempts: Math.max(row.attempts, deps.stuckAfterAttempts) },
+            `400 ${outcome.error}`,
+            outcome.httpStatus,
+          );
+          throw ApplicationFailure.retryable(
+            `wallet rejected ${input.operation}: ${outcome.error}`,
+            WALLET_REJECTED_RETRY,
+          );
+        }
+        await recordOutcome(input, row.transaction_id, {
+          status: 'failed',
+          error: outcome.error,
+          httpStatus: outcome.httpStatus,
+        });
+        if (deps.announce && input.roundStatusOnRejection)
+          deps.announce(input.intent.roundId, { status: 'rejected', error: outcome.error });
+        return { status: 'rejected', error: outcome.error };
+      case 'config_fault':
+        walletCache.delete(input.intent.operatorId);
+        log('error', 'wallet configuration fault: the wallet refused our signature', {
+          alert: true,
+          operator_id: input.intent.operatorId,
+          transaction_id: row.transaction_id,
+          error: outcome.error,
+        });
+        await recordUnresolved(input, row, `401 ${outcome.error}`, outcome.httpStatus);
+        throw ApplicationFailure.retryable(`wallet answered 401 ${outcome.error}`, WALLET_CONFIG_FAULT);
+      case 'uncertain':
+        await recordUnresolved(input, row, outcome.reason, outcome.httpStatus);
+        throw ApplicationFailure.retryable(`uncertain wallet outcome: ${outcome.reason}`, WALLET_UNCERTAIN);
+    }
+  }
+
+  /**
+   * A cancel never follows an applied credit. The workflow decides to cancel once the debit is
+   * known, but a workflow task whose completion the server refused (a signal arrived meanwhile)
+   * runs again with local activities re-executed: the earlier run may already have sent and
+   * recorded the credit, which the new run's decision did not see. The journal did.
+   */
+  async function refuseCancelAfterCredit(intent: RoundIntent): Promise<void> {
+    const { rows } = await deps.pool.query<{ status: string }>(
+      `SELECT status FROM wallet_transactions WHERE transaction_id = $1`,
+      [intent.transactions.credit],
+    );
+    if (rows[0]?.status === 'success')
+      throw ApplicationFailure.nonRetryable(
+        `round ${intent.roundId}: its credit is already applied; no cancel`,
+        CREDIT_ALREADY_APPLIED,
+      );
+  }
+
+  /** A step of the one-step first attempt: never throws (what it cannot settle is `unsettled`). */
+  async function firstAttemptStep(input: WalletStepInput): Promise<FirstAttemptStep> {
+    try {
+      return await walletStep(input);
+    } catch (err) {
+      return { status: 'unsettled', reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  return {
+    walletStep,
+    /**
+     * The one-step first attempt of a single-step journal-ahead round (intent.oneStep): the debit,
+     * and after its success the credit, in one local activity (one trip between the workflow and
+     * its activities instead of two). It never throws and is never retried: the workflow continues
+     * whatever is not settled through walletStep, so budgets, compensation and cancels are as for
+     * any round.
+     */
+    async debitThenCredit(input: {
+      intent: RoundIntent;
+    }): Promise<{ debit: FirstAttemptStep; credit?: FirstAttemptStep }> {
+      const { intent } = input;
+      const debit = await firstAttemptStep({
+        intent,
+        operation: 'debit',
+        amountMinor: intent.stakeMinor,
+        roundStatusOnRejection: 'rejected',
+      });
+      if (debit.status !== 'success' || intent.winMinor === null) return { debit };
+      const credit = await firstAttemptStep({
+        intent,
+        operation: 'credit',
+        amountMinor: intent.winMinor,
+        roundStatusOnSuccess: 'completed',
+      });
+      return { debit, credit };
     },
   };
 }

@@ -45,6 +45,14 @@ export interface RoundIntent {
    */
   journalAhead?: boolean;
   /**
+   * One step first (slot spins, with journalAhead and a known win): the workflow's first attempt
+   * sends the debit and then the credit in one local activity (`debitThenCredit`), which never
+   * throws; whatever it did not settle continues through the ordinary steps (each claiming its
+   * journal row), so every rule below still holds. Carried by the intent (the workflow's input),
+   * so a round started without it replays as it ran.
+   */
+  oneStep?: boolean;
+  /**
    * A free round of an operator's campaign (issue 18): no debit is ever sent (stakeMinor is '0';
    * `betMinor` is the campaign's stake, recorded for the record), the win is paid with a credit
    * whose body carries `action_type: free_round`, `campaign_id` and, on the player's last round of

@@ -1,5 +1,10 @@
 import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { SettlementActivities, WalletStepInput, WalletStepResult } from './activities.js';
+import type {
+  FirstAttemptStep,
+  SettlementActivities,
+  WalletStepInput,
+  WalletStepResult,
+} from './activities.js';
 import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from './intent.js';
 import { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery } from './messages.js';
 
@@ -27,15 +32,18 @@ export interface SettleRoundInput {
   tuning?: Partial<SettlementTuning>;
 }
 
-/** Whether the failure chain carries a wallet configuration fault (a 401 from the wallet). */
-function isConfigFault(err: unknown): boolean {
+/** Whether the failure chain carries an application failure of `type`. */
+function hasFailureType(err: unknown, type: string): boolean {
   let e: unknown = err;
   for (let depth = 0; e && depth < 5; depth++) {
-    if ((e as { type?: string }).type === 'WalletConfigFault') return true;
+    if ((e as { type?: string }).type === type) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** Whether the failure chain carries a wallet configuration fault (a 401 from the wallet). */
+const isConfigFault = (err: unknown) => hasFailureType(err, 'WalletConfigFault');
 
 /**
  * One round's settlement, from the first debit to the last credit. The workflow id is the round
@@ -61,7 +69,6 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
       : proxyActivities<SettlementActivities>({ startToCloseTimeout: '60 seconds', retry: retryPolicy });
   };
   const durable = make();
-  const budgeted = make(tuning.debitAttemptsBeforeRollback);
 
   let phase = 'debit';
   let outcome: RoundOutcome | undefined;
@@ -110,8 +117,36 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     },
   );
 
+  // 0. One step first (a slot spin): debit, then credit, in one local activity that never throws.
+  // What it settles is final here; anything else goes on through the ordinary steps below.
+  let first: { debit: FirstAttemptStep; credit?: FirstAttemptStep } | undefined;
+  if (
+    intent.oneStep &&
+    intent.journalAhead &&
+    intent.winMinor !== null &&
+    !intent.freeRound &&
+    tuning.local
+  ) {
+    first = await proxyLocalActivities<SettlementActivities>({
+      startToCloseTimeout: '60 seconds',
+      retry: { maximumAttempts: 1 },
+    }).debitThenCredit({ intent });
+    if (first.debit.status === 'rejected') {
+      outcome = { status: 'rejected', error: first.debit.error };
+      phase = 'done';
+      return outcome;
+    }
+    if (first.credit?.status === 'success') {
+      outcome = { status: 'completed', winMinor: intent.winMinor, balance: first.credit.balance };
+      phase = 'done';
+      return outcome;
+    }
+  }
+  // After a first attempt, every step claims its journal row (it may have been attempted already),
+  // and prov_a's debit budget counts the attempt already made.
+  const budgeted = make(Math.max(1, tuning.debitAttemptsBeforeRollback - (first ? 1 : 0)));
   const step = (proxy: typeof durable, s: Omit<WalletStepInput, 'intent'>): Promise<WalletStepResult> =>
-    proxy.walletStep({ intent, ...s });
+    proxy.walletStep({ intent, ...s, ...(first ? { claim: true } : {}) });
 
   // A free round: no debit, no cancel; its credit (the win, zero included) is the whole round.
   if (intent.freeRound) {
@@ -127,9 +162,11 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     return outcome;
   }
 
-  // 1. Debit.
+  // 1. Debit (unless the first attempt settled it).
   let debit: WalletStepResult;
-  if (keepsDurableIntent(intent.providerId)) {
+  if (first?.debit.status === 'success') {
+    debit = first.debit;
+  } else if (keepsDurableIntent(intent.providerId)) {
     debit = await step(durable, {
       operation: 'debit',
       amountMinor: intent.stakeMinor,
@@ -188,20 +225,30 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     win = finishWin ?? null;
   }
 
-  // 3. Cancel (staff or runtime) instead of a credit.
-  if (cancelReason !== undefined && finishWin === undefined) {
+  // 3. Cancel (staff or runtime) instead of a credit, unless the first attempt already sent the
+  // credit (its outcome unknown): a credit once sent is never replaced, so the round credits on.
+  if (cancelReason !== undefined && finishWin === undefined && first?.credit === undefined) {
     phase = 'cancel';
-    const c = await step(durable, {
-      operation: 'cancel',
-      amountMinor: intent.stakeMinor,
-      roundStatusOnSuccess: 'cancelled',
-    });
-    outcome =
-      c.status === 'success'
-        ? { status: 'cancelled', balance: c.balance }
-        : { status: 'rejected', error: `cancel rejected: ${c.error}` };
-    phase = 'done';
-    return outcome;
+    let c: WalletStepResult | undefined;
+    try {
+      c = await step(durable, {
+        operation: 'cancel',
+        amountMinor: intent.stakeMinor,
+        roundStatusOnSuccess: 'cancelled',
+      });
+    } catch (err) {
+      // The journal holds this round's credit as applied (an earlier run of this workflow task
+      // sent it before the cancel was seen): no cancel is sent; the round completes below.
+      if (!hasFailureType(err, 'CreditAlreadyApplied')) throw err;
+    }
+    if (c) {
+      outcome =
+        c.status === 'success'
+          ? { status: 'cancelled', balance: c.balance }
+          : { status: 'rejected', error: `cancel rejected: ${c.error}` };
+      phase = 'done';
+      return outcome;
+    }
   }
 
   // 4. Credit, never abandoned.

@@ -42,6 +42,8 @@ export interface SettlementEnv {
       multiStep?: RoundIntent['multiStep'];
       /** Record it as the slot spin does: the debit's journal row written with the round. */
       journalAhead?: boolean;
+      /** The slot spin's one-step first attempt (debit then credit in one local activity). */
+      oneStep?: boolean;
     },
   ): Promise<RoundIntent>;
   close(): Promise<void>;
@@ -165,6 +167,7 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
         transactions: transactionIdsFor(roundId),
         ...(opts.multiStep ? { multiStep: opts.multiStep } : {}),
         ...(opts.journalAhead ? { journalAhead: true } : {}),
+        ...(opts.oneStep ? { oneStep: true } : {}),
       };
       await recordRound(pool, { intent, playerPk: p.playerPk });
       return intent;

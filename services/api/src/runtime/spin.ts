@@ -142,6 +142,8 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
     winMinor: result.totalWinMinor.toString(),
     transactions: transactionIdsFor(roundId),
     journalAhead: true,
+    // Debit and credit first tried in one local activity (settle-round/workflow.ts, step 0).
+    oneStep: true,
   };
   let freeRound: { campaign_id: string; bet_minor: string; last: boolean; rounds_remaining: number } | null =
     null;
