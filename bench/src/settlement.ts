@@ -11,6 +11,8 @@
  *   regular      the same with regular activities (half the rounds)
  *   spin off     POST /api/runtime/spin through the API, API_SETTLEMENT_WORKER=off (starts not eager)
  *   spin on      the same with API_SETTLEMENT_WORKER=on (hosted worker, eager starts)
+ *   free round   a campaign's free round through the same API (free_round: true; credit only),
+ *                for players of their own granted 1,000 rounds each
  *
  * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process, and the
  * ratios spin/floor (rounds/s, p50) and spin/direct (p50).
@@ -20,7 +22,7 @@
  *
  * Knobs: ROUNDS (per measurement at the highest concurrency), SERIAL_ROUNDS (at 1 client; default
  * ROUNDS/4), CONCURRENCY=1,20 (levels), RUNS, WARMUP (rounds whenever a mode's processes are new),
- * MODES=direct,floor,floor-eager,local,regular,spin-off,spin (a subset, in any order),
+ * MODES=direct,floor,floor-eager,local,regular,spin-off,spin,free (a subset, in any order),
  * SKIP_REGULAR=1 (no regular activities), SPIN=0 (no spins through the API; SPIN=1, the old switch,
  * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory, TEMPORAL_DYNAMIC_CONFIG.
  */
@@ -40,7 +42,7 @@ if (process.env.MODES) {
 } else {
   modes = [...SETTLEMENT_MODES];
   if (process.env.SKIP_REGULAR) modes = modes.filter((m) => m !== 'regular');
-  if (process.env.SPIN === '0') modes = modes.filter((m) => m !== 'spin' && m !== 'spin-off');
+  if (process.env.SPIN === '0') modes = modes.filter((m) => m !== 'spin' && m !== 'spin-off' && m !== 'free');
 }
 const rounds = env('ROUNDS', quick ? 300 : 1000);
 await runSettlementBench({

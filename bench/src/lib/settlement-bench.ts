@@ -55,7 +55,13 @@ export type SettlementMode =
   /** POST /api/runtime/spin through the API processes, API_SETTLEMENT_WORKER=off (starts not eager). */
   | 'spin-off'
   /** The same with API_SETTLEMENT_WORKER=on (the default): a hosted worker per API process, eager starts. */
-  | 'spin';
+  | 'spin'
+  /**
+   * A free round of an operator's campaign through the same API (hosted worker on): POST
+   * /api/runtime/spin with free_round true; the round is settled by its credit alone (no debit).
+   * Its own players (a campaign would hold the others' paid spins).
+   */
+  | 'free';
 
 export const SETTLEMENT_MODES: SettlementMode[] = [
   'direct',
@@ -65,6 +71,7 @@ export const SETTLEMENT_MODES: SettlementMode[] = [
   'regular',
   'spin-off',
   'spin',
+  'free',
 ];
 
 /** Short names, as in MODES= and the table. */
@@ -76,9 +83,13 @@ export const MODE_NAME: Record<SettlementMode, string> = {
   regular: 'regular',
   'spin-off': 'spin off',
   spin: 'spin on',
+  free: 'free round',
 };
 
-const isSpin = (m: SettlementMode) => m === 'spin' || m === 'spin-off';
+/** The modes through the API (the others run without it). */
+const isSpin = (m: SettlementMode) => m === 'spin' || m === 'spin-off' || m === 'free';
+/** Whether the mode's API process hosts a settlement worker. */
+const hostsWorker = (m: SettlementMode) => m !== 'spin-off';
 
 export interface SettlementBenchOptions {
   /** Rounds per measurement at the highest concurrency (regular activities: half). */
@@ -131,6 +142,11 @@ const MAX_ACTIVITIES = 200;
 const MAX_WORKFLOW_TASKS = 200;
 
 type Player = { pk: string; ext: string; session: string; token: string };
+
+/** The free-round campaign's stake (the paid spins' too). */
+const FREE_ROUND_BET_MINOR = 100;
+/** Rounds per player of the bench's campaign: the most the operator API allows (FREE_ROUNDS_MAX). */
+const FREE_ROUNDS_MAX = 1000;
 type RoundInfo = { eager?: boolean; inClient?: boolean } | undefined;
 
 /**
@@ -251,14 +267,14 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         WORKER_METRICS_PORT: String(port),
       });
     }
-    /** Debits the standalone workers have sent so far (one per round settled there); NaN if unknown. */
-    const standaloneDebits = async (): Promise<number> => {
+    /** Debits (credits: free rounds have none) the standalone workers have sent so far; NaN if unknown. */
+    const standaloneDebits = async (type: 'debit' | 'credit' = 'debit'): Promise<number> => {
       let total = 0;
       for (const url of workerMetrics) {
         try {
           const text = await (await fetch(url)).text();
           for (const line of text.split('\n'))
-            if (/^opi_wallet_callback_duration_seconds_count\{[^}]*type="debit"/.test(line))
+            if (new RegExp(`^opi_wallet_callback_duration_seconds_count\\{[^}]*type="${type}"`).test(line))
               total += Number(line.slice(line.lastIndexOf(' ') + 1));
         } catch {
           return Number.NaN;
@@ -270,7 +286,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     // The API, per spin mode (API_SETTLEMENT_WORKER is read at start): one API at a time, so a
     // hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
     const ensureApi = async (mode: SettlementMode): Promise<boolean> => {
-      if (api?.mode === mode) return false;
+      if (api && hostsWorker(api.mode) === hostsWorker(mode)) return false;
       await stopApi();
       // Development mode: the sandbox wallet is plain HTTP on loopback (production requires HTTPS).
       const extra = {
@@ -279,7 +295,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
         API_PROCESSES: String(apis),
-        API_SETTLEMENT_WORKER: mode === 'spin' ? 'on' : 'off',
+        API_SETTLEMENT_WORKER: hostsWorker(mode) ? 'on' : 'off',
         WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
         WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
       };
@@ -326,10 +342,32 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         enabled: true,
       });
 
+    /** A session of `ext` launched through the API (signed, as an operator does). */
+    const launchFor = async (ext: string): Promise<Player> => {
+      const path = '/api/provider/v1/launch-url';
+      const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
+      const res = await fetch(api!.origin + path, {
+        method: 'POST',
+        headers: signedHeaders(operatorKey, 'POST', path, body),
+        body,
+      });
+      const launched = (await res.json()) as { session_id: string; launch_url: string };
+      if (res.status !== 200) throw new Error(`launch: ${res.status} ${JSON.stringify(launched)}`);
+      const { rows } = await stack.pool.query<{ player_id: string }>(
+        'SELECT player_id FROM sessions WHERE session_id = $1',
+        [launched.session_id],
+      );
+      return {
+        pk: rows[0]!.player_id,
+        ext,
+        session: launched.session_id,
+        token: new URL(launched.launch_url).searchParams.get('mgckey')!,
+      };
+    };
     // One player and session per concurrent client, each with plenty of money.
     const players: Player[] = [];
-    for (let i = 0; i < maxClients; i++) {
-      const ext = `bench-${i}-${randomUUID().slice(0, 6)}`;
+    const newPlayer = async (i: number, prefix: string): Promise<Player> => {
+      const ext = `${prefix}-${i}-${randomUUID().slice(0, 6)}`;
       await walletAdmin.createPlayer({
         operatorId: OPERATOR,
         playerId: ext,
@@ -337,25 +375,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         balanceMinor: 10_000_000_000,
       });
       if (withApi) {
-        const path = '/api/provider/v1/launch-url';
-        const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
-        const res = await fetch(api!.origin + path, {
-          method: 'POST',
-          headers: signedHeaders(operatorKey, 'POST', path, body),
-          body,
-        });
-        const launched = (await res.json()) as { session_id: string; launch_url: string };
-        if (res.status !== 200) throw new Error(`launch: ${res.status} ${JSON.stringify(launched)}`);
-        const { rows } = await stack.pool.query<{ player_id: string }>(
-          'SELECT player_id FROM sessions WHERE session_id = $1',
-          [launched.session_id],
-        );
-        players.push({
-          pk: rows[0]!.player_id,
-          ext,
-          session: launched.session_id,
-          token: new URL(launched.launch_url).searchParams.get('mgckey')!,
-        });
+        return launchFor(ext);
       } else {
         const p = { pk: `p_${randomUUID()}`, ext, session: `s_${randomUUID()}`, token: '' };
         await stack.pool.query(
@@ -367,8 +387,42 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
            VALUES ($1, $2, $3, $4, $5, 'EUR')`,
           [p.session, OPERATOR, p.pk, symbol, family],
         );
-        players.push(p);
+        return p;
       }
+    };
+    for (let i = 0; i < maxClients; i++) players.push(await newPlayer(i, 'bench'));
+    // Free rounds: players of their own, each granted the most rounds a campaign allows.
+    const freePlayers: Player[] = [];
+    if (modesInOrder.includes('free')) {
+      const grant: Player[] = [];
+      for (let i = 0; i < maxClients; i++) {
+        const ext = `free-${i}-${randomUUID().slice(0, 6)}`;
+        await walletAdmin.createPlayer({
+          operatorId: OPERATOR,
+          playerId: ext,
+          currency: 'EUR',
+          balanceMinor: 0,
+        });
+        grant.push({ pk: '', ext, session: '', token: '' });
+      }
+      const path = '/api/provider/v1/free-rounds';
+      const body = JSON.stringify({
+        campaign_id: `bench-${randomUUID().slice(0, 8)}`,
+        symbols: [symbol],
+        currency: 'EUR',
+        bet_minor: FREE_ROUND_BET_MINOR,
+        rounds: FREE_ROUNDS_MAX,
+        valid_from: new Date(Date.now() - 60_000).toISOString(),
+        expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+        players: grant.map((p) => p.ext),
+      });
+      const res = await fetch(api!.origin + path, {
+        method: 'POST',
+        headers: signedHeaders(operatorKey, 'POST', path, body),
+        body,
+      });
+      if (res.status >= 300) throw new Error(`free-round campaign: ${res.status} ${await res.text()}`);
+      for (const g of grant) freePlayers.push(await launchFor(g.ext));
     }
     const intentFor = (i: number, p: Player): RoundIntent => {
       const roundId = `r_${randomUUID()}`;
@@ -388,7 +442,12 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     };
 
     /** `clients` clients, each settling rounds one after another; latency per round. */
-    async function drive(rounds: number, clients: number, one: (i: number, p: Player) => Promise<RoundInfo>) {
+    async function drive(
+      rounds: number,
+      clients: number,
+      one: (i: number, p: Player) => Promise<RoundInfo>,
+      pool: Player[] = players,
+    ) {
       let next = 0;
       const latencies: number[] = [];
       let eager = 0;
@@ -396,7 +455,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       const cpu0 = cpuSnapshot();
       const t0 = performance.now();
       await Promise.all(
-        players.slice(0, clients).map(async (p) => {
+        pool.slice(0, clients).map(async (p) => {
           for (;;) {
             const i = next++;
             if (i >= rounds) return;
@@ -479,32 +538,37 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
           throw new Error(`round ${intent.roundId}: ${JSON.stringify(outcome)}`);
         return undefined;
       };
-    const viaApi = async (_i: number, p: Player): Promise<RoundInfo> => {
-      const res = await fetch(`${api!.origin}/api/runtime/spin`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-session-token': p.token },
-        body: '{"bet_minor":100}',
-      });
-      const body = (await res.json()) as { status: string; round_id?: string };
-      if (res.status !== 200) throw new Error(`spin: ${res.status} ${JSON.stringify(body)}`);
-      // A spin answers `pending` when its settlement outlasts the page's wait (a loaded machine):
-      // the round counts once its workflow has settled it.
-      const status =
-        body.status === 'pending' && body.round_id
-          ? ((await client.workflow.getHandle(body.round_id).result()) as { status: string }).status
-          : body.status;
-      if (status !== 'completed') throw new Error(`spin: ${res.status} ${JSON.stringify(body)} -> ${status}`);
-      return undefined;
-    };
+    const viaApi =
+      (request: string) =>
+      async (_i: number, p: Player): Promise<RoundInfo> => {
+        const res = await fetch(`${api!.origin}/api/runtime/spin`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-token': p.token },
+          body: request,
+        });
+        const body = (await res.json()) as { status: string; round_id?: string };
+        if (res.status !== 200) throw new Error(`spin: ${res.status} ${JSON.stringify(body)}`);
+        // A spin answers `pending` when its settlement outlasts the page's wait (a loaded machine):
+        // the round counts once its workflow has settled it.
+        const status =
+          body.status === 'pending' && body.round_id
+            ? ((await client.workflow.getHandle(body.round_id).result()) as { status: string }).status
+            : body.status;
+        if (status !== 'completed')
+          throw new Error(`spin: ${res.status} ${JSON.stringify(body)} -> ${status}`);
+        return undefined;
+      };
     const driver: Record<SettlementMode, (i: number, p: Player) => Promise<RoundInfo>> = {
       direct,
       floor: floor(false),
       'floor-eager': floor(true),
       local: viaTemporal(true),
       regular: viaTemporal(false),
-      'spin-off': viaApi,
-      spin: viaApi,
+      'spin-off': viaApi('{"bet_minor":100}'),
+      spin: viaApi('{"bet_minor":100}'),
+      free: viaApi(`{"bet_minor":${FREE_ROUND_BET_MINOR},"free_round":true}`),
     };
+    const poolOf = (m: SettlementMode) => (m === 'free' ? freePlayers : players);
 
     log(
       `settlement: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
@@ -544,18 +608,20 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         try {
           // Warm-up (JIT, connections, caches) whenever the mode's processes are new.
           if ((fresh || !warmed.has(m)) && warmup > 0) {
-            await drive(m === 'regular' ? Math.ceil(warmup / 2) : warmup, maxClients, driver[m]);
+            await drive(m === 'regular' ? Math.ceil(warmup / 2) : warmup, maxClients, driver[m], poolOf(m));
             warmed.add(m);
           }
           for (const c of levels) {
             const rounds = roundsAt(m, c);
-            const debits0 = isSpin(m) ? await standaloneDebits() : 0;
+            const settledBy = m === 'free' ? 'credit' : 'debit';
+            const debits0 = isSpin(m) ? await standaloneDebits(settledBy) : 0;
             if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
-            const r = await drive(rounds, c, driver[m]);
+            const r = await drive(rounds, c, driver[m], poolOf(m));
             if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
             const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
             if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
-            if (isSpin(m)) result.standalone = { rounds: (await standaloneDebits()) - debits0, of: rounds };
+            if (isSpin(m))
+              result.standalone = { rounds: (await standaloneDebits(settledBy)) - debits0, of: rounds };
             rows.set(key(m, c), [...(rows.get(key(m, c)) ?? []), result]);
             log(
               `run ${run + 1}, ${String(c).padStart(3)} client${c > 1 ? 's' : ' '}: ${MODE_NAME[m].padEnd(11)} ` +
@@ -720,6 +786,10 @@ export function settlementTable(o: {
       if (s && at.direct) parts.push(`${MODE_NAME[spin]}/direct p50 ${x(s.p50, at.direct.p50)}`);
     }
     if (at.local && at.direct) parts.push(`local/direct p50 ${x(at.local.p50, at.direct.p50)}`);
+    if (at.free && at.spin)
+      parts.push(
+        `free round/spin on rounds/s ${x(at.free.rps, at.spin.rps)} p50 ${x(at.free.p50, at.spin.p50)}`,
+      );
     if (at.spin && at['spin-off'])
       parts.push(
         `spin on/spin off rounds/s ${x(at.spin.rps, at['spin-off'].rps)} p50 ${x(at.spin.p50, at['spin-off'].p50)}`,
