@@ -157,7 +157,9 @@ try {
       '--test',
       '--test-reporter=spec',
       `--test-concurrency=${Math.max(2, os.availableParallelism())}`,
-      '--test-timeout=300000',
+      // Per test and per test file (each file runs as a test of its own): the reliability CI run
+      // and the go-live suite's file take 4-5 minutes beside the other files on 2 cores.
+      '--test-timeout=600000',
       ...files,
     ],
     env,
