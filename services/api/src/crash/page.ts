@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
+import {
+  loadRealityCheckAssets,
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '../sessions/reality-check-page.js';
 
 export interface CrashAsset {
   /** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
@@ -21,13 +27,17 @@ function load(name: string, ext: string, type: string): CrashAsset {
 export interface CrashAssets {
   js: CrashAsset;
   css: CrashAsset;
+  /** The shared session bar and reality check (script and style sheet), under `/games/assets/`. */
+  realityCheck: RealityCheckAssets;
   byPath: Map<string, CrashAsset>;
 }
 
 export function loadCrashAssets(): CrashAssets {
   const js = load('crash', 'js', 'text/javascript; charset=utf-8');
   const css = load('crash', 'css', 'text/css; charset=utf-8');
-  return { js, css, byPath: new Map([js, css].map((a) => [a.path, a])) };
+  const realityCheck = loadRealityCheckAssets('/games/assets/');
+  const all = [js, css, realityCheck.js, realityCheck.css];
+  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 
 /**
@@ -64,7 +74,11 @@ function lang(value: string | null | undefined): string {
   return value && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(value) ? value : 'en';
 }
 
-function head(title: string, language: string, assets: { css: CrashAsset; js?: CrashAsset }): string {
+function head(
+  title: string,
+  language: string,
+  assets: { css: CrashAsset; js?: CrashAsset; realityCheck?: RealityCheckAssets },
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language)}">
 <head>
@@ -73,8 +87,8 @@ function head(title: string, language: string, assets: { css: CrashAsset; js?: C
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /**
@@ -95,10 +109,7 @@ export function renderCrashPage(
     <h1 class="title">${escapeHtml(page.title)}${demo ? ' <span class="badge" data-testid="demo-badge">Demo &middot; play money</span>' : ''}</h1>
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
-  <section class="session-play" data-testid="session-play" aria-label="This session"${demo ? ' hidden' : ''}>
-    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
-    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
-  </section>
+  ${sessionPlayBar({ hidden: demo })}
   <section class="stage" aria-label="Multiplier">
     <output class="multiplier" data-testid="multiplier" data-state="idle" data-cents="100" aria-live="off">1.00&times;</output>
     <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
@@ -127,14 +138,7 @@ export function renderCrashPage(
     </dl>
     <p class="hint">After a round its server seed is revealed: its SHA-256 is the commitment shown before the bet, and it becomes the next round's commitment. Check a round with <code>npm run crash-verify -- &lt;round id&gt;</code>.</p>
   </section>
-  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
-    <h2 id="reality-check-title">Reality check</h2>
-    <p data-testid="reality-check-text"></p>
-    <div class="actions">
-      <button type="button" data-testid="reality-check-continue">Continue playing</button>
-      <button type="button" data-testid="reality-check-leave">Leave the game</button>
-    </div>
-  </section>
+  ${realityCheckDialog()}
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import {
+  loadRealityCheckAssets,
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '../sessions/reality-check-page.js';
 import type { NativeFamily } from './titles.js';
 
 export interface NativeAsset {
@@ -21,13 +27,17 @@ function load(name: string, ext: string, type: string): NativeAsset {
 export interface NativeAssets {
   js: NativeAsset;
   css: NativeAsset;
+  /** The shared session bar and reality check (script and style sheet), under `/native/static/`. */
+  realityCheck: RealityCheckAssets;
   byPath: Map<string, NativeAsset>;
 }
 
 export function loadNativeAssets(): NativeAssets {
   const js = load('native', 'js', 'text/javascript; charset=utf-8');
   const css = load('native', 'css', 'text/css; charset=utf-8');
-  return { js, css, byPath: new Map([js, css].map((a) => [a.path, a])) };
+  const realityCheck = loadRealityCheckAssets('/native/static/');
+  const all = [js, css, realityCheck.js, realityCheck.css];
+  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 
 /**
@@ -54,7 +64,11 @@ function pageLang(lang: string | null): string {
   return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
 
-function head(title: string, lang: string, assets: { css: NativeAsset; js?: NativeAsset }): string {
+function head(
+  title: string,
+  lang: string,
+  assets: { css: NativeAsset; js?: NativeAsset; realityCheck?: RealityCheckAssets },
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -63,8 +77,8 @@ function head(title: string, lang: string, assets: { css: NativeAsset; js?: Nati
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /** The title-specific board, filled in by the script. */
@@ -117,10 +131,7 @@ export function renderNativePage(
     <h1 class="title">${escapeHtml(page.title)}</h1>
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
-  <section class="session-play" data-testid="session-play" aria-label="This session">
-    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
-    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
-  </section>
+  ${sessionPlayBar()}
   ${board(page.family)}
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
@@ -131,14 +142,7 @@ export function renderNativePage(
     <button type="button" class="play" data-testid="play-button" disabled>${play}</button>
     <button type="button" class="cashout" data-testid="cashout-button" disabled${page.family === 'dice' ? ' hidden' : ''}>Cash out</button>
   </section>
-  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
-    <h2 id="reality-check-title">Reality check</h2>
-    <p data-testid="reality-check-text"></p>
-    <div class="actions">
-      <button type="button" data-testid="reality-check-continue">Continue playing</button>
-      <button type="button" data-testid="reality-check-leave">Leave the game</button>
-    </div>
-  </section>
+  ${realityCheckDialog()}
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

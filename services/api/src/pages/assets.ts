@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { loadRealityCheckAssets, type RealityCheckAssets } from '../sessions/reality-check-page.js';
 
 export interface PageAsset {
   /** `/gs2c/static/<name>-<content hash>.<ext>`: a new file gets a new URL, so it is cached for good. */
@@ -24,6 +25,8 @@ function load(name: string, ext: string, type: string): PageAsset {
 export interface PageAssets {
   js: PageAsset;
   css: PageAsset;
+  /** The shared session bar and reality check (script and style sheet), under `/gs2c/static/`. */
+  realityCheck: RealityCheckAssets;
   /** By URL path. */
   byPath: Map<string, PageAsset>;
 }
@@ -31,5 +34,7 @@ export interface PageAssets {
 export function loadPageAssets(): PageAssets {
   const js = load('game', 'js', 'text/javascript; charset=utf-8');
   const css = load('game', 'css', 'text/css; charset=utf-8');
-  return { js, css, byPath: new Map([js, css].map((a) => [a.path, a])) };
+  const realityCheck = loadRealityCheckAssets('/gs2c/static/');
+  const all = [js, css, realityCheck.js, realityCheck.css];
+  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
 }

@@ -1,3 +1,8 @@
+import {
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '../sessions/reality-check-page.js';
 import type { PageAsset } from './assets.js';
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
@@ -10,7 +15,11 @@ export function pageLang(lang: string | null): string {
   return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
 
-function head(title: string, lang: string, assets: { css: PageAsset; js?: PageAsset }): string {
+function head(
+  title: string,
+  lang: string,
+  assets: { css: PageAsset; js?: PageAsset; realityCheck?: RealityCheckAssets },
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -19,8 +28,8 @@ function head(title: string, lang: string, assets: { css: PageAsset; js?: PageAs
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /**
@@ -30,7 +39,7 @@ ${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : 
  */
 export function renderGamePage(
   page: { title: string; lang: string | null },
-  assets: { css: PageAsset; js: PageAsset },
+  assets: { css: PageAsset; js: PageAsset; realityCheck: RealityCheckAssets },
 ): string {
   const reelCells = Array.from(
     { length: 15 },
@@ -59,18 +68,8 @@ export function renderGamePage(
     <div class="stat"><span class="label">Won so far</span><output data-testid="free-rounds-won" data-won-minor=""></output></div>
     <button type="button" data-testid="free-rounds-decline">Play for money instead</button>
   </section>
-  <section class="play" data-testid="session-play" aria-label="This session">
-    <div class="stat"><span class="label">Time played</span><output data-testid="session-elapsed" data-elapsed-ms="">&#8230;</output></div>
-    <div class="stat"><span class="label">Net position</span><output data-testid="session-net" data-net-minor="">&#8230;</output></div>
-  </section>
-  <section class="reality-check" data-testid="reality-check" role="alertdialog" aria-modal="true" aria-labelledby="reality-check-title" hidden>
-    <h2 id="reality-check-title">Reality check</h2>
-    <p data-testid="reality-check-text"></p>
-    <div class="actions">
-      <button type="button" data-testid="reality-check-continue">Continue playing</button>
-      <button type="button" data-testid="reality-check-leave">Leave the game</button>
-    </div>
-  </section>
+  ${sessionPlayBar()}
+  ${realityCheckDialog()}
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

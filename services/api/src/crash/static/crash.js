@@ -26,12 +26,6 @@
     roundId: byId('round-id'),
     crashPoint: byId('crash-point'),
     revealed: byId('revealed-seed'),
-    elapsed: byId('session-elapsed'),
-    net: byId('session-net'),
-    check: byId('reality-check'),
-    checkText: byId('reality-check-text'),
-    checkContinue: byId('reality-check-continue'),
-    checkLeave: byId('reality-check-leave'),
   };
   const mode = el.game.dataset.mode;
   const slug = el.game.dataset.slug;
@@ -49,15 +43,20 @@
   /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
   let blocked = null;
   let cashingOut = false;
-  // ── jurisdiction rules (the state read's rules, play and reality_check; null on demo) ─────────
-  /** Local clock minus the server's: the server's times read on this clock. */
-  let skewMs = 0;
-  let playStartedAt = 0;
-  let netMinor = '0';
-  /** When the next reality check is due (local clock), or null: none. */
-  let checkDueAt = null;
-  let checkOpen = false;
-  let clockTimer = null;
+  // ── jurisdiction rules: time played, net position and the reality check (shared script
+  // reality-check.js, fed by the state read's play and reality_check; null on demo). The pause
+  // stops new bets; a round already running goes on under it (its cash-out answers the player's
+  // earlier choice: auto cash-out, or the crash), so the check opens once that round has ended.
+  const check = window.RealityCheck.create({
+    formatMoney: (minor) => money.format(minor),
+    post: (action) => api('POST', '/api/runtime/reality-check', { action }),
+    reread: () => refresh(),
+    isEnded: () => ended,
+    canOpen: () => !(round && (round.state === 'running' || round.state === 'debiting')),
+    render: () => controls(),
+    failed: () => say('The game could not be reached. Please check your connection.'),
+    fatal: (text) => fatal(text),
+  });
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
   function moneyFormat(currency, exponent) {
@@ -119,7 +118,7 @@
   function fatal(text) {
     ended = true;
     cancelAnimationFrame(frame);
-    clearInterval(clockTimer);
+    check.stop();
     el.error.textContent = text;
     el.error.hidden = false;
     el.game.dataset.state = 'error';
@@ -232,7 +231,7 @@
 
   function controls() {
     const running = round && (round.state === 'running' || round.state === 'debiting');
-    el.bet.disabled = ended || betting || running || !state || blocked !== null || checkOpen;
+    el.bet.disabled = ended || betting || running || !state || blocked !== null || check.isOpen();
     el.stake.disabled = el.bet.disabled;
     el.auto.disabled = el.bet.disabled;
     el.clientSeed.disabled = el.bet.disabled;
@@ -383,7 +382,7 @@
     if (!res.ok) return;
     state = res.json;
     noteBlocked(state.bets_blocked);
-    applyPlayFacts(state);
+    check.apply(state);
     setBalance(state.balance_minor);
     showFairness(state.next);
     if (
@@ -433,7 +432,7 @@
         say('');
       } else if (res.status === 409 && res.json?.error === 'reality_check_due') {
         say('');
-        openRealityCheck();
+        check.open();
       } else say(typeof detail === 'string' ? detail : 'The bet was not accepted.');
       if (res.json?.next) showFairness(res.json.next);
       await refresh();
@@ -504,97 +503,15 @@
     showFairness(state.next);
     if (state.last_round) showRevealed(state.last_round);
     if (state.round) play(state.round);
-    applyPlayFacts(state);
-    if (state.play) clockTimer = setInterval(tick, 1000);
+    check.apply(state);
+    if (state.play) check.start(1000);
     controls();
-  }
-
-  // ── jurisdiction rules: time played, net position, reality check ───────────────────────────
-  function formatElapsed(ms) {
-    const total = Math.max(0, Math.floor(ms / 1000));
-    const h = Math.floor(total / 3600);
-    const m = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
-    const sec = String(total % 60).padStart(2, '0');
-    return `${h}:${m}:${sec}`;
-  }
-  /** Reads the server's facts (the state read or a reality-check answer) onto the local clock. */
-  function applyPlayFacts(facts) {
-    if (!facts?.play) return;
-    const serverNow = Date.parse(facts.play.started_at) + facts.play.elapsed_ms;
-    skewMs = Date.now() - serverNow;
-    playStartedAt = Date.parse(facts.play.started_at) + skewMs;
-    netMinor = facts.play.net_minor;
-    el.net.dataset.netMinor = netMinor;
-    el.net.textContent = money.format(netMinor);
-    const rc = facts.reality_check;
-    checkDueAt = rc ? (rc.due ? Date.now() : Date.parse(rc.due_at) + skewMs) : null;
-    tick();
-  }
-  function tick() {
-    if (ended || !playStartedAt) return;
-    const ms = Date.now() - playStartedAt;
-    el.elapsed.dataset.elapsedMs = String(ms);
-    el.elapsed.textContent = formatElapsed(ms);
-    if (checkDueAt !== null && !checkOpen && Date.now() >= checkDueAt) openRealityCheck();
-  }
-  /**
-   * The pause: time played and net position; no new bet until the player answers. A round already
-   * running goes on under the dialog (its cash-out answers the player's earlier choice: auto
-   * cash-out, or the crash), so the check opens once it has ended.
-   */
-  function openRealityCheck() {
-    if (ended || checkOpen) return;
-    if (round && (round.state === 'running' || round.state === 'debiting')) return;
-    checkOpen = true;
-    const ms = playStartedAt ? Date.now() - playStartedAt : 0;
-    el.checkText.textContent = `You have been playing for ${formatElapsed(ms)}. Your net position in this session is ${money.format(netMinor)}.`;
-    el.check.hidden = false;
-    el.game.dataset.realityCheck = 'open';
-    controls();
-    el.checkContinue.focus();
-  }
-  async function answerRealityCheck(action) {
-    el.checkContinue.disabled = true;
-    el.checkLeave.disabled = true;
-    try {
-      const res = await api('POST', '/api/runtime/reality-check', { action });
-      if (ended) return;
-      if (action === 'leave') return leave();
-      if (res.ok) applyPlayFacts(res.json);
-      else {
-        // Not due on the server's clock yet: read the schedule again.
-        await refresh();
-        if (checkDueAt !== null && checkDueAt <= Date.now()) checkDueAt = Date.now() + 1000;
-      }
-      checkOpen = false;
-      el.check.hidden = true;
-      el.game.dataset.realityCheck = 'answered';
-      controls();
-    } catch {
-      if (!ended) say('The game could not be reached. Please check your connection.');
-    } finally {
-      el.checkContinue.disabled = false;
-      el.checkLeave.disabled = false;
-    }
-  }
-  /** Leaves the game: to the operator's return_url, else the page ends. */
-  function leave() {
-    const href = el.close.dataset.href;
-    if (!href) return fatal('You have left the game.');
-    clearInterval(clockTimer);
-    try {
-      window.top.location.href = href;
-    } catch {
-      window.location.href = href;
-    }
   }
 
   el.bet.addEventListener('click', () => void bet());
   el.cashout.addEventListener('click', () => void cashout());
   el.close.addEventListener('click', () => {
-    if (el.close.dataset.href) leave();
+    if (el.close.dataset.href) check.leave();
   });
-  el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
-  el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
   void start();
 })();

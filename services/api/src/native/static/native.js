@@ -27,12 +27,6 @@
     diceTarget: $('dice-target'),
     diceRoll: $('dice-roll'),
     diceMultiplier: $('dice-multiplier'),
-    elapsed: $('session-elapsed'),
-    net: $('session-net'),
-    check: $('reality-check'),
-    checkText: $('reality-check-text'),
-    checkContinue: $('reality-check-continue'),
-    checkLeave: $('reality-check-leave'),
   };
 
   let token = null;
@@ -45,15 +39,23 @@
   let blocked = null;
   let pollTimer = null;
   let balanceEpoch = 0;
-  // ── jurisdiction rules (the state reads' rules, play and reality_check) ──────────────────────
-  /** Local clock minus the server's: the server's times read on this clock. */
-  let skewMs = 0;
-  let playStartedAt = 0;
-  let netMinor = '0';
-  /** When the next reality check is due (local clock), or null: none. */
-  let checkDueAt = null;
-  let checkOpen = false;
-  let clockTimer = null;
+  const SESSION_EXPIRED = 'The game session has expired. Please open the game again from the casino.';
+  // ── jurisdiction rules: time played, net position and the reality check (shared script
+  // reality-check.js, fed by the state reads' play and reality_check); the pause keeps play off ──
+  const check = window.RealityCheck.create({
+    formatMoney: (minor) => money.minor(minor),
+    post: async (action) => {
+      const res = await api('/api/runtime/reality-check', { action });
+      if (res.status === 401) fatal(SESSION_EXPIRED);
+      return res;
+    },
+    reread: () => refreshPlay(),
+    isEnded: () => ended,
+    render: () => render(),
+    failed: () => showError('The game could not be reached. Please check your connection.'),
+    fatal: (text) => fatal(text),
+    beforeLeave: () => clearTimeout(pollTimer),
+  });
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
   function moneyFormat(currency, exponent, lang) {
@@ -112,7 +114,7 @@
   function fatal(text) {
     ended = true;
     clearTimeout(pollTimer);
-    clearInterval(clockTimer);
+    check.stop();
     showError(text);
     game.dataset.state = 'error';
     for (const b of [
@@ -246,8 +248,8 @@
     if (family === 'mines') renderMines(r);
     else if (family === 'hilo') renderHilo(r);
     else renderDice(r);
-    el.stake.disabled = busy || !over(r) || blocked !== null || checkOpen;
-    el.play.disabled = ended || busy || !over(r) || blocked !== null || checkOpen;
+    el.stake.disabled = busy || !over(r) || blocked !== null || check.isOpen();
+    el.play.disabled = ended || busy || !over(r) || blocked !== null || check.isOpen();
     el.cashout.disabled = ended || busy || !r?.can_cash_out;
     el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
     if (r && r.status === 'completed' && r.win_minor !== null) {
@@ -332,12 +334,11 @@
     if (busy || ended) return schedulePoll();
     try {
       const res = await api('/api/runtime/native/state');
-      if (res.status === 401)
-        return fatal('The game session has expired. Please open the game again from the casino.');
+      if (res.status === 401) return fatal(SESSION_EXPIRED);
       if (res.ok && !busy) {
         const before = round?.status;
         noteBlocked(res.json.bets_blocked);
-        applyPlayFacts(res.json);
+        check.apply(res.json);
         show(res.json.round);
         if (before !== round?.status && over(round)) void refreshBalance();
         return;
@@ -355,8 +356,7 @@
     render();
     try {
       const res = await api(path, body);
-      if (res.status === 401)
-        return fatal('The game session has expired. Please open the game again from the casino.');
+      if (res.status === 401) return fatal(SESSION_EXPIRED);
       if (res.ok) {
         round = res.json.round;
         noteBlocked(res.json.bets_blocked);
@@ -364,12 +364,12 @@
         if (over(round)) void refreshPlay();
       } else {
         if (res.status === 409 && res.json?.bets_blocked) noteBlocked(res.json.bets_blocked);
-        else if (res.status === 409 && res.json?.error === 'reality_check_due') openRealityCheck();
+        else if (res.status === 409 && res.json?.error === 'reality_check_due') check.open();
         else showError(detailOf(res));
         const state = await api('/api/runtime/native/state');
         if (state.ok) {
           round = state.json.round;
-          applyPlayFacts(state.json);
+          check.apply(state.json);
         }
       }
     } catch {
@@ -416,101 +416,19 @@
   if (el.minesSelect) el.minesSelect.addEventListener('change', render);
   if (el.diceTarget) el.diceTarget.addEventListener('input', render);
   el.close.addEventListener('click', () => {
-    if (el.close.dataset.href) leave();
+    if (el.close.dataset.href) check.leave();
   });
-  el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
-  el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
   window.addEventListener('pagehide', () => {
     clearTimeout(pollTimer);
-    clearInterval(clockTimer);
+    check.stop();
   });
 
-  // ── jurisdiction rules: time played, net position, reality check ───────────────────────────
-  function formatElapsed(ms) {
-    const total = Math.max(0, Math.floor(ms / 1000));
-    const h = Math.floor(total / 3600);
-    const m = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
-    const sec = String(total % 60).padStart(2, '0');
-    return `${h}:${m}:${sec}`;
-  }
-  /** Reads the server's facts (a state read or a reality-check answer) onto the local clock. */
-  function applyPlayFacts(facts) {
-    if (!facts) return;
-    if (facts.play) {
-      const serverNow = Date.parse(facts.play.started_at) + facts.play.elapsed_ms;
-      skewMs = Date.now() - serverNow;
-      playStartedAt = Date.parse(facts.play.started_at) + skewMs;
-      netMinor = facts.play.net_minor;
-      el.net.dataset.netMinor = netMinor;
-      el.net.textContent = money.minor(netMinor);
-    }
-    if ('reality_check' in facts) {
-      const rc = facts.reality_check;
-      checkDueAt = rc ? (rc.due ? Date.now() : Date.parse(rc.due_at) + skewMs) : null;
-    }
-    tick();
-  }
+  /** A finished round moves the net position: the state read has it (and the schedule). */
   async function refreshPlay() {
     try {
       const res = await api('/api/runtime/native/state');
-      if (res.ok && !ended) applyPlayFacts(res.json);
+      if (res.ok && !ended) check.apply(res.json);
     } catch {}
-  }
-  function tick() {
-    if (ended || !playStartedAt) return;
-    const ms = Date.now() - playStartedAt;
-    el.elapsed.dataset.elapsedMs = String(ms);
-    el.elapsed.textContent = formatElapsed(ms);
-    if (checkDueAt !== null && !checkOpen && Date.now() >= checkDueAt) openRealityCheck();
-  }
-  /** The pause: time played and net position, play stays disabled until the player answers. */
-  function openRealityCheck() {
-    if (ended || checkOpen) return;
-    checkOpen = true;
-    const ms = playStartedAt ? Date.now() - playStartedAt : 0;
-    el.checkText.textContent = `You have been playing for ${formatElapsed(ms)}. Your net position in this session is ${money.minor(netMinor)}.`;
-    el.check.hidden = false;
-    game.dataset.realityCheck = 'open';
-    render();
-    el.checkContinue.focus();
-  }
-  async function answerRealityCheck(action) {
-    el.checkContinue.disabled = true;
-    el.checkLeave.disabled = true;
-    try {
-      const res = await api('/api/runtime/reality-check', { action });
-      if (ended) return;
-      if (res.status === 401)
-        return fatal('The game session has expired. Please open the game again from the casino.');
-      if (action === 'leave') return leave();
-      if (res.ok) applyPlayFacts(res.json);
-      else {
-        // Not due on the server's clock yet: read the schedule again.
-        await refreshPlay();
-        if (checkDueAt !== null && checkDueAt <= Date.now()) checkDueAt = Date.now() + 1000;
-      }
-      checkOpen = false;
-      el.check.hidden = true;
-      game.dataset.realityCheck = 'answered';
-      render();
-    } catch {
-      showError('The game could not be reached. Please check your connection.');
-    } finally {
-      el.checkContinue.disabled = false;
-      el.checkLeave.disabled = false;
-    }
-  }
-  /** Leaves the game: to the operator's return_url, else the page ends. */
-  function leave() {
-    const href = el.close.dataset.href;
-    clearTimeout(pollTimer);
-    if (!href) return fatal('You have left the game.');
-    clearInterval(clockTimer);
-    try {
-      window.top.location.href = href;
-    } catch {
-      window.location.href = href;
-    }
   }
 
   // ── start: exchange the grant, then show the resumed round (if any) ─────────────────────────
@@ -562,8 +480,8 @@
     el.lastWin.textContent = money.minor('0');
     el.lastWin.dataset.winMinor = '0';
     noteBlocked(boot.bets_blocked);
-    applyPlayFacts(boot);
-    clockTimer = setInterval(tick, 1000);
+    check.apply(boot);
+    check.start(1000);
     const resumed = boot.round && !over(boot.round) ? boot.round : null;
     if (resumed && family === 'mines') el.minesSelect.value = String(resumed.mines.mine_count);
     if (resumed && family === 'dice') el.diceTarget.value = (resumed.dice.target / 100).toFixed(2);

@@ -18,12 +18,6 @@
     message: byId('game-message'),
     reels: byId('reels'),
     controls: byId('controls'),
-    elapsed: byId('session-elapsed'),
-    net: byId('session-net'),
-    check: byId('reality-check'),
-    checkText: byId('reality-check-text'),
-    checkContinue: byId('reality-check-continue'),
-    checkLeave: byId('reality-check-leave'),
     free: byId('free-rounds'),
     freeCount: byId('free-rounds-count'),
     freeStake: byId('free-rounds-stake'),
@@ -40,13 +34,6 @@
   /** Free rounds of an operator's campaign to play before paid spins (null: none, or declined). */
   let freeRounds = null;
   // ── jurisdiction rules (GET /api/runtime/session: rules, play, reality_check) ────────────────
-  /** Local clock minus the server's: the server's times read on this clock. */
-  let skewMs = 0;
-  let playStartedAt = 0;
-  let netMinor = '0';
-  /** When the next reality check is due (local clock), or null: none. */
-  let checkDueAt = null;
-  let checkOpen = false;
   /** GB: no spin starts before this (local clock; the server enforces it too). */
   let spinLockedUntil = 0;
   /** Bumped whenever a newer balance is shown, so an older read answering late is dropped. */
@@ -54,6 +41,21 @@
   let refreshing = null;
   let refreshAgain = false;
   const stream = new AbortController();
+  // Time played, net position and the reality check: the shared script reality-check.js. The
+  // pause keeps the spin controls off; a spin already sent finishes under it.
+  const check = window.RealityCheck.create({
+    formatMoney: (minor) => money.format(minor),
+    post: (action) => api('/api/runtime/reality-check', { method: 'POST', body: { action } }),
+    reread: async () => {
+      const again = await api('/api/runtime/session');
+      if (again.ok) check.apply(again.json);
+    },
+    isEnded: () => ended,
+    render: () => setBusy(spinning),
+    failed: () => showError('Connection problem: please try again.'),
+    fatal: (text) => fatal(text),
+    beforeLeave: () => stream.abort(),
+  });
 
   // ── money: exact decimal strings at the currency's ISO 4217 exponent ─────────────────────────
   function moneyFormat(currency, exponent, lang) {
@@ -234,7 +236,7 @@
     el.levelField.hidden = session.bet_levels.length === 0;
   }
   function setBusy(busy) {
-    const off = busy || blocked !== null || checkOpen || Date.now() < spinLockedUntil;
+    const off = busy || blocked !== null || check.isOpen() || Date.now() < spinLockedUntil;
     el.spin.disabled = off;
     el.stake.disabled = off;
     el.level.disabled = off;
@@ -261,7 +263,8 @@
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
   async function spin() {
-    if (spinning || ended || blocked || checkOpen || Date.now() < spinLockedUntil || !el.stake.value) return;
+    if (spinning || ended || blocked || check.isOpen() || Date.now() < spinLockedUntil || !el.stake.value)
+      return;
     spinning = true;
     lockSpinsFor(session.rules?.min_spin_interval_ms ?? 0);
     setBusy(true);
@@ -283,7 +286,7 @@
         else if (res.status === 409 && res.json?.error === 'free_rounds_pending')
           showFreeRounds(res.json.free_rounds);
         else if (res.status === 409 && free) showFreeRounds(null);
-        else if (res.status === 409 && res.json?.error === 'reality_check_due') openRealityCheck();
+        else if (res.status === 409 && res.json?.error === 'reality_check_due') check.open();
         else if (res.status === 429 && res.json?.retry_after_ms) lockSpinsFor(res.json.retry_after_ms);
         else showError(detailOf(res.json) || 'The spin could not be played.');
         await refreshBalance();
@@ -308,7 +311,7 @@
         el.lastWin.dataset.winMinor = r.win_minor;
         el.lastWin.textContent = money.format(r.win_minor);
         say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
-        showNet((BigInt(netMinor) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
+        check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
       } else if (r.status === 'pending') {
         showGrid(r.outcome);
         el.lastWin.dataset.winMinor = r.win_minor;
@@ -363,7 +366,7 @@
     else showError(detailOf(res.json) || 'The free rounds could not be declined.');
   }
 
-  // ── jurisdiction rules: time played, net position, minimum spin interval, reality check ─────
+  // ── jurisdiction rules: the minimum spin interval (GB) ───────────────────────────────────────
   function lockSpinsFor(ms) {
     if (!(ms > 0)) return;
     spinLockedUntil = Math.max(spinLockedUntil, Date.now() + ms + 50);
@@ -376,85 +379,6 @@
       },
       spinLockedUntil - Date.now() + 10,
     );
-  }
-  function formatElapsed(ms) {
-    const total = Math.max(0, Math.floor(ms / 1000));
-    const h = Math.floor(total / 3600);
-    const m = String(Math.floor((total % 3600) / 60)).padStart(2, '0');
-    const sec = String(total % 60).padStart(2, '0');
-    return `${h}:${m}:${sec}`;
-  }
-  function showNet(minor) {
-    netMinor = minor;
-    el.net.dataset.netMinor = minor;
-    el.net.textContent = money.format(minor);
-  }
-  /** Reads the server's facts (session read or reality-check answer) onto the local clock. */
-  function applyPlayFacts(facts) {
-    if (facts.play) {
-      const serverNow = Date.parse(facts.play.started_at) + facts.play.elapsed_ms;
-      skewMs = Date.now() - serverNow;
-      playStartedAt = Date.parse(facts.play.started_at) + skewMs;
-      showNet(facts.play.net_minor);
-    }
-    const rc = facts.reality_check;
-    checkDueAt = rc ? (rc.due ? Date.now() : Date.parse(rc.due_at) + skewMs) : null;
-  }
-  function tick() {
-    if (ended || !playStartedAt) return;
-    const ms = Date.now() - playStartedAt;
-    el.elapsed.dataset.elapsedMs = String(ms);
-    el.elapsed.textContent = formatElapsed(ms);
-    if (checkDueAt !== null && !checkOpen && Date.now() >= checkDueAt) openRealityCheck();
-  }
-  function openRealityCheck() {
-    if (ended || checkOpen) return;
-    checkOpen = true;
-    const ms = Date.now() - playStartedAt;
-    el.checkText.textContent = `You have been playing for ${formatElapsed(ms)}. Your net position in this session is ${money.format(netMinor)}.`;
-    el.check.hidden = false;
-    el.game.dataset.realityCheck = 'open';
-    setBusy(spinning);
-    el.checkContinue.focus();
-  }
-  async function answerRealityCheck(action) {
-    el.checkContinue.disabled = true;
-    el.checkLeave.disabled = true;
-    try {
-      const res = await api('/api/runtime/reality-check', { method: 'POST', body: { action } });
-      if (ended) return;
-      if (action === 'leave') {
-        leave();
-        return;
-      }
-      if (res.ok) applyPlayFacts(res.json);
-      else {
-        // Not due on the server's clock yet: read the schedule again.
-        const again = await api('/api/runtime/session');
-        if (again.ok) applyPlayFacts(again.json);
-        if (checkDueAt !== null && checkDueAt <= Date.now()) checkDueAt = Date.now() + 1000;
-      }
-      checkOpen = false;
-      el.check.hidden = true;
-      el.game.dataset.realityCheck = 'answered';
-      setBusy(spinning);
-    } catch {
-      showError('Connection problem: please try again.');
-    } finally {
-      el.checkContinue.disabled = false;
-      el.checkLeave.disabled = false;
-    }
-  }
-  /** Leaves the game: to the operator's return_url, else the page ends. */
-  function leave() {
-    const href = el.close.dataset.href;
-    stream.abort();
-    if (!href) return fatal('You have left the game.');
-    try {
-      window.top.location.href = href;
-    } catch {
-      window.location.href = href;
-    }
   }
 
   // ── balance-refresh signals: GET /api/runtime/events (text/event-stream over fetch) ────────
@@ -551,9 +475,8 @@
     el.game.dataset.state = 'ready';
     // Jurisdiction rules: no autoplay or turbo is offered on any page; GB spins start 2.5 s apart.
     el.game.dataset.jurisdiction = session.rules?.jurisdiction ?? '';
-    applyPlayFacts(session);
-    tick();
-    setInterval(tick, 250);
+    check.apply(session);
+    check.start(250);
     setBusy(false);
     if (session.bets_blocked) blockBets(session.bets_blocked);
     showFreeRounds(session.free_rounds ?? null);
@@ -564,17 +487,8 @@
   el.spin.addEventListener('click', () => void spin());
   el.freeDecline.addEventListener('click', () => void declineFreeRounds());
   el.level.addEventListener('change', fillStakes);
-  el.checkContinue.addEventListener('click', () => void answerRealityCheck('continue'));
-  el.checkLeave.addEventListener('click', () => void answerRealityCheck('leave'));
   el.close.addEventListener('click', () => {
-    const href = el.close.dataset.href;
-    if (!href) return;
-    stream.abort();
-    try {
-      window.top.location.href = href;
-    } catch {
-      window.location.href = href;
-    }
+    if (el.close.dataset.href) check.leave();
   });
   window.addEventListener('pagehide', () => stream.abort());
   void start();
