@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
-import type { ApiDeps } from '../deps.js';
 import {
   addPlayers,
   campaignIdParam,
@@ -9,7 +8,8 @@ import {
   createCampaign,
   listCampaigns,
   readCampaign,
-} from './campaigns.js';
+} from '../campaigns/campaigns.js';
+import type { ApiDeps } from '../deps.js';
 
 /** /api/provider/v1/free-rounds: the operator's free-round campaigns (docs/free-rounds.md). */
 export function freeRoundRoutes(deps: ApiDeps, guard: Middleware[]): Router {

@@ -1,8 +1,8 @@
 import type { Pool } from '@opi/db';
 import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig } from '@opi/games';
 import { currencyExponent } from '@opi/money';
+import { type StakeOptions, stakeOptions } from '../engines/stakes.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
-import { type StakeOptions, stakeOptions } from './stakes.js';
 
 /** What the game page needs beyond the session row (added to `GET /api/runtime/session`). */
 export interface PageFacts extends StakeOptions {

@@ -14,8 +14,8 @@ import {
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
 import { getSession, searchRounds } from '../audit/repository.js';
+import { campaignIdParam } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
-import { campaignIdParam } from '../free-rounds/campaigns.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { sendJson } from '../http/json.js';

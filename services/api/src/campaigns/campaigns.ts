@@ -10,9 +10,9 @@ import { type PoolClient, withTransaction } from '@opi/db';
 import { SLOT_SYMBOLS, slotConfig } from '@opi/games';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import { stakeOptions } from '../engines/stakes.js';
 import { HttpError } from '../http/errors.js';
 import { flatQuery, parseOr422 } from '../http/validate.js';
-import { stakeOptions } from '../runtime/stakes.js';
 
 /*
  * Free-round campaigns of an operator (POST/GET /api/provider/v1/free-rounds, GET/DELETE
