@@ -3,7 +3,6 @@ import { type PoolClient, withTransaction } from '@opi/db';
 import {
   journalEntry,
   type RoundIntent,
-  type RoundOutcome,
   transactionIdsFor,
   withTrace,
 } from '@opi/workflows';
