@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type PoolClient, withTransaction } from '@opi/db';
-import {
-  journalEntry,
-  type RoundIntent,
-  transactionIdsFor,
-  withTrace,
-} from '@opi/workflows';
+import { journalEntry, type RoundIntent, transactionIdsFor, withTrace } from '@opi/workflows';
 import { z } from 'zod';
 import { loadOperator } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';

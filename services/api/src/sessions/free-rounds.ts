@@ -12,7 +12,13 @@ export async function sessionFreeRounds(
   db: Pool | PoolClient,
   session: Pick<
     RuntimeSession,
-    'session_id' | 'operator_id' | 'external_player_id' | 'symbol' | 'currency' | 'provider_id' | 'free_rounds_granted'
+    | 'session_id'
+    | 'operator_id'
+    | 'external_player_id'
+    | 'symbol'
+    | 'currency'
+    | 'provider_id'
+    | 'free_rounds_granted'
   >,
 ): Promise<SessionFreeRounds | null> {
   if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
