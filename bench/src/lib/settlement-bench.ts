@@ -577,7 +577,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         (withApi ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''),
     );
     // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements.
-    const statements = process.env.PG_STAT_STATEMENTS === '1';
+    const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
     const rows = new Map<string, ModeResult[]>();
     const key = (m: SettlementMode, c: number) => `${m}@${c}`;
     const warmed = new Set<SettlementMode>();

@@ -38,13 +38,19 @@ export interface BenchStack {
 export async function startBenchStack(): Promise<BenchStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-'));
   await chmod(dir, 0o755);
-  // PG_STAT_STATEMENTS=1: the server loads pg_stat_statements (benchmarks print what each statement costs).
-  const statements = process.env.PG_STAT_STATEMENTS === '1';
+  // PG_STAT_STATEMENTS=1: the server loads pg_stat_statements (benchmarks print what each statement
+  // costs); PG_STAT_STATEMENTS=all counts the statements run inside functions and triggers too.
+  const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
   const pg = await startEmbeddedPostgres({
     dataDir: path.join(dir, 'pg'),
     port: await freePort(),
     ...(statements
-      ? { settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=top'] }
+      ? {
+          settings: [
+            'shared_preload_libraries=pg_stat_statements',
+            `pg_stat_statements.track=${process.env.PG_STAT_STATEMENTS === 'all' ? 'all' : 'top'}`,
+          ],
+        }
       : {}),
   });
   await ensureDatabase(pg.url, 'opi');
