@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -40,8 +41,15 @@ export const SERVICE_SECRET = 'reliability-service-secret-0123456789abcdef';
 export const ADMIN_KEY = 'padm_reliability_admin_key_0123456789abcdefgh';
 export const WALLET_ADMIN_TOKEN = 'reliability-wallet-admin-token-0123';
 
-/** Pid files of what a run starts, so a later run stops what a killed run left behind. */
-const RUN_DIR = path.join(os.tmpdir(), 'opi-reliability-run');
+/**
+ * Pid files of what a run starts, so a later run of the same checkout stops what a killed run left
+ * behind. One folder per checkout: a run from another clone (a CI run beside a long run) has its
+ * own, and never stops this one's servers (it did, when the folder was shared).
+ */
+const RUN_DIR = path.join(
+  os.tmpdir(),
+  `opi-reliability-run-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`,
+);
 
 export type ServiceKind = 'api' | 'worker' | 'wallet';
 
