@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { call, freePort } from '../test-support/harness.js';
+import { watchPage } from './test-support/page-problems.js';
 import { OP_A, PORTAL_SECRET, slot, startWorld, type World } from './test-support/world.js';
 
 // The staff portal's Free rounds pages (issue 18, item 4) in chromium against the portal's
@@ -146,13 +147,9 @@ test('free rounds: the campaigns list and one campaign with its players and roun
   for (const device of [DESKTOP, PHONE]) {
     const phone = device === PHONE;
     const context = await browser.newContext(device);
-    const problems: string[] = [];
     try {
       const page = await context.newPage();
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-      });
+      const watch = watchPage(page);
       await login(page, w.staff.viewerA.username, w.staff.viewerA.password);
       await page.goto(`${origin}/o/${OP_A}`);
       await page.getByRole('link', { name: 'Free rounds', exact: true }).click();
@@ -199,7 +196,7 @@ test('free rounds: the campaigns list and one campaign with its players and roun
       const missing = await page.goto(`${origin}/o/${OP_A}/free-rounds/stf-no-such-campaign`);
       assert.equal(missing?.status(), 404);
       assert.deepEqual(
-        problems.filter((p) => !/404/.test(p)),
+        watch.problems.filter((p) => !/404/.test(p)),
         [],
       );
     } finally {
@@ -210,13 +207,9 @@ test('free rounds: the campaigns list and one campaign with its players and roun
 
 test('free rounds: an admin cancels the campaign after a confirmation and sees the result', async () => {
   const context = await browser.newContext(DESKTOP);
-  const problems: string[] = [];
   try {
     const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
+    const watch = watchPage(page);
     await login(page, w.staff.adminA.username, w.staff.adminA.password);
     const url = `${origin}/o/${OP_A}/free-rounds/${CAMPAIGN}`;
     await page.goto(url);
@@ -270,7 +263,7 @@ test('free rounds: an admin cancels the campaign after a confirmation and sees t
         .getAttribute('data-status'),
       'cancelled',
     );
-    assert.deepEqual(problems, []);
+    assert.deepEqual(watch.problems, []);
   } finally {
     await context.close();
   }

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
+import { watchPage } from './test-support/page-problems.js';
 import { OP_A, PORTAL_SECRET, startWorld, type World } from './test-support/world.js';
 
 // The staff portal's Protection page (issue 18) in chromium against the portal's production build
@@ -130,27 +131,9 @@ test('protection: refused debits by code and the recent ones, the blocked sessio
 
   for (const device of [DESKTOP, PHONE]) {
     const context = await browser.newContext(device);
-    const problems: string[] = [];
-    // A 4xx or 5xx answer is a problem, with its address, unless it answered a router prefetch
-    // (Next.js prefetches links in view when the browser is idle, so under load it may fetch one
-    // the test never opens); such answers are only reported. Chromium's console line for a failed
-    // load is checked against the same list at the end.
-    const prefetchMisses = new Set<string>();
-    const consoleFailures: string[] = [];
     try {
       const page = await context.newPage();
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() !== 'error') return;
-        if (m.text().startsWith('Failed to load resource')) consoleFailures.push(m.location().url);
-        else problems.push(`console: ${m.text()}`);
-      });
-      page.on('response', async (r) => {
-        if (r.status() < 400) return;
-        const prefetch = (await r.request().allHeaders())['next-router-prefetch'] !== undefined;
-        if (prefetch) prefetchMisses.add(r.url());
-        else problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-      });
+      const watch = watchPage(page);
       await login(page, w.staff.viewerA.username, w.staff.viewerA.password);
       await page.goto(`${origin}/o/${OP_A}`);
       await page.getByRole('link', { name: 'Protection' }).click();
@@ -178,14 +161,20 @@ test('protection: refused debits by code and the recent ones, the blocked sessio
         path: path.join(ARTIFACTS, device === PHONE ? 'phone-protection.png' : '26-protection.png'),
         fullPage: true,
       });
-      for (const url of consoleFailures)
-        if (!prefetchMisses.has(url) && !problems.some((p) => p.endsWith(` ${url}`)))
-          problems.push(`console: failed to load ${url}`);
-      if (prefetchMisses.size > 0)
-        t.diagnostic(`prefetches answered 4xx/5xx: ${[...prefetchMisses].join(', ')}`);
-      assert.deepEqual(problems, []);
+      if (watch.prefetchMisses.length > 0)
+        t.diagnostic(`prefetches answered 4xx/5xx: ${watch.prefetchMisses.join(', ')}`);
+      assert.deepEqual(watch.problems, []);
     } finally {
       await context.close();
     }
   }
+});
+
+test("the browser's own /favicon.ico request finds the portal's icon (no 404 in the console)", async () => {
+  const res = await fetch(`${origin}/favicon.ico`, { redirect: 'manual' });
+  assert.equal(res.status, 308);
+  assert.equal(new URL(res.headers.get('location') ?? '', origin).pathname, '/icon.svg');
+  const icon = await fetch(`${origin}/icon.svg`);
+  assert.equal(icon.status, 200);
+  assert.match(icon.headers.get('content-type') ?? '', /^image\/svg\+xml/);
 });

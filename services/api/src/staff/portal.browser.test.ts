@@ -9,6 +9,7 @@ import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
+import { watchPage } from './test-support/page-problems.js';
 import { OP_A, OP_B, PORTAL_SECRET, slot, staffCall, startWorld, type World } from './test-support/world.js';
 
 // The staff portal in a real browser (Debian's chromium through playwright-core) against its
@@ -132,18 +133,21 @@ after(async () => {
 interface Opened {
   context: BrowserContext;
   page: Page;
-  problems: string[];
+  /** What went wrong on the page so far (test-support/page-problems.ts). */
+  readonly problems: string[];
 }
 
 async function open(device: typeof DESKTOP | typeof PHONE = DESKTOP): Promise<Opened> {
   const context = await browser.newContext({ ...device, acceptDownloads: true });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  return { context, page, problems };
+  const watch = watchPage(page);
+  return {
+    context,
+    page,
+    get problems() {
+      return watch.problems;
+    },
+  };
 }
 
 async function login(page: Page, username: string, password: string) {
