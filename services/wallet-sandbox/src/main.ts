@@ -1,4 +1,4 @@
-import { stopOnSignals } from '@opi/config';
+import { listenHttp, stopOnSignals } from '@opi/config';
 import { createWalletApp } from './app.js';
 import { loadWalletConfigOrExit } from './config.js';
 import { createWalletDeps } from './deps.js';
@@ -14,14 +14,21 @@ const { logger } = deps;
 await migrateWallet(config.databaseUrl, (msg) => logger.debug('migrate', { msg }));
 
 const app = createWalletApp(deps);
-const server = app.listen(config.port, config.host, () => {
-  logger.info('wallet sandbox listening', {
-    url: `http://${config.host}:${config.port}/wallet`,
-    admin: config.adminToken ? 'enabled' : 'disabled (WALLET_ADMIN_TOKEN unset)',
-    auto_create_players_minor: config.autoCreatePlayersWithMinor,
-    faults: app.faults.get(),
-  });
-});
+const server = listenHttp(
+  app.callback(),
+  {
+    port: config.port,
+    host: config.host,
+    tls: { certFile: config.platform.TLS_CERT_FILE, keyFile: config.platform.TLS_KEY_FILE },
+  },
+  (protocol) =>
+    logger.info('wallet sandbox listening', {
+      url: `${protocol}://${config.host}:${config.port}/wallet`,
+      admin: config.adminToken ? 'enabled' : 'disabled (WALLET_ADMIN_TOKEN unset)',
+      auto_create_players_minor: config.autoCreatePlayersWithMinor,
+      faults: app.faults.get(),
+    }),
+);
 server.keepAliveTimeout = 65_000;
 
 // Nonces older than twice the skew window can no longer pass the timestamp check.
