@@ -6,7 +6,7 @@ import { hostileInput } from './hostile.js';
 import { closeHttp } from './http.js';
 import { auditAll, backlog, type Check, checkInvariants, drained } from './invariants.js';
 import { closedLoop, type KindSummary, Recorder, RoundLoad } from './load.js';
-import { MemorySampler } from './memory.js';
+import { judgeMemory, type MemoryJudgment, type MemoryRule, MemorySampler } from './memory.js';
 import type { Profile } from './profile.js';
 import { SCENARIOS, type ScenarioContext } from './scenarios.js';
 import { configure } from './setup.js';
@@ -22,12 +22,8 @@ export interface ScenarioReport {
   facts: string[];
 }
 
-export interface MemoryRow {
+export interface MemoryRow extends MemoryJudgment {
   name: string;
-  afterWarmupMb: number;
-  endMb: number;
-  peakMb: number;
-  growth: number;
   enforced: boolean;
 }
 
@@ -39,6 +35,7 @@ export interface RunReport {
     seconds: number;
     load: KindSummary[];
     memory: MemoryRow[];
+    memoryRule: MemoryRule;
     series: Record<string, [number, number][]>;
   };
   events: string[];
@@ -46,13 +43,8 @@ export interface RunReport {
   dir: string;
 }
 
-/** Our services are held to the 10% rule; PostgreSQL and Temporal are reported alongside. */
+/** Our services are judged for leaks (`judgeMemory`); PostgreSQL and Temporal are reported alongside. */
 const ENFORCED = /^(api-\d+|worker-\d+|wallet)$/;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) / 2)]! : Number.NaN;
-};
 
 /**
  * Runs the whole suite: starts the stack, configures it, then each fault scenario under a steady
@@ -277,33 +269,27 @@ async function loadRun(
   const drain = await waitForDrain(stack, world, Date.now(), profile.drainLimitSeconds + 30, wedged);
   const inv = await checkInvariants({ stack, world, load, seenStuck: new Set() });
 
+  const memoryRule: MemoryRule = {
+    warmupSeconds: profile.loadWarmupSeconds,
+    tailFraction: profile.memoryTailFraction,
+    maxClimbMbPerMin: profile.maxMemoryClimbMbPerMin,
+  };
   const memory: MemoryRow[] = [];
   const series: Record<string, [number, number][]> = {};
   for (const s of sampler.series.values()) {
     series[s.name] = s.samples;
-    const after = s.samples.filter(([t]) => t >= profile.loadWarmupSeconds);
-    const window = Math.max(3, Math.round(after.length / 10));
-    const start = median(after.slice(0, window).map(([, mb]) => mb));
-    const end = median(after.slice(-window).map(([, mb]) => mb));
-    memory.push({
-      name: s.name,
-      afterWarmupMb: start,
-      endMb: end,
-      peakMb: Math.max(...s.samples.map(([, mb]) => mb)),
-      growth: end / start - 1,
-      enforced: ENFORCED.test(s.name),
-    });
+    memory.push({ name: s.name, enforced: ENFORCED.test(s.name), ...judgeMemory(s.samples, memoryRule) });
   }
-  const grown = memory.filter((m) => m.enforced && !(m.growth <= profile.maxMemoryGrowth));
+  const enforced = memory.filter((m) => m.enforced);
   const summary = recorder.summary('load-run');
   const checks: Check[] = [
     {
-      name: `no service's memory grew more than ${profile.maxMemoryGrowth * 100}% after warm-up`,
-      ok: grown.length === 0,
-      detail: memory
-        .filter((m) => m.enforced)
+      name: `no service's memory still climbs faster than ${fmt(memoryRule.maxClimbMbPerMin, 0)} MB/min (its floor over the last ${fmt(memoryRule.tailFraction * 100, 0)}% of the run and the whole run after warm-up)`,
+      ok: enforced.length > 0 && enforced.every((m) => m.judged && !m.leaking),
+      detail: enforced
         .map(
-          (m) => `${m.name} ${fmt(m.afterWarmupMb, 0)} → ${fmt(m.endMb, 0)} MB (${fmt(m.growth * 100, 1)}%)`,
+          (m) =>
+            `${m.name} ${m.judged ? `${fmt(m.climbMbPerMin, 1)} MB/min${m.leaking ? ' LEAKING' : ''}` : 'too few samples'} (run ${fmt(m.runSlopeMbPerMin, 1)}, floor ${fmt(m.tailSlopeMbPerMin, 1)}; ${fmt(m.afterWarmupMb, 0)} → ${fmt(m.endMb, 0)} MB, ${fmt(m.growth * 100, 1)}%)`,
         )
         .join(', '),
     },
@@ -334,7 +320,7 @@ async function loadRun(
     facts: inv.facts,
   });
   for (const c of checks) log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.ok ? '' : `: ${c.detail}`}`);
-  return { seconds: profile.loadSeconds, load: summary, memory, series };
+  return { seconds: profile.loadSeconds, load: summary, memory, memoryRule, series };
 }
 
 /** The report as text. */
@@ -369,11 +355,25 @@ export function formatReport(r: RunReport): string {
         `  ${k.kind.padEnd(10)} ${String(k.count).padStart(9)} ${fmt(k.perSecond, 1).padStart(7)} ${fmt(k.p50, 1).padStart(9)} ${fmt(k.p99, 1).padStart(9)} ${`${fmt(k.errorRate * 100, 2)}%`.padStart(12)}`,
       );
     }
-    line('  memory (MB; RSS, PostgreSQL as the PSS sum of its processes)');
-    line('  part               after warm-up      end     peak   growth');
+    const rule = r.loadRun.memoryRule;
+    line('  memory (MB; RSS, PostgreSQL as the PSS sum of its processes); slopes in MB/min (Theil–Sen):');
+    line(
+      `  run = every sample after the ${fmt(rule.warmupSeconds, 0)} s warm-up; floor = the least held from each sample on, over the last ${fmt(rule.tailFraction * 100, 0)}% of the run;`,
+    );
+    line(
+      `  climb = the smaller, judged (a leak: over ${fmt(rule.maxClimbMbPerMin, 0)} MB/min), also as % of the level per hour; growth is reported, not judged`,
+    );
+    line('  part               after warm-up      end     peak   growth    run  floor  climb    %/h');
     for (const m of r.loadRun.memory) {
+      const verdict = !m.enforced
+        ? '  (reference)'
+        : !m.judged
+          ? '  NOT JUDGED: too few samples'
+          : m.leaking
+            ? '  LEAKING'
+            : '';
       line(
-        `  ${m.name.padEnd(18)} ${fmt(m.afterWarmupMb, 0).padStart(13)} ${fmt(m.endMb, 0).padStart(8)} ${fmt(m.peakMb, 0).padStart(8)} ${`${fmt(m.growth * 100, 1)}%`.padStart(8)}${m.enforced ? '' : '  (reference)'}`,
+        `  ${m.name.padEnd(18)} ${fmt(m.afterWarmupMb, 0).padStart(13)} ${fmt(m.endMb, 0).padStart(8)} ${fmt(m.peakMb, 0).padStart(8)} ${`${fmt(m.growth * 100, 1)}%`.padStart(8)} ${fmt(m.runSlopeMbPerMin, 1).padStart(6)} ${fmt(m.tailSlopeMbPerMin, 1).padStart(6)} ${fmt(m.climbMbPerMin, 1).padStart(6)} ${`${fmt(m.pctPerHour, 0)}%`.padStart(6)}${verdict}`,
       );
     }
     line('  memory over time (MB):');
