@@ -16,7 +16,10 @@ import { freePort, sleep } from './wait.js';
 // nonces, balance-refresh signals and settlement stay correct across them, over real HTTP.
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-let ports: Record<'api' | 'pg' | 'temporal' | 'ui' | 'wallet' | 'apiMetrics' | 'workerMetrics', number>;
+let ports: Record<
+  'api' | 'pg' | 'temporal' | 'ui' | 'wallet' | 'portal' | 'apiMetrics' | 'workerMetrics',
+  number
+>;
 let stack: ChildProcess;
 let output = '';
 let key = '';
@@ -44,6 +47,7 @@ before(async () => {
     temporal: await freePort(),
     ui: await freePort(),
     wallet: await freePort(),
+    portal: await freePort(),
     apiMetrics: await freePort(),
     workerMetrics: await freePair(),
   };
@@ -56,6 +60,8 @@ before(async () => {
     TEMPORAL_PORT: String(ports.temporal),
     TEMPORAL_UI_PORT: String(ports.ui),
     WALLET_PORT: String(ports.wallet),
+    // Every port free, so the test runs beside `npm start` on the defaults (the portal's is 3000).
+    PORTAL_PORT: String(ports.portal),
     API_METRICS_PORT: String(ports.apiMetrics),
     WORKER_METRICS_PORT: String(ports.workerMetrics),
     API_PROCESSES: '2',

@@ -14,7 +14,16 @@ import { freePort, sleep } from './wait.js';
 // Runs the real default stack (what `npm start` runs) twice on one data folder.
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-let ports: { api: number; pg: number; temporal: number; ui: number; wallet: number; portal: number };
+let ports: {
+  api: number;
+  pg: number;
+  temporal: number;
+  ui: number;
+  wallet: number;
+  portal: number;
+  apiMetrics: number;
+  workerMetrics: number;
+};
 
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-stack-'));
@@ -26,6 +35,8 @@ before(async () => {
     ui: await freePort(),
     wallet: await freePort(),
     portal: await freePort(),
+    apiMetrics: await freePort(),
+    workerMetrics: await freePort(),
   };
   env = {
     ...process.env,
@@ -37,6 +48,9 @@ before(async () => {
     TEMPORAL_UI_PORT: String(ports.ui),
     WALLET_PORT: String(ports.wallet),
     PORTAL_PORT: String(ports.portal),
+    // The metrics listeners too: every port free, so the test runs beside `npm start` on the defaults.
+    API_METRICS_PORT: String(ports.apiMetrics),
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;

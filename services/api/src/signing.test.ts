@@ -135,7 +135,15 @@ describe('single-use nonces across two API processes', () => {
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
       const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
-        env: { ...process.env, ...h.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        // API_METRICS_PORT 0: no metrics listener (the default 9464 is npm start's, and the two would share it).
+        env: {
+          ...process.env,
+          ...h.env,
+          PORT: String(port),
+          API_METRICS_PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       procs.push(child);

@@ -35,6 +35,8 @@ function startWorkerProcess(): ChildProcess {
       TEMPORAL_ADDRESS: env.address,
       TEMPORAL_TASK_QUEUE: env.taskQueue,
       SERVICE_SECRET,
+      // No metrics listener: the default 9470 is npm start's worker's.
+      WORKER_METRICS_PORT: '0',
       WALLET_TIMEOUT_MS: '1000',
       LOG_LEVEL: 'error',
     },
