@@ -4,17 +4,24 @@
  * the workers share the task queue). Settlement is measured both ways: spins through the API (the
  * page's path: outcome, round, intent, workflow, its result; API and workers scale together) and
  * rounds started by the client on Temporal (workers only). Prints each measurement, then the table.
+ * TEMPORAL=cluster (or --cluster) settles on the real Temporal server (v1.32.1 on its own
+ * PostgreSQL, HISTORY_SHARDS shards, default 4) instead of the CLI's dev server: rounds per second
+ * with 1 and 2 API processes and workers on the production topology's Temporal. The launch
+ * benchmark needs no Temporal and is the same either way.
  *
  *   npm run bench -- scaling      (PROCESSES=1,2 RUNS=3 SECONDS=10 CONNECTIONS=50 PLAYERS=20000
  *                                  ROUNDS=1000 CONCURRENCY=20)
+ *   TEMPORAL=cluster npm run bench -- scaling
  */
 import os from 'node:os';
 import { type LaunchBenchResult, runLaunchBench } from './lib/launch-bench.js';
-import { runSettlementBench, type SettlementBenchResult } from './lib/settlement-bench.js';
+import { runSettlementBench, type SettlementBenchResult, temporalFromEnv } from './lib/settlement-bench.js';
 import { fmt } from './lib/stats.js';
 
 const counts = (process.env.PROCESSES ?? '1,2').split(',').map(Number);
 const runs = Number(process.env.RUNS ?? 3);
+const temporal = temporalFromEnv();
+const historyShards = Number(process.env.HISTORY_SHARDS ?? 4);
 const quiet = (prefix: string) => (line: string) =>
   console.log(
     line
@@ -44,6 +51,8 @@ for (const n of counts) {
       modes: ['spin', 'local'],
       workerProcesses: n,
       apiProcesses: n,
+      temporal,
+      historyShards,
       log: quiet(`[settlement x${n}]`),
     }),
   );
@@ -54,7 +63,8 @@ const lr = launch.map((r) => r.rps);
 const sr = settle.map((r) => r.modes.spin!.rps);
 const cr = settle.map((r) => r.modes.local!.rps);
 console.log(
-  `\nscaling on ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown CPU'}), medians of ${runs} runs`,
+  `\nscaling on ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown CPU'}), medians of ${runs} runs; ` +
+    `settlement on Temporal's ${settle[0]?.temporal ?? temporal}`,
 );
 console.log(
   'processes | launch req/s (p50 / p99 ms) | spin via API rounds/s (p50 / p99 ms) | client-started rounds/s (p50 ms)',

@@ -1,5 +1,5 @@
 /**
- * Settlement throughput and latency against its floors, in one run on one stack (one Temporal dev
+ * Settlement throughput and latency against its floors, in one run on one stack (one Temporal
  * server, the same standalone worker settings), at 1 and at 20 concurrent clients:
  *
  *   direct       the two signed wallet calls (debit, credit), no Temporal, no journal
@@ -14,19 +14,35 @@
  *   free round   a campaign's free round through the same API (free_round: true; credit only),
  *                for players of their own granted 1,000 rounds each
  *
- * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process, and the
- * ratios spin/floor (rounds/s, p50) and spin/direct (p50).
+ * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process (temporal,
+ * worker, api, pg, wallet, client; tpg on the cluster), and the ratios spin/floor (rounds/s, p50)
+ * and spin/direct (p50).
+ *
+ * Temporal: the CLI's dev server (default, as `npm start`), or with TEMPORAL=cluster (or --cluster)
+ * the real server v1.32.1 (packages/devstack/src/temporal-cluster.ts, as `npm run start:cluster`)
+ * with its databases on a second embedded PostgreSQL of its own, so that its CPU is apart: the
+ * table's `temporal` is the server process, `tpg` Temporal's PostgreSQL, `pg` the platform's (and
+ * the wallet's). Every mode, the floors included, runs on it: the floor per topology.
+ * HISTORY_SHARDS (default 4) sets its shards; TEMPORAL_LOG=<file> keeps its log.
  *
  *   npm run bench -- settlement            the full run (RUNS=3, ROUNDS=1000 at 20 clients, 250 at 1)
  *   npm run bench -- settlement --quick    a quick try (QUICK=1 too): 1 run, 300 rounds (80 at 1 client)
+ *   TEMPORAL=cluster npm run bench -- settlement [--quick]     the same on the real Temporal server
  *
  * Knobs: ROUNDS (per measurement at the highest concurrency), SERIAL_ROUNDS (at 1 client; default
  * ROUNDS/4), CONCURRENCY=1,20 (levels), RUNS, WARMUP (rounds whenever a mode's processes are new),
  * MODES=direct,floor,floor-eager,local,regular,spin-off,spin,free (a subset, in any order),
  * SKIP_REGULAR=1 (no regular activities), SPIN=0 (no spins through the API; SPIN=1, the old switch,
- * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory, TEMPORAL_DYNAMIC_CONFIG.
+ * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory and TEMPORAL_DYNAMIC_CONFIG
+ * (dev server only), TEMPORAL=cluster, HISTORY_SHARDS, PG_STAT_STATEMENTS=1|all (each measurement's
+ * statements per round; on the cluster Temporal's own too, from its PostgreSQL).
  */
-import { runSettlementBench, SETTLEMENT_MODES, type SettlementMode } from './lib/settlement-bench.js';
+import {
+  runSettlementBench,
+  SETTLEMENT_MODES,
+  type SettlementMode,
+  temporalFromEnv,
+} from './lib/settlement-bench.js';
 
 const quick = process.argv.includes('--quick') || process.env.QUICK === '1';
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -54,5 +70,7 @@ await runSettlementBench({
   modes,
   workerProcesses: env('WORKER_PROCESSES', 1),
   apiProcesses: env('API_PROCESSES', 1),
+  temporal: temporalFromEnv(),
+  historyShards: env('HISTORY_SHARDS', 4),
 });
 console.log('targets: >= 100 rounds/s sustained; p50 <= 3x the direct path');

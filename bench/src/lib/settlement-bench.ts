@@ -1,14 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createSecretBox, type Pool } from '@opi/db';
 import {
   findOrBuildTemporalCli,
+  findOrBuildTemporalServer,
   freePort,
   REPO_ROOT,
+  setupTemporalSchema,
+  startTemporalClusterServer,
   startTemporalDevServer,
+  TEMPORAL_SERVER_VERSION,
+  temporalPostgresFromUrl,
   waitForPort,
 } from '@opi/devstack';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
@@ -29,7 +35,7 @@ import {
 } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { cpuPerUnit, cpuSnapshot } from './cpu.js';
+import { type CpuSnapshot, cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { waitForApiProcesses } from './processes.js';
 import { admin as adminCall, BENCH_SERVICE_SECRET, signedHeaders, startBenchStack } from './stack.js';
 import { fmt, median, percentile } from './stats.js';
@@ -107,7 +113,19 @@ export interface SettlementBenchOptions {
   workerProcesses?: number;
   /** API processes for the spin modes (services/api/src/cluster.ts). */
   apiProcesses?: number;
+  /**
+   * Which Temporal: the CLI's dev server (default), or the real server (cluster: v1.32.1 on a second
+   * embedded PostgreSQL of its own, as `npm run start:cluster` runs it). Default: TEMPORAL=cluster.
+   */
+  temporal?: 'dev' | 'cluster';
+  /** The cluster's history shards (default HISTORY_SHARDS, else 4). */
+  historyShards?: number;
   log?: (line: string) => void;
+}
+
+/** The Temporal server the benchmarks run on: TEMPORAL=cluster or a --cluster argument picks the real one. */
+export function temporalFromEnv(argv: string[] = process.argv): 'dev' | 'cluster' {
+  return process.env.TEMPORAL === 'cluster' || argv.includes('--cluster') ? 'cluster' : 'dev';
 }
 
 export interface ModeResult {
@@ -123,6 +141,8 @@ export interface ModeResult {
 }
 
 export interface SettlementBenchResult {
+  /** The Temporal server measured on: `dev server` or `cluster (N shards)`. */
+  temporal: string;
   workerProcesses: number;
   apiProcesses: number;
   /** The concurrency levels measured, in order. */
@@ -167,7 +187,32 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     return m === 'regular' ? Math.max(1, Math.floor(n / 2)) : n;
   };
   const warmup = o.warmupRounds ?? Math.min(200, o.rounds);
-  const stack = await startBenchStack();
+  const cluster = (o.temporal ?? temporalFromEnv([])) === 'cluster';
+  const shards = o.historyShards ?? Number(process.env.HISTORY_SHARDS ?? 4);
+  const temporalName = cluster
+    ? `Temporal server v${TEMPORAL_SERVER_VERSION} on its own PostgreSQL, ${shards} history shard${shards > 1 ? 's' : ''}`
+    : 'Temporal CLI dev server';
+  const stack = await startBenchStack({ temporalPostgres: cluster });
+  /**
+   * The CPU snapshot of cpu.ts, with the cluster's parts apart: the Temporal server's process is
+   * `temporal server`, and the second PostgreSQL's process tree (its postmaster and backends) is
+   * `temporal postgresql`, taken out of `postgresql` (the platform's and the wallet's).
+   */
+  const snapshot = (): CpuSnapshot => {
+    const s = cpuSnapshot();
+    if (!cluster) return s;
+    const server = s.get(DEV_SERVER_LABEL);
+    if (server !== undefined) {
+      s.delete(DEV_SERVER_LABEL);
+      s.set(CLUSTER_SERVER_LABEL, server);
+    }
+    const tpg = stack.temporalPostgres ? postgresTreeSeconds(stack.temporalPostgres.pid) : undefined;
+    if (tpg !== undefined) {
+      s.set('postgresql', (s.get('postgresql') ?? 0) - tpg);
+      s.set(TEMPORAL_PG_LABEL, tpg);
+    }
+    return s;
+  };
   const children: ChildProcess[] = [];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
   const spawnService = (entry: string, env: Record<string, string>) => {
@@ -201,7 +246,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     return child;
   };
 
-  // Stopped in `finally` too: a failed measurement must not leave the dev server running.
+  // Stopped in `finally` too: a failed measurement must not leave the Temporal server running.
   let stopTemporal: (() => Promise<void>) | undefined;
   let nativeConnection: NativeConnection | undefined;
   let api: { origin: string; pid: number; child: ChildProcess; mode: SettlementMode } | undefined;
@@ -218,27 +263,50 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
   };
   try {
     await migrateWallet(stack.databaseUrl);
-    const cli = await findOrBuildTemporalCli({
-      ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
-    });
-    // Eager workflow start needs no dynamic config: system.enableEagerWorkflowStart defaults to true
-    // on the CLI's server (v1.29); the floor-eager mode checks that every start was eager.
-    const temporal = await startTemporalDevServer({
-      cliPath: cli,
-      port: await freePort(),
-      headless: true,
-      // TEMPORAL_DB=memory: the dev server without its SQLite file (default: a file with WAL, as npm start).
-      ...(process.env.TEMPORAL_DB === 'memory' ? {} : { dbFile: path.join(tmp, 'temporal.db') }),
-      ...(process.env.TEMPORAL_DYNAMIC_CONFIG
-        ? {
-            dynamicConfig: JSON.parse(process.env.TEMPORAL_DYNAMIC_CONFIG) as Record<
-              string,
-              string | number | boolean
-            >,
-          }
-        : {}),
-    });
-    stopTemporal = () => temporal.stop();
+    let temporal: { address: string; stop(): Promise<void> };
+    if (cluster) {
+      // The real server, everything else as with the dev server: the schema by its tool on the
+      // second PostgreSQL, deploy/temporal/config.yaml and dynamicconfig.yaml (eager workflow start
+      // is on by default there too; the floor-eager mode checks it), its log in the temp folder.
+      const binaries = await findOrBuildTemporalServer({ log });
+      const tpg = temporalPostgresFromUrl(stack.temporalPostgres!.url);
+      await setupTemporalSchema({ sqlTool: binaries.sqlTool, pg: tpg });
+      if (process.env.TEMPORAL_DB || process.env.TEMPORAL_DYNAMIC_CONFIG)
+        log('TEMPORAL_DB and TEMPORAL_DYNAMIC_CONFIG apply to the dev server only: ignored on the cluster');
+      const server = await startTemporalClusterServer({
+        binaries,
+        pg: tpg,
+        numHistoryShards: shards,
+        namespace: 'default',
+        // TEMPORAL_LOG=<file>: keep the server's log (default: in the temp folder, removed at the end).
+        logFile: process.env.TEMPORAL_LOG ?? path.join(tmp, 'temporal-server.log'),
+        processName: 'bench-temporal-server',
+      });
+      temporal = server;
+    } else {
+      const cli = await findOrBuildTemporalCli({
+        ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
+      });
+      // Eager workflow start needs no dynamic config: system.enableEagerWorkflowStart defaults to true
+      // on the CLI's server (v1.29); the floor-eager mode checks that every start was eager.
+      temporal = await startTemporalDevServer({
+        cliPath: cli,
+        port: await freePort(),
+        headless: true,
+        // TEMPORAL_DB=memory: the dev server without its SQLite file (default: a file with WAL, as npm start).
+        ...(process.env.TEMPORAL_DB === 'memory' ? {} : { dbFile: path.join(tmp, 'temporal.db') }),
+        ...(process.env.TEMPORAL_DYNAMIC_CONFIG
+          ? {
+              dynamicConfig: JSON.parse(process.env.TEMPORAL_DYNAMIC_CONFIG) as Record<
+                string,
+                string | number | boolean
+              >,
+            }
+          : {}),
+      });
+    }
+    const stopIt = temporal;
+    stopTemporal = () => stopIt.stop();
     const bundlePath = await buildWorkflowBundle();
 
     const walletPort = await freePort();
@@ -452,7 +520,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       const latencies: number[] = [];
       let eager = 0;
       let inClient = 0;
-      const cpu0 = cpuSnapshot();
+      const cpu0 = snapshot();
       const t0 = performance.now();
       await Promise.all(
         pool.slice(0, clients).map(async (p) => {
@@ -472,7 +540,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         rps: rounds / seconds,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
-        cpu: cpuPerUnit(cpu0, cpuSnapshot(), rounds),
+        cpu: cpuPerUnit(cpu0, snapshot(), rounds),
         eager: { started: eager, inClient, of: rounds },
       };
     }
@@ -571,13 +639,16 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     const poolOf = (m: SettlementMode) => (m === 'free' ? freePlayers : players);
 
     log(
-      `settlement: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
+      `settlement on the ${temporalName}: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
         `${o.runs} run${o.runs > 1 ? 's' : ''}, modes ${modesInOrder.map((m) => MODE_NAME[m]).join(', ')}; ` +
         `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
         (withApi ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''),
     );
-    // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements.
+    // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements;
+    // on the cluster also the Temporal server's own, on its PostgreSQL (where a round's cost goes
+    // inside Temporal).
     const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
+    const temporalStatements = statements ? stack.temporalPostgres?.statementsPool : undefined;
     const rows = new Map<string, ModeResult[]>();
     const key = (m: SettlementMode, c: number) => `${m}@${c}`;
     const warmed = new Set<SettlementMode>();
@@ -616,8 +687,16 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
             const settledBy = m === 'free' ? 'credit' : 'debit';
             const debits0 = isSpin(m) ? await standaloneDebits(settledBy) : 0;
             if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
+            if (temporalStatements) await temporalStatements.query('SELECT pg_stat_statements_reset()');
             const r = await drive(rounds, c, driver[m], poolOf(m));
             if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
+            if (temporalStatements)
+              log(
+                await statementReport(temporalStatements, rounds, `${MODE_NAME[m]} at ${c}`, {
+                  of: "Temporal's PostgreSQL",
+                  databases: true,
+                }),
+              );
             const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
             if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
             if (isSpin(m))
@@ -658,7 +737,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     }
     const check = await walletAdmin.ledgerCheck();
     log('');
-    log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis }));
+    log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis, temporal: temporalName }));
     log(`wallet ledger consistent: ${check.ok}`);
     await connection.close();
     await nativeConnection?.close();
@@ -667,6 +746,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     await temporal.stop();
     stopTemporal = undefined;
     return {
+      temporal: cluster ? `cluster (${shards} shards)` : 'dev server',
       workerProcesses: workers,
       apiProcesses: apis,
       concurrency: levels,
@@ -685,32 +765,92 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
   }
 }
 
-/** The statements PostgreSQL ran during one measurement: calls and execution time per round. */
-async function statementReport(pool: Pool, rounds: number, label: string): Promise<string> {
+/**
+ * The statements PostgreSQL ran during one measurement: calls and execution time per round. `of`
+ * names the server in the heading (Temporal's); `databases` tags each statement with its database
+ * when it is not the first one listed (Temporal's visibility store: `[temporal_visibility]`).
+ */
+async function statementReport(
+  pool: Pool,
+  rounds: number,
+  label: string,
+  o: { of?: string; databases?: boolean } = {},
+): Promise<string> {
   const { rows } = await pool.query<{
     query: string;
     calls: string;
     exec: number;
     plan: number;
     rows: string;
+    db: string | null;
   }>(
     `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, total_exec_time AS exec,
-            total_plan_time AS plan, rows
-       FROM pg_stat_statements
+            total_plan_time AS plan, rows, (SELECT datname FROM pg_database d WHERE d.oid = s.dbid) AS db
+       FROM pg_stat_statements s
       WHERE query NOT LIKE '%pg_stat_statements%'
       ORDER BY total_exec_time + total_plan_time DESC LIMIT 40`,
   );
   const total = rows.reduce((sum, r) => sum + r.exec + r.plan, 0);
   const calls = rows.reduce((sum, r) => sum + Number(r.calls), 0);
   const lines = [
-    `pg_stat_statements, ${label} client(s): per round ${fmt(calls / rounds, 2)} statements, ${fmt(total / rounds, 2)} ms`,
+    `pg_stat_statements${o.of ? ` (${o.of})` : ''}, ${label} client(s): per round ${fmt(calls / rounds, 2)} statements, ${fmt(total / rounds, 2)} ms`,
   ];
   for (const r of rows)
     lines.push(
       `  ${fmt(Number(r.calls) / rounds, 2).padStart(5)} calls ${fmt((r.exec + r.plan) / rounds, 3).padStart(7)} ms ` +
-        `${r.query.slice(0, 150)}`,
+        `${o.databases && r.db && r.db !== 'temporal' ? `[${r.db}] ` : ''}${r.query.slice(0, 150)}`,
     );
   return lines.join('\n');
+}
+
+const DEV_SERVER_LABEL = 'temporal dev server';
+const CLUSTER_SERVER_LABEL = 'temporal server';
+const TEMPORAL_PG_LABEL = 'temporal postgresql';
+
+/**
+ * CPU seconds of one PostgreSQL server's process tree: its postmaster and every descendant, user +
+ * system + reaped children's (as cpu.ts counts, so a backend that ends keeps counting in its
+ * parent); undefined when the postmaster is gone. Linux /proc.
+ */
+function postgresTreeSeconds(postmaster: number): number | undefined {
+  const stats = new Map<number, { ppid: number; seconds: number; cmd: string }>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(pid), {
+        ppid: Number(fields[1]),
+        seconds: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100,
+        cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '),
+      });
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  if (!stats.has(postmaster)) return undefined;
+  const tree = new Set([postmaster]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, { ppid }] of stats)
+      if (!tree.has(pid) && tree.has(ppid)) {
+        tree.add(pid);
+        grew = true;
+      }
+  }
+  let seconds = 0;
+  // Only what cpu.ts labels `postgresql` (a backend's title names its database, `temporal`: never
+  // the dev server's pattern, but checked as cpu.ts checks it, first).
+  for (const pid of tree) {
+    const st = stats.get(pid)!;
+    if (/postgres/.test(st.cmd) && !/\btemporal\b.*server/.test(st.cmd)) seconds += st.seconds;
+  }
+  return seconds;
 }
 
 function noteOf(r: ModeResult): string {
@@ -725,14 +865,18 @@ function noteOf(r: ModeResult): string {
   return '';
 }
 
-/** The CPU columns of the table: labels of bench/src/lib/cpu.ts. */
-const CPU_COLUMNS: [string, string][] = [
-  ['temporal dev server', 'temporal'],
-  ['worker', 'worker'],
-  ['api', 'api'],
-  ['postgresql', 'pg'],
-  ['wallet sandbox', 'wallet'],
-  ['bench client', 'client'],
+/**
+ * The CPU columns of the table: labels of bench/src/lib/cpu.ts (the Temporal server's process,
+ * dev server or cluster, is `temporal`; `tpg`, the cluster's own PostgreSQL, only on the cluster).
+ */
+const CPU_COLUMNS: [string[], string][] = [
+  [[DEV_SERVER_LABEL, CLUSTER_SERVER_LABEL], 'temporal'],
+  [[TEMPORAL_PG_LABEL], 'tpg'],
+  [['worker'], 'worker'],
+  [['api'], 'api'],
+  [['postgresql'], 'pg'],
+  [['wallet sandbox'], 'wallet'],
+  [['bench client'], 'client'],
 ];
 
 /** The compact table: per concurrency, each mode's medians and CPU per round, then the ratios. */
@@ -742,16 +886,23 @@ export function settlementTable(o: {
   runs: number;
   workers: number;
   apis: number;
+  /** The Temporal server, as the heading names it. */
+  temporal?: string;
 }): string {
   const out: string[] = [];
   const pad = (s: string, n: number) => s.padStart(n);
+  const all = o.levels.flatMap((c) => Object.values(o.byConcurrency[c] ?? {}));
+  // The columns some result has (tpg only on the cluster), always the others.
+  const columns = CPU_COLUMNS.filter(
+    ([labels, h]) => h !== 'tpg' || all.some((r) => r?.cpu.some(([l]) => labels.includes(l))),
+  );
   out.push(
-    `settlement: medians of ${o.runs} run${o.runs > 1 ? 's' : ''}; CPU ms per round by process (last run); ` +
+    `settlement${o.temporal ? ` on the ${o.temporal}` : ''}: medians of ${o.runs} run${o.runs > 1 ? 's' : ''}; CPU ms per round by process (last run); ` +
       `${o.workers} standalone worker${o.workers > 1 ? 's' : ''}, ${o.apis} API process${o.apis > 1 ? 'es' : ''}`,
   );
   out.push(
     `${'clients'.padEnd(7)} ${'mode'.padEnd(11)} ${pad('rounds/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} |` +
-      CPU_COLUMNS.map(([, h]) => pad(h, 8)).join('') +
+      columns.map(([, h]) => pad(h, 8)).join('') +
       ` ${pad('total', 7)} | notes`,
   );
   for (const c of o.levels) {
@@ -760,12 +911,17 @@ export function settlementTable(o: {
       const r = at[m];
       if (!r) continue;
       const cpu = new Map(r.cpu);
+      const cell = (labels: string[]) => {
+        const present = labels.filter((l) => cpu.has(l));
+        const ms = present.reduce((sum, l) => sum + cpu.get(l)!, 0);
+        return present.length ? fmt(ms, 2) : '-';
+      };
       const total = r.cpu.reduce((s, [, ms]) => s + ms, 0);
       let note = noteOf(r).trim();
       if (m === 'floor-eager') note = `${note} (client CPU includes its worker)`;
       out.push(
         `${String(c).padEnd(7)} ${MODE_NAME[m].padEnd(11)} ${pad(fmt(r.rps, 0), 8)} ${pad(fmt(r.p50, 2), 7)} ${pad(fmt(r.p99, 2), 7)} |` +
-          CPU_COLUMNS.map(([label]) => pad(cpu.has(label) ? fmt(cpu.get(label)!, 2) : '-', 8)).join('') +
+          columns.map(([labels]) => pad(cell(labels), 8)).join('') +
           ` ${pad(fmt(total, 2), 7)} | ${note}`,
       );
     }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { seedCatalog } from '@opi/api';
@@ -31,28 +31,68 @@ export interface BenchStack {
     extra?: Record<string, string>,
     entry?: string,
   ): Promise<{ origin: string; pid: number; child: ChildProcess }>;
+  /** The second PostgreSQL server, for the Temporal server's databases (`temporalPostgres: true`). */
+  temporalPostgres?: TemporalPostgresServer;
   stop(): Promise<void>;
 }
 
-/** A private PostgreSQL (embedded, temporary) with the schema and catalog, and API processes on demand. */
-export async function startBenchStack(): Promise<BenchStack> {
+export interface TemporalPostgresServer {
+  /** Connection string of its `postgres` database (the Temporal server's databases are made by its schema tool). */
+  url: string;
+  /** The postmaster's pid: its process tree is this server's CPU (the table's `tpg`). */
+  pid: number;
+  /** A small pool on its `postgres` database with pg_stat_statements created (PG_STAT_STATEMENTS=1|all). */
+  statementsPool?: Pool;
+}
+
+export interface BenchStackOptions {
+  /**
+   * A second embedded PostgreSQL server (own port and data folder, max_connections=300) for the
+   * real Temporal server's databases: its CPU is its own process tree, apart from the platform's.
+   */
+  temporalPostgres?: boolean;
+}
+
+/**
+ * A private PostgreSQL (embedded, temporary) with the schema and catalog, and API processes on
+ * demand; with `temporalPostgres` a second one for the Temporal server.
+ */
+export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-'));
   await chmod(dir, 0o755);
   // PG_STAT_STATEMENTS=1: the server loads pg_stat_statements (benchmarks print what each statement
   // costs); PG_STAT_STATEMENTS=all counts the statements run inside functions and triggers too.
   const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
+  const statementSettings = statements
+    ? [
+        'shared_preload_libraries=pg_stat_statements',
+        `pg_stat_statements.track=${process.env.PG_STAT_STATEMENTS === 'all' ? 'all' : 'top'}`,
+      ]
+    : [];
   const pg = await startEmbeddedPostgres({
     dataDir: path.join(dir, 'pg'),
     port: await freePort(),
-    ...(statements
-      ? {
-          settings: [
-            'shared_preload_libraries=pg_stat_statements',
-            `pg_stat_statements.track=${process.env.PG_STAT_STATEMENTS === 'all' ? 'all' : 'top'}`,
-          ],
-        }
-      : {}),
+    ...(statementSettings.length ? { settings: statementSettings } : {}),
   });
+  // Temporal's server: its persistence and visibility pools per service (SQL_MAX_CONNS and
+  // SQL_VIS_MAX_CONNS for frontend, history, matching, worker) need the connections.
+  let tpg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  let temporalPostgres: TemporalPostgresServer | undefined;
+  if (options.temporalPostgres) {
+    const dataDir = path.join(dir, 'tpg');
+    tpg = await startEmbeddedPostgres({
+      dataDir,
+      port: await freePort(),
+      settings: ['max_connections=300', ...statementSettings],
+    });
+    const pid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    temporalPostgres = { url: tpg.url, pid };
+    if (statements) {
+      const statementsPool = createPool(tpg.url, { max: 2 });
+      await statementsPool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      temporalPostgres.statementsPool = statementsPool;
+    }
+  }
   await ensureDatabase(pg.url, 'opi');
   const databaseUrl = withDatabase(pg.url, 'opi');
   await migrate(databaseUrl);
@@ -73,6 +113,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     databaseUrl,
     pool,
     env,
+    ...(temporalPostgres ? { temporalPostgres } : {}),
     async startApi(extra = {}, entry = 'services/api/src/main.ts') {
       const port = await freePort();
       const child = spawn(
@@ -107,7 +148,9 @@ export async function startBenchStack(): Promise<BenchStack> {
       for (const c of children) c.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
       await pool.end();
+      await temporalPostgres?.statementsPool?.end();
       await pg.stop();
+      await tpg?.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
