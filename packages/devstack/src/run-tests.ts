@@ -18,6 +18,7 @@ import { buildWorkflowBundle } from '@opi/workflows';
 import { REPO_ROOT } from './paths.js';
 import { ensurePortalBuild } from './portal.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
+import { findOrBuildTemporalServer } from './temporal-cluster.js';
 import { startTemporalDevServer } from './temporal-server.js';
 import { freePort } from './wait.js';
 
@@ -114,6 +115,15 @@ const portalBuild: Promise<unknown> = files.some((f) => /portal[^/]*\.browser\.t
     )
   : Promise.resolve(undefined);
 
+// The cluster stack's test (cluster.test.ts) runs the real Temporal server: built once with Go
+// into the cache outside the checkout (a few minutes on a fresh machine) while the rest starts.
+const serverBuild: Promise<unknown> = files.some((f) => f.endsWith(`${path.sep}cluster.test.ts`))
+  ? findOrBuildTemporalServer({ log: say }).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+  : Promise.resolve(undefined);
+
 const pgDir = await mkdtemp(path.join(os.tmpdir(), 'opi-test-pg-'));
 const pgPort = await freePort();
 say(`starting embedded PostgreSQL on ${pgPort}`);
@@ -133,6 +143,11 @@ try {
   temporal = await startTemporalDevServer({ cliPath, port: temporalPort, headless: true });
   say('building the workflow bundle');
   await buildWorkflowBundle();
+  const serverError = await serverBuild;
+  if (serverError) {
+    say(`the Temporal server build failed: ${String(serverError)}`);
+    failedChecks++;
+  }
   const portalError = await portalBuild;
   if (portalError) {
     say(`the staff portal build failed: ${String(portalError)}`);

@@ -91,8 +91,9 @@ if (tls && process.env.NODE_EXTRA_CA_CERTS !== tls.certFile) {
     stdio: 'inherit',
     env: { ...process.env, NODE_EXTRA_CA_CERTS: tls.certFile },
   });
-  // Ctrl-C reaches the child through the terminal's process group; SIGTERM is forwarded.
-  process.on('SIGINT', () => {});
+  // Signals are forwarded: a terminal's Ctrl-C reaches the child twice (its process group, then
+  // from here), which the child takes as one (see shutdown).
+  process.on('SIGINT', () => child.kill('SIGINT'));
   process.on('SIGTERM', () => child.kill('SIGTERM'));
   const code = await new Promise<number>((resolve) =>
     child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))),
@@ -124,6 +125,19 @@ async function shutdown(code: number): Promise<never> {
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+
+// `npm start` stops when a service exits unexpectedly (a developer sees why at once). The cluster
+// stack restarts it after a second, as production's process manager does (compose's
+// `restart: unless-stopped`), and stops only on a crash loop: more than 5 exits of one service
+// within a minute.
+const exits = new Map<string, number[]>();
+const crashLoop = (name: string): boolean => {
+  const now = Date.now();
+  const recent = (exits.get(name) ?? []).filter((t) => t > now - 60_000);
+  recent.push(now);
+  exits.set(name, recent);
+  return recent.length > 5;
+};
 
 async function requirePort(name: string, port: number) {
   if (!(await portFree(config.HOST, port))) {
@@ -173,7 +187,7 @@ try {
       `starting the Temporal server v${TEMPORAL_SERVER_VERSION} on 127.0.0.1:${config.TEMPORAL_PORT} (` +
         `${config.TEMPORAL_HISTORY_SHARDS} history shards; log in ${path.join(dir, 'logs', 'temporal-server.log')})`,
     );
-    const server = await startTemporalClusterServer({
+    const serverOptions = {
       binaries,
       pg: temporalPg,
       numHistoryShards: config.TEMPORAL_HISTORY_SHARDS,
@@ -182,8 +196,36 @@ try {
       runDir,
       logFile: path.join(dir, 'logs', 'temporal-server.log'),
       log: say,
-    });
-    stoppers.push(() => server.stop());
+    };
+    const server = await startTemporalClusterServer(serverOptions);
+    // Restarted on the same ports when it exits unexpectedly (the clients reconnect), as above.
+    let current = server;
+    const watch = (srv: typeof server) =>
+      srv.process.child.on('exit', (code, signal) => {
+        if (shuttingDown) return;
+        if (crashLoop('temporal-server')) {
+          say(`the Temporal server exited (code ${code}, signal ${signal}) again; stopping the stack`);
+          void shutdown(1);
+          return;
+        }
+        say(`the Temporal server exited unexpectedly (code ${code}, signal ${signal}); restarting it`);
+        setTimeout(() => {
+          if (shuttingDown) return;
+          startTemporalClusterServer({ ...serverOptions, env: srv.env }).then(
+            (next) => {
+              current = next;
+              watch(next);
+              say('the Temporal server is back');
+            },
+            (err: unknown) => {
+              say(`the Temporal server did not restart: ${String(err)}; stopping the stack`);
+              void shutdown(1);
+            },
+          );
+        }, 1000);
+      });
+    watch(server);
+    stoppers.push(() => current.stop());
     temporalAddress = server.address;
     temporalDescription = `   (Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${config.TEMPORAL_HISTORY_SHARDS} history shards; no web UI: temporal workflow list --address ${server.address})`;
   } else if (!temporalAddress) {
@@ -278,10 +320,18 @@ try {
       runDir,
     });
     proc.child.on('exit', (code, signal) => {
-      if (!shuttingDown) {
-        say(`${name} exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
-        void shutdown(1);
+      if (shuttingDown) return;
+      if (clusterMode && !crashLoop(name)) {
+        say(`${name} exited unexpectedly (code ${code}, signal ${signal}); restarting it`);
+        setTimeout(() => {
+          if (shuttingDown) return;
+          services.splice(services.indexOf(proc), 1);
+          service(name, entry, extraEnv);
+        }, 1000);
+        return;
       }
+      say(`${name} exited unexpectedly (code ${code}, signal ${signal}); stopping the stack`);
+      void shutdown(1);
     });
     services.push(proc);
     return proc;

@@ -1,0 +1,357 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import pg from 'pg';
+import { REPO_ROOT } from './paths.js';
+import { freeLowPort, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
+import { freePort, sleep } from './wait.js';
+
+// The cluster stack (`npm run start:cluster`): the real Temporal server on PostgreSQL with four
+// history shards, two API processes on one port, two standalone workers, NODE_ENV=production with
+// signed requests and HTTPS. It settles rounds; a worker, an API process and the Temporal server
+// each killed outright are replaced while rounds keep settling exactly once; Ctrl-C stops it all.
+let dataDir: string;
+let stack: ChildProcess;
+let output = '';
+let key = '';
+let ca: Buffer;
+let db: pg.Client;
+const ports: Record<string, number> = {};
+
+before(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-cluster-'));
+  await chmod(dataDir, 0o755);
+  for (const name of ['PORT', 'PG_PORT', 'WALLET_PORT', 'PORTAL_PORT', 'API_METRICS_PORT'])
+    ports[name] = await freePort();
+  // Two consecutive ports (worker i serves metrics on WORKER_METRICS_PORT + i), and the Temporal
+  // frontend below 32768 (the server keeps member ports in a smallint).
+  ports.WORKER_METRICS_PORT = await freeLowPort();
+  ports.TEMPORAL_PORT = await freeLowPort(
+    new Set([ports.WORKER_METRICS_PORT, ports.WORKER_METRICS_PORT + 1]),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    STACK_PORTAL: 'off',
+    LOG_LEVEL: 'info',
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+  };
+  for (const k of [
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'PROVIDER_ADMIN_KEY',
+    'SERVICE_SECRET',
+    'PUBLIC_BASE_URL',
+    'NODE_EXTRA_CA_CERTS',
+    'API_PROCESSES',
+    'WORKER_PROCESSES',
+    'SIGNED_REQUESTS',
+    'NODE_ENV',
+  ])
+    delete env[k];
+  stack = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'packages/devstack/src/stack.ts'),
+      '--cluster',
+    ],
+    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  // If this test process is ended (a timeout), the stack must not outlive it.
+  process.once('exit', () => {
+    try {
+      process.kill(-stack.pid!, 'SIGKILL');
+    } catch {}
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('[stack] ready in')) resolve();
+    };
+    stack.stdout!.on('data', onData);
+    stack.stderr!.on('data', onData);
+    stack.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${output.slice(-4000)}`)));
+  });
+  await until('two API processes listening', () => apiListening().size >= 2, 60_000);
+  key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
+  ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
+  db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${ports.PG_PORT}/opi` });
+  db.on('error', () => {});
+  await db.connect();
+});
+
+after(async () => {
+  await db?.end().catch(() => {});
+  if (stack && stack.exitCode === null) {
+    const exited = new Promise((r) => stack.once('exit', r));
+    stack.kill('SIGINT');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  text: string;
+  json: any;
+}
+
+/** One HTTPS request on its own connection (the cluster primary hands each to the next process). */
+function request(
+  method: string,
+  pathAndQuery: string,
+  opts: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port: ports.PORT,
+        method,
+        path: pathAndQuery,
+        agent: false,
+        ca,
+        headers: { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within 20 s`)));
+    req.end(opts.body);
+  });
+}
+
+function signed(method: string, pathAndQuery: string, body = '') {
+  const timestamp = unixSeconds();
+  const nonce = newRequestNonce();
+  return {
+    'x-provider-api-key': key,
+    'x-pp-timestamp': timestamp,
+    'x-pp-nonce': nonce,
+    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
+  };
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return;
+    await sleep(200);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+function apiListening(): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
+    try {
+      pids.add(JSON.parse(line.slice(6)).pid);
+    } catch {}
+  }
+  return pids;
+}
+
+const pidFile = (name: string) => Number(readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8'));
+
+async function launch(player: string): Promise<{ token: string; url: string }> {
+  const body = JSON.stringify({ symbol: 'vs20emberfox', external_player_id: player, currency: 'EUR' });
+  const res = await request('POST', '/api/provider/v1/launch-url', {
+    body,
+    headers: signed('POST', '/api/provider/v1/launch-url', body),
+  });
+  assert.equal(res.status, 200, res.text);
+  return { token: new URL(res.json.launch_url).searchParams.get('mgckey')!, url: res.json.launch_url };
+}
+
+/** Spins `n` rounds one after another for a player; their round ids. */
+async function spins(token: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await request('POST', '/api/runtime/spin', {
+      body: JSON.stringify({ bet_minor: 100 }),
+      headers: { 'x-session-token': token },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.status, 'completed', res.text);
+    ids.push(res.json.round_id);
+  }
+  return ids;
+}
+
+/** Every round settled once: one debit and one credit applied, nothing pending. */
+async function settledOnce(rounds: string[]) {
+  const { rows } = await db.query(
+    `SELECT r.round_id, r.status,
+            count(*) FILTER (WHERE t.transaction_type = 'debit' AND t.status = 'success') AS debits,
+            count(*) FILTER (WHERE t.transaction_type = 'credit' AND t.status = 'success') AS credits,
+            count(*) FILTER (WHERE t.status = 'pending') AS pending,
+            count(*) FILTER (WHERE t.transaction_type IN ('cancel', 'rollback')) AS reversals
+       FROM rounds r JOIN wallet_transactions t ON t.round_id = r.round_id
+      WHERE r.round_id = ANY($1) GROUP BY r.round_id, r.status`,
+    [rounds],
+  );
+  assert.equal(rows.length, rounds.length);
+  for (const r of rows)
+    assert.deepEqual(
+      [r.status, Number(r.debits), Number(r.credits), Number(r.pending), Number(r.reversals)],
+      ['completed', 1, 1, 0, 0],
+      `round ${r.round_id}`,
+    );
+}
+
+test('the production topology: the real Temporal server with four shards, two API processes and two workers, production settings over HTTPS', async () => {
+  assert.match(output, /Processes\s+2 API, 2 workers/);
+  assert.match(
+    output,
+    new RegExp(
+      `Temporal server v${TEMPORAL_SERVER_VERSION.replaceAll('.', '\\.')} on PostgreSQL, 4 history shards`,
+    ),
+  );
+  assert.match(output, /NODE_ENV=production, signed requests required/);
+  // Temporal's own databases, made by its schema tool, beside the platform's.
+  const { rows } = await db.query(
+    `SELECT datname FROM pg_database WHERE datname IN ('temporal', 'temporal_visibility') ORDER BY 1`,
+  );
+  assert.deepEqual(
+    rows.map((r) => r.datname),
+    ['temporal', 'temporal_visibility'],
+  );
+  const shards = new pg.Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${ports.PG_PORT}/temporal`,
+  });
+  await shards.connect();
+  try {
+    const n = await shards.query('SELECT count(*)::int AS n FROM shards');
+    assert.equal(n.rows[0].n, 4);
+  } finally {
+    await shards.end();
+  }
+  // Unsigned keyed requests are refused (production), and plain HTTP is not served.
+  const unsigned = await request('GET', '/api/provider/v1/games', { headers: { 'x-provider-api-key': key } });
+  assert.equal(unsigned.status, 401, unsigned.text);
+  const plain = await fetch(`http://127.0.0.1:${ports.PORT}/health`).then(
+    (r) => r.status,
+    () => 'refused',
+  );
+  assert.notEqual(plain, 200);
+  const games = await request('GET', '/api/provider/v1/games', {
+    headers: signed('GET', '/api/provider/v1/games'),
+  });
+  assert.equal(games.status, 200, games.text);
+  const ready = await request('GET', '/ready');
+  assert.equal(ready.status, 200, ready.text);
+});
+
+test('rounds settle exactly once through the cluster, with HTTPS wallet callbacks', async () => {
+  const players = await Promise.all([0, 1, 2, 3].map((i) => launch(`cluster-settle-${i}`)));
+  assert.ok(
+    players.every((p) => p.url.startsWith(`https://127.0.0.1:${ports.PORT}/`)),
+    players[0]!.url,
+  );
+  const rounds = (await Promise.all(players.map((p) => spins(p.token, 5)))).flat();
+  await settledOnce(rounds);
+  const { rows } = await db.query(`SELECT wallet_base_url FROM operators WHERE operator_id = 'op_demo'`);
+  assert.match(rows[0].wallet_base_url, /^https:\/\/127\.0\.0\.1:/);
+});
+
+test('a worker, an API process and the Temporal server killed outright are replaced; rounds keep settling once', async () => {
+  const player = await launch('cluster-faults');
+  const rounds: string[] = [];
+  let playing = true;
+  let failures = 0;
+  // A steady player through the faults: a spin refused while a process is being replaced is
+  // retried, and every spin that answered must have settled once.
+  const loop = (async () => {
+    while (playing) {
+      const res = await request('POST', '/api/runtime/spin', {
+        body: JSON.stringify({ bet_minor: 100 }),
+        headers: { 'x-session-token': player.token },
+      }).catch(() => undefined);
+      if (res?.status === 200 && res.json.round_id) rounds.push(res.json.round_id);
+      else {
+        failures++;
+        await sleep(300);
+      }
+    }
+  })();
+
+  // A standalone worker: the supervisor restarts it.
+  const worker = pidFile('worker-1');
+  process.kill(worker, 'SIGKILL');
+  await until('worker-1 restarted', async () => pidFile('worker-1') !== worker, 30_000);
+  // An API process: the cluster primary replaces it; the port keeps answering meanwhile.
+  const before = apiListening();
+  process.kill([...before][0]!, 'SIGKILL');
+  await sleep(300);
+  assert.equal((await request('GET', '/health')).status, 200);
+  await until('a replacement API process', () => apiListening().size === before.size + 1, 60_000);
+  // The Temporal server: restarted on the same ports; the clients reconnect.
+  const server = pidFile('temporal-server');
+  const settledBefore = rounds.length;
+  process.kill(server, 'SIGKILL');
+  await until('the Temporal server back', () => output.includes('the Temporal server is back'), 60_000);
+  await until('rounds settling after the restart', () => rounds.length >= settledBefore + 3, 60_000);
+  playing = false;
+  await loop;
+  assert.ok(rounds.length >= 5, `${rounds.length} rounds, ${failures} refused`);
+  // Every answered round settles once, including any left open when the server died.
+  await until(
+    'every round completed',
+    async () => {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM rounds WHERE round_id = ANY($1) AND status = 'completed'`,
+        [rounds],
+      );
+      return rows[0].n === rounds.length;
+    },
+    120_000,
+  );
+  await settledOnce(rounds);
+});
+
+test('Ctrl-C stops every process of the cluster stack', async () => {
+  const pids = [pidFile('temporal-server'), pidFile('worker-1'), pidFile('worker-2'), ...apiListening()];
+  await db.end();
+  const exited = new Promise<number | null>((r) => stack.once('exit', (code) => r(code)));
+  stack.kill('SIGINT');
+  assert.equal(await exited, 0);
+  await sleep(500);
+  const alive = pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  // The killed API process's pid is long gone; every other one must have stopped too.
+  assert.deepEqual(alive, []);
+});
