@@ -7,11 +7,16 @@
  *   npm run reliability                 the default profile (about 10 minutes)
  *   npm run reliability -- --ci         the CI-sized run (part of npm test, a few minutes)
  *   npm run reliability -- --long       the long run (10-minute load run, minute-long faults)
+ *   npm run reliability -- --cluster    (with any of the above) on the production topology's
+ *                                       Temporal: the real Temporal server on the platform's
+ *                                       PostgreSQL instead of the dev server (RELIABILITY_CLUSTER=1
+ *                                       does the same; RELIABILITY_HISTORY_SHARDS, default 4)
  *   options: --only <name,...> (scenarios: baseline, worker-kills, commit-then-kill, api-kill,
  *            temporal-restart, postgres-restart, wallet-faults, wrong-secret, hostile-input,
  *            load-run), --report <file>, --keep (keep the run directory even when all passed)
  */
 import { rmSync } from 'node:fs';
+import { TEMPORAL_SERVER_VERSION } from '@opi/devstack';
 import { profileFromArgs } from './reliability/profile.js';
 import { runReliability, writeReport } from './reliability/run.js';
 
@@ -21,15 +26,22 @@ const flagValue = (flag: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const profile = profileFromArgs(args);
+// The stack reads it (ReliabilityStack's `cluster` option defaults to it).
+if (args.includes('--cluster')) process.env.RELIABILITY_CLUSTER = '1';
+const cluster = process.env.RELIABILITY_CLUSTER === '1';
 const only = flagValue('--only') ? new Set(flagValue('--only')!.split(',')) : undefined;
 const t0 = Date.now();
 const log = (msg: string) =>
   process.stdout.write(`[reliability ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
 
-log(`profile ${profile.name}${only ? `, only ${[...only].join(', ')}` : ''}`);
+log(
+  `profile ${profile.name}${cluster ? ', cluster (the real Temporal server on PostgreSQL)' : ''}${only ? `, only ${[...only].join(', ')}` : ''}`,
+);
 let code = 1;
 try {
   const report = await runReliability(profile, log, only);
+  if (cluster)
+    report.profile = `${report.profile}, cluster (Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${process.env.RELIABILITY_HISTORY_SHARDS || 4} history shards)`;
   process.stdout.write(`\n${writeReport(report, flagValue('--report'))}\n`);
   code = report.ok ? 0 : 1;
   if (report.ok && !args.includes('--keep') && report.dir)

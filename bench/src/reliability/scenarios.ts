@@ -4,7 +4,7 @@ import { auditAll, type Check, wireBetween } from './invariants.js';
 import type { Recorder, RoundLoad } from './load.js';
 import type { Profile } from './profile.js';
 import type { World } from './setup.js';
-import { ADMIN_KEY, type ReliabilityStack, type Service } from './stack.js';
+import { ADMIN_KEY, type ReliabilityStack, type Service, TEMPORAL_SERVER } from './stack.js';
 
 export interface ScenarioContext {
   stack: ReliabilityStack;
@@ -165,12 +165,52 @@ const apiKills: Scenario = {
   },
 };
 
+/** Rounds of the platform not yet settled (open or settling) right now. */
+async function unsettledRounds(ctx: ScenarioContext): Promise<number> {
+  const { rows } = await ctx.stack.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM rounds WHERE status IN ('open', 'settling')`,
+  );
+  return rows[0]!.n;
+}
+
+/** Cluster mode (`--cluster`, RELIABILITY_CLUSTER=1): the titles say which Temporal is faulted. */
+const clusterMode = () => process.env.RELIABILITY_CLUSTER === '1';
+
 const temporalRestart: Scenario = {
   name: 'temporal-restart',
-  title: 'The Temporal dev server stopped and restarted under load (history on its SQLite file)',
+  get title() {
+    return clusterMode()
+      ? 'The Temporal server SIGKILLed under load, then restarted on the same ports (history on PostgreSQL)'
+      : 'The Temporal dev server stopped and restarted under load (history on its SQLite file)';
+  },
   async run(ctx) {
     const { stack, profile, log } = ctx;
     await sleep(profile.leadInSeconds * 1000);
+    if (stack.cluster) {
+      // Killed while rounds are settling (up to 10 s of waiting for one).
+      let unsettled = await unsettledRounds(ctx);
+      for (const deadline = Date.now() + 10_000; unsettled === 0 && Date.now() < deadline; ) {
+        await sleep(50);
+        unsettled = await unsettledRounds(ctx);
+      }
+      const pid = stack.temporalPid;
+      const down = Date.now();
+      await stack.killTemporal('SIGKILL');
+      log(`Temporal server SIGKILLed (pid ${pid}, ${unsettled} rounds open or settling)`);
+      await sleep(profile.outageSeconds * 1000);
+      const up = Date.now();
+      await stack.restartTemporal();
+      const answering = (Date.now() - up) / 1000;
+      log(`Temporal server restarted (${answering.toFixed(1)} s to answer)`);
+      return {
+        recoveredAt: Date.now(),
+        checks: [],
+        facts: [
+          `SIGKILLed the Temporal server (pid ${pid}) with ${unsettled} rounds open or settling`,
+          `down for ${((Date.now() - down) / 1000).toFixed(1)} s; restarted on the same ports, ${answering.toFixed(1)} s from start to its namespace answering`,
+        ],
+      };
+    }
     const down = Date.now();
     await stack.stopTemporal();
     log(`Temporal stopped (${((Date.now() - down) / 1000).toFixed(1)} s to stop)`);
@@ -188,21 +228,52 @@ const temporalRestart: Scenario = {
 
 const postgresRestart: Scenario = {
   name: 'postgres-restart',
-  title: "The platform's PostgreSQL stopped and restarted under load",
+  get title() {
+    return clusterMode()
+      ? "The platform's PostgreSQL, which also holds the Temporal server's databases, stopped and restarted under load"
+      : "The platform's PostgreSQL stopped and restarted under load";
+  },
   async run(ctx) {
     const { stack, profile, log } = ctx;
     await sleep(profile.leadInSeconds * 1000);
+    const temporalPid = stack.temporalPid;
+    const eventsBefore = stack.events.length;
     const down = Date.now();
     await stack.stopPg();
     log(`PostgreSQL stopped (${((Date.now() - down) / 1000).toFixed(1)} s to stop)`);
     await sleep(profile.outageSeconds * 1000);
     await stack.startPg();
+    const recoveredAt = Date.now();
     log('PostgreSQL restarted');
-    return {
-      recoveredAt: Date.now(),
-      checks: [],
-      facts: [`down for ${((Date.now() - down) / 1000).toFixed(1)} s`],
-    };
+    const facts = [`down for ${((recoveredAt - down) / 1000).toFixed(1)} s`];
+    const checks: Check[] = [];
+    if (stack.cluster) {
+      // The fault is over when PostgreSQL is back (the drain is timed from here); the Temporal
+      // server must then serve again, by itself or restarted by the stack's supervisor.
+      const serving = await stack.temporalServing(120_000);
+      const answering = (Date.now() - recoveredAt) / 1000;
+      const temporalEvents = stack.events
+        .slice(eventsBefore)
+        .filter((e) => e.service === TEMPORAL_SERVER)
+        .map(
+          (e) => `${e.event}${e.detail ? ` (${e.detail})` : ''} at +${((e.at - down) / 1000).toFixed(1)} s`,
+        );
+      const survived = temporalEvents.length === 0 && stack.temporalPid === temporalPid;
+      facts.push(
+        "the Temporal server's databases (temporal, temporal_visibility) are on this PostgreSQL: Temporal's persistence was down with it",
+        survived
+          ? `the Temporal server survived the outage (pid ${temporalPid} throughout)`
+          : `the Temporal server did not survive the outage: ${temporalEvents.join('; ') || `pid ${temporalPid} → ${stack.temporalPid}`}`,
+      );
+      checks.push({
+        name: 'the Temporal server serves again after its PostgreSQL came back (survived, or restarted by the supervisor)',
+        ok: serving,
+        detail: serving
+          ? `its namespace answered ${answering.toFixed(1)} s after PostgreSQL was back`
+          : `no answer within ${answering.toFixed(0)} s of PostgreSQL being back`,
+      });
+    }
+    return { recoveredAt, checks, facts };
   },
 };
 

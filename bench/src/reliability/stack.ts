@@ -25,17 +25,26 @@ import {
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '@opi/db/embedded';
 import {
   findOrBuildTemporalCli,
+  findOrBuildTemporalServer,
   freePort,
   REPO_ROOT,
+  type Supervised,
+  setupTemporalSchema,
   sleep,
+  startTemporalClusterServer,
   startTemporalDevServer,
   stopLeftovers,
-  type TemporalDevServer,
+  TEMPORAL_SERVER_VERSION,
+  type TemporalClusterServerOptions,
+  type TemporalServerBinaries,
+  temporalClusterEnv,
+  temporalPostgresFromUrl,
   waitForPort,
 } from '@opi/devstack';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
+import { Connection } from '@temporalio/client';
 
 export const SERVICE_SECRET = 'reliability-service-secret-0123456789abcdef';
 export const ADMIN_KEY = 'padm_reliability_admin_key_0123456789abcdefgh';
@@ -184,24 +193,59 @@ export interface ReliabilityStackOptions {
   apiProcesses: number;
   workerProcesses: number;
   log: (msg: string) => void;
+  /**
+   * The production topology's Temporal (`--cluster`): the real Temporal server on the platform's
+   * PostgreSQL instead of the dev server. RELIABILITY_CLUSTER=1 when not given (reliability.ts
+   * sets it for --cluster).
+   */
+  cluster?: boolean;
+  /** The cluster's history shards; RELIABILITY_HISTORY_SHARDS or 4 when not given. */
+  historyShards?: number;
 }
+
+/** A running Temporal, the dev server or the real server. */
+export interface TemporalHandle {
+  address: string;
+  process: Supervised;
+  stop(): Promise<void>;
+}
+
+/** The name of the real Temporal server's process: its pid file, events and memory series. */
+export const TEMPORAL_SERVER = 'temporal-server';
 
 /**
  * The stack under test, every part its own process: the platform's PostgreSQL (embedded), the
  * operator wallet's own PostgreSQL (a second embedded server: the operator's side of the wire
  * stays up when ours goes down), the Temporal dev server on a SQLite file (so it restarts with its
  * history), the sandbox wallet with its wire log, API processes and worker processes.
+ *
+ * In cluster mode the dev server is replaced by the real Temporal server (v1.32.1, the production
+ * topology's) with its two databases, temporal and temporal_visibility, on the platform's
+ * PostgreSQL: restarting that PostgreSQL takes Temporal's persistence down too. The stack
+ * supervises the server as a process manager would: an exit it did not ask for is recorded and the
+ * server started again on the same ports (so every client reconnects), with a growing pause
+ * between attempts while it cannot start.
  */
 export class ReliabilityStack {
   readonly events: ProcessEvent[] = [];
   readonly services: Service[] = [];
+  readonly cluster: boolean;
+  readonly historyShards: number;
   dir!: string;
   pg!: EmbeddedPostgresHandle;
   pgPort!: number;
   walletPg!: EmbeddedPostgresHandle;
-  temporal!: TemporalDevServer;
+  temporal!: TemporalHandle;
   temporalPort!: number;
   temporalCli!: string;
+  /** Cluster mode: the server's options and its environment (ports included), kept for restarts. */
+  private temporalServerOptions: TemporalClusterServerOptions | undefined;
+  private temporalEnv: NodeJS.ProcessEnv | undefined;
+  /** An exit of the Temporal server that was asked for (a scenario's kill, the stack's stop). */
+  private temporalExitExpected = false;
+  private stopping = false;
+  /** The supervisor's restart of the Temporal server, while one is under way. */
+  private temporalRevival: Promise<void> | undefined;
   databaseUrl!: string;
   walletDatabaseUrl!: string;
   pool!: Pool;
@@ -210,7 +254,19 @@ export class ReliabilityStack {
   walletAdmin!: WalletAdminClient;
   wireLogFile!: string;
 
-  constructor(private readonly options: ReliabilityStackOptions) {}
+  constructor(private readonly options: ReliabilityStackOptions) {
+    this.cluster = options.cluster ?? process.env.RELIABILITY_CLUSTER === '1';
+    this.historyShards = options.historyShards ?? Number(process.env.RELIABILITY_HISTORY_SHARDS || 4);
+    if (!Number.isInteger(this.historyShards) || this.historyShards < 1)
+      throw new Error(`RELIABILITY_HISTORY_SHARDS must be a positive integer, not ${this.historyShards}`);
+  }
+
+  /** What runs Temporal, for the log and the report. */
+  get temporalDescription(): string {
+    return this.cluster
+      ? `Temporal server v${TEMPORAL_SERVER_VERSION} on the platform's PostgreSQL (${this.historyShards} history shards)`
+      : 'Temporal dev server (SQLite)';
+  }
 
   get apis(): Service[] {
     return this.services.filter((s) => s.kind === 'api');
@@ -255,11 +311,33 @@ export class ReliabilityStack {
     await migrateWallet(this.walletDatabaseUrl);
     this.walletPool = createPool(this.walletDatabaseUrl, { max: 4, applicationName: 'opi-reliability' });
 
-    this.temporalCli = await findOrBuildTemporalCli({
-      ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
-      log: say,
-    });
-    this.temporalPort = await freePort();
+    if (this.cluster) {
+      const binaries: TemporalServerBinaries = await findOrBuildTemporalServer({ log: say });
+      const temporalPg = temporalPostgresFromUrl(this.pg.url);
+      say(`Temporal schema on the platform's PostgreSQL (temporal-sql-tool, v${TEMPORAL_SERVER_VERSION})`);
+      await setupTemporalSchema({ sqlTool: binaries.sqlTool, pg: temporalPg, log: say });
+      this.temporalServerOptions = {
+        binaries,
+        pg: temporalPg,
+        numHistoryShards: this.historyShards,
+        runDir: RUN_DIR,
+        logFile: path.join(logDir, 'temporal-server.log'),
+        processName: TEMPORAL_SERVER,
+        log: say,
+      };
+      // Chosen once: every restart reuses the ports, so the API processes and workers reconnect.
+      this.temporalEnv = await temporalClusterEnv(this.temporalServerOptions);
+      this.temporalPort = Number(this.temporalEnv.FRONTEND_GRPC_PORT);
+      say(
+        `starting the Temporal server v${TEMPORAL_SERVER_VERSION} on 127.0.0.1:${this.temporalPort} (${this.historyShards} history shards; log in logs/temporal-server.log)`,
+      );
+    } else {
+      this.temporalCli = await findOrBuildTemporalCli({
+        ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
+        log: say,
+      });
+      this.temporalPort = await freePort();
+    }
     await this.startTemporal();
     say('building the workflow bundle');
     await buildWorkflowBundle();
@@ -335,7 +413,7 @@ export class ReliabilityStack {
     for (const s of this.services) await s.start();
     this.walletAdmin = createWalletAdminClient({ baseUrl: this.walletBase, token: WALLET_ADMIN_TOKEN });
     say(
-      `stack up: ${this.apis.length} API, ${this.workers.length} worker, wallet, PostgreSQL ×2, Temporal dev server`,
+      `stack up: ${this.apis.length} API, ${this.workers.length} worker, wallet, PostgreSQL ×2, ${this.temporalDescription}`,
     );
   }
 
@@ -348,7 +426,12 @@ export class ReliabilityStack {
 
   async startPg(): Promise<void> {
     const dataDir = path.join(this.dir, 'pg');
-    this.pg = await startEmbeddedPostgres({ dataDir, port: this.pgPort });
+    this.pg = await startEmbeddedPostgres({
+      dataDir,
+      port: this.pgPort,
+      // Temporal's pools (persistence and visibility per service) beside the platform's.
+      ...(this.cluster ? { settings: ['max_connections=300'] } : {}),
+    });
     this.recordPostmaster(dataDir, 'postgres');
   }
 
@@ -356,26 +439,152 @@ export class ReliabilityStack {
     await this.pg.stop();
   }
 
+  /**
+   * Starts Temporal: the dev server on its SQLite file, or (cluster mode) the real server on the
+   * same ports as before, supervised.
+   */
   async startTemporal(): Promise<void> {
-    this.temporal = await startTemporalDevServer({
-      cliPath: this.temporalCli,
-      port: this.temporalPort,
-      headless: true,
-      dbFile: path.join(this.dir, 'temporal.db'),
-      runDir: RUN_DIR,
+    if (!this.cluster) {
+      this.temporal = await startTemporalDevServer({
+        cliPath: this.temporalCli,
+        port: this.temporalPort,
+        headless: true,
+        dbFile: path.join(this.dir, 'temporal.db'),
+        runDir: RUN_DIR,
+      });
+      return;
+    }
+    const server = await startTemporalClusterServer({
+      ...this.temporalServerOptions!,
+      env: this.temporalEnv!,
+    });
+    this.temporal = server;
+    this.temporalExitExpected = false;
+    this.superviseTemporal(server.process);
+  }
+
+  /** Stops Temporal gracefully. */
+  async stopTemporal(): Promise<void> {
+    await this.temporalRevival;
+    this.temporalExitExpected = true;
+    await this.temporal.stop();
+  }
+
+  /**
+   * Kills the Temporal server outright (cluster mode's temporal-restart): no graceful shutdown,
+   * its shards and task queues left as they were. Resolves once the process is gone.
+   */
+  async killTemporal(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.temporalRevival;
+    const proc = this.temporal.process;
+    if (proc.exit) return;
+    this.temporalExitExpected = true;
+    const gone = new Promise((r) => proc.child.once('exit', r));
+    proc.child.kill(signal);
+    await gone;
+    this.events.push({ at: Date.now(), service: TEMPORAL_SERVER, event: 'killed', detail: signal });
+  }
+
+  /**
+   * Starts Temporal again after killTemporal or stopTemporal (cluster mode: on the same ports;
+   * when that start fails, the supervisor's retries take over and this waits for them).
+   */
+  async restartTemporal(): Promise<void> {
+    try {
+      await this.startTemporal();
+    } catch (err) {
+      if (!this.cluster) throw err;
+      this.options.log(`the Temporal server did not restart (${String(err).split('\n')[0]}); retrying`);
+      this.temporalRevival = this.reviveTemporal().finally(() => {
+        this.temporalRevival = undefined;
+      });
+      await this.temporalRevival;
+      return;
+    }
+    this.events.push({
+      at: Date.now(),
+      service: this.cluster ? TEMPORAL_SERVER : 'temporal',
+      event: 'restarted',
     });
   }
 
-  async stopTemporal(): Promise<void> {
-    await this.temporal.stop();
+  /** The Temporal server's pid while it runs. */
+  get temporalPid(): number | undefined {
+    const proc = this.temporal?.process;
+    return proc && !proc.exit ? proc.child.pid : undefined;
+  }
+
+  /** An exit nobody asked for is recorded and the server started again, as a process manager would. */
+  private superviseTemporal(proc: Supervised): void {
+    proc.child.once('exit', (code, signal) => {
+      if (this.stopping || this.temporalExitExpected || this.temporal.process !== proc) return;
+      this.events.push({
+        at: Date.now(),
+        service: TEMPORAL_SERVER,
+        event: 'exited unexpectedly',
+        detail: `code ${code}, signal ${signal}`,
+      });
+      this.options.log(
+        `the Temporal server exited unexpectedly (code ${code}, signal ${signal}); restarting it on the same ports`,
+      );
+      this.temporalRevival = this.reviveTemporal().finally(() => {
+        this.temporalRevival = undefined;
+      });
+    });
+  }
+
+  private async reviveTemporal(): Promise<void> {
+    const since = Date.now();
+    for (let attempt = 1; !this.stopping; attempt++) {
+      // 1, 2, 4, then every 5 s: while its database is down the server cannot start (it exits
+      // with "sql schema version compatibility check failed ... no usable database connection").
+      await sleep(Math.min(1000 * 2 ** (attempt - 1), 5_000));
+      if (this.stopping) return;
+      try {
+        await this.startTemporal();
+        const detail = `by the supervisor, ${((Date.now() - since) / 1000).toFixed(1)} s after the exit, attempt ${attempt}`;
+        this.events.push({ at: Date.now(), service: TEMPORAL_SERVER, event: 'restarted', detail });
+        this.options.log(`the Temporal server is back (${detail})`);
+        return;
+      } catch (err) {
+        // The error's first line says how it ended, its last the server's own last words.
+        const lines = String(err).trim().split('\n');
+        const said = lines.length > 1 ? ` … ${lines.at(-1)!.slice(-160)}` : '';
+        this.options.log(
+          `the Temporal server did not start (attempt ${attempt}): ${lines[0]!.slice(0, 200)}${said}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Waits (up to timeoutMs) until Temporal answers on its namespace, a visibility read included
+   * (the namespace itself is cached in the frontend; the read goes to the database).
+   */
+  async temporalServing(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      let connection: Connection | undefined;
+      try {
+        connection = await Connection.connect({ address: this.temporal.address, connectTimeout: 2_000 });
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        await connection.workflowService.countWorkflowExecutions({ namespace: 'default', query: '' });
+        return true;
+      } catch {
+        await sleep(500);
+      } finally {
+        await connection?.close().catch(() => {});
+      }
+    }
+    return false;
   }
 
   /** Pids per part of the stack, for memory sampling. */
   pids(): { name: string; pids: number[] }[] {
     const out: { name: string; pids: number[] }[] = [];
     for (const s of this.services) if (s.pid) out.push({ name: s.name, pids: [s.pid] });
-    const temporalPid = this.temporal.process.child.pid;
-    if (temporalPid && !this.temporal.process.exit) out.push({ name: 'temporal', pids: [temporalPid] });
+    const temporalPid = this.temporalPid;
+    if (temporalPid) out.push({ name: this.cluster ? TEMPORAL_SERVER : 'temporal', pids: [temporalPid] });
     for (const [name, dir] of [
       ['postgres', path.join(this.dir, 'pg')],
       ['wallet-postgres', path.join(this.dir, 'wallet-pg')],
@@ -389,9 +598,11 @@ export class ReliabilityStack {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const s of [...this.services].reverse()) await s.stop().catch(() => {});
     await this.pool?.end().catch(() => {});
     await this.walletPool?.end().catch(() => {});
+    await this.temporalRevival?.catch(() => {});
     await this.temporal?.stop().catch(() => {});
     await this.pg?.stop().catch(() => {});
     await this.walletPg?.stop().catch(() => {});
