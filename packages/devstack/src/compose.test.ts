@@ -7,6 +7,11 @@ import { EnvSchema, loadConfig } from '@opi/config';
 import { loadWalletConfig, WalletEnvSchema } from '@opi/wallet-sandbox';
 import YAML from 'yaml';
 import { REPO_ROOT } from './paths.js';
+import {
+  TEMPORAL_CONFIG_FILE,
+  TEMPORAL_DYNAMIC_CONFIG_FILE,
+  TEMPORAL_SERVER_VERSION,
+} from './temporal-cluster.js';
 
 /*
  * docker-compose.yml and the Dockerfile, checked without a Docker engine: the services and their
@@ -93,6 +98,33 @@ describe('docker-compose.yml', () => {
       services.lb!.command!.filter((_a, i, all) => all[i - 1] === '--to'),
       ['api-1:8080', 'api-2:8080'],
     );
+  });
+
+  test('Temporal: the version, configuration and dynamic config the native cluster stack runs and tests', () => {
+    // `npm run start:cluster` (and cluster.test.ts) run TEMPORAL_SERVER_VERSION with
+    // deploy/temporal/config.yaml and dynamicconfig.yaml: compose deploys exactly those.
+    for (const name of ['temporal', 'temporal-schema', 'temporal-namespace'])
+      assert.equal(services[name]!.image!.split(':')[1], TEMPORAL_SERVER_VERSION, `${name} image version`);
+    const t = services.temporal!;
+    const mounts = Object.fromEntries(
+      (t.volumes ?? []).map((v) => {
+        const [from, to] = v.split(':');
+        return [to!, path.resolve(REPO_ROOT, from!)];
+      }),
+    );
+    const env = envOf('temporal');
+    assert.equal(mounts[env.TEMPORAL_SERVER_CONFIG_FILE_PATH!], TEMPORAL_CONFIG_FILE);
+    assert.equal(mounts[env.DYNAMIC_CONFIG_FILE_PATH!], TEMPORAL_DYNAMIC_CONFIG_FILE);
+    // Every variable the shared configuration reads without a default is set for the server.
+    const config = file('deploy/temporal/config.yaml');
+    const all = new Set([...config.matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]!));
+    const optional = new Set(
+      [...config.matchAll(/(?:default "[^"]*" \(|if )env "([A-Z0-9_]+)"/g)].map((m) => m[1]!),
+    );
+    const required = [...all].filter((name) => !optional.has(name));
+    assert.deepEqual(required.sort(), ['POSTGRES_PWD', 'POSTGRES_SEEDS', 'POSTGRES_USER']);
+    for (const name of required) assert.ok(env[name], `temporal sets ${name}`);
+    assert.equal(env.NUM_HISTORY_SHARDS, '4');
   });
 
   test('every image of the platform is a stage of the multi-stage Dockerfile, built from this repository', () => {
