@@ -261,11 +261,11 @@ describe('the CI profile (25 s, a sample every second): gross leaks only', () =>
       );
   });
 
-  test('a climb of 5 MB/s (300 MB/min) fails', () => {
+  test('a climb of 12 MB/s (720 MB/min) fails', () => {
     for (let seed = 1; seed <= 20; seed++)
       assert.ok(
         judgeMemory(
-          synthetic((t) => 150 + 5 * t, { ...CI_RUN, seed }),
+          synthetic((t) => 150 + 12 * t, { ...CI_RUN, seed }),
           CI,
         ).leaking,
       );

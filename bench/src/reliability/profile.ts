@@ -60,7 +60,9 @@ const CI: Profile = {
   loadCatalogConnections: 4,
   rssEveryMs: 1_000,
   memoryTailFraction: 0.4,
-  maxMemoryClimbMbPerMin: 120,
+  // The old 50% guard over the 17 s judged after warm-up, for a ~250 MB API process: ~450 MB/min.
+  // 120 failed once on a loaded machine (api-1 at 130.7 MB/min, 244 -> 273 MB) with nothing leaking.
+  maxMemoryClimbMbPerMin: 450,
   drainLimitSeconds: 120,
   freeRoundPlayers: 2,
   freeRoundsPerGrant: 20,
