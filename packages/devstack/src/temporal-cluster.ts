@@ -8,7 +8,7 @@
  * free so that several stacks share one machine.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -16,6 +16,7 @@ import pg from 'pg';
 import { REPO_ROOT } from './paths.js';
 import { type Supervised, startProcess } from './processes.js';
 import { portFree, sleep, waitForPort } from './wait.js';
+import { executable, onPath } from './which.js';
 
 /**
  * The Temporal server version of the production topology: the newest `go install` accepts with
@@ -33,23 +34,6 @@ export const TEMPORAL_DYNAMIC_CONFIG_FILE = path.join(REPO_ROOT, 'deploy/tempora
 export interface TemporalServerBinaries {
   server: string;
   sqlTool: string;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (dir && executable(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 /** The server build cache: outside the checkout, shared by every clone on the machine. */
