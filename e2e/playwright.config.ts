@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CHROMIUM_ARGS } from '@opi/config';
 import { defineConfig, devices } from '@playwright/test';
 import { loadSettings } from './src/settings.js';
+import { chromiumTrustArgs } from './src/tls.js';
 
 // One id per run (the runner sets it; the workers inherit it): it keeps player ids apart.
 process.env.GOLIVE_RUN_ID ??= randomBytes(3).toString('hex');
@@ -19,9 +20,12 @@ if (!(process.env.NODE_OPTIONS ?? '').includes('--conditions=source'))
 
 const settings = loadSettings();
 
+// The browsers are launched in the workers, which load this file again after global setup: with
+// the cluster stack, GOLIVE_CA_FILE is its certificate by then, and Chromium accepts exactly it
+// (a chain holding one of the file's public keys; no blanket ignoreHTTPSErrors).
 const launchOptions = {
   ...(settings.chromium ? { executablePath: settings.chromium } : {}),
-  args: [...CHROMIUM_ARGS],
+  args: [...CHROMIUM_ARGS, ...chromiumTrustArgs(settings.caFile)],
 };
 
 const phone = devices['Pixel 7'];

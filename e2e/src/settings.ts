@@ -2,8 +2,9 @@
  * The go-live run's settings, parsed once from the environment (the `golive` CLI turns its flags
  * into these variables). Nothing else in the suite reads `process.env` for configuration.
  *
- * Without GOLIVE_BASE_URL the suite starts the default stack itself (src/default-stack.ts) and
- * checks it with the demo operator's key and the games that operator is expected to have.
+ * Without GOLIVE_BASE_URL the suite starts the default stack itself (src/default-stack.ts), or
+ * with GOLIVE_STACK=cluster the cluster stack (the production topology, over HTTPS), and checks it
+ * with the demo operator's key and the games that operator is expected to have.
  */
 
 import { createHash } from 'node:crypto';
@@ -99,9 +100,22 @@ const Env = z.object({
   /** Set by the suite when it started the default stack itself. */
   GOLIVE_STACK_STARTED: z.string().optional(),
   /**
+   * Which stack the suite starts when there is no GOLIVE_BASE_URL: `default` (what `npm start`
+   * runs) or `cluster` (`npm run start:cluster`: the production topology, HTTPS with a local
+   * certificate). (GOLIVE_STACK_<NAME> variables are something else: settings for that stack.)
+   */
+  GOLIVE_STACK: z.enum(['default', 'cluster']).default('default'),
+  /**
+   * A PEM file of certificates to trust besides the public roots (an environment's private CA):
+   * the suite's Node processes get it as NODE_EXTRA_CA_CERTS, and Chromium accepts a server chain
+   * that holds one of its certificates. Set by the suite to the cluster stack's certificate when it
+   * starts that stack.
+   */
+  GOLIVE_CA_FILE: z.string().min(1).optional(),
+  /**
    * The sandbox wallet's staff API (server root, e.g. http://127.0.0.1:8090) and its admin token,
    * when the environment's wallet is the sandbox: the player_protection item has it refuse the
-   * test player's debits. Set by the suite when it starts the default stack; unset, that item is
+   * test player's debits. Set by the suite when it starts a stack; unset, that item is
    * not checkable (an operator's own wallet has no such switch).
    */
   GOLIVE_WALLET_ADMIN_URL: httpUrl.optional(),
@@ -123,6 +137,10 @@ export interface Settings {
   runId: string;
   reconcileFrom?: string;
   stackStarted: boolean;
+  /** The stack the suite starts (or started) when no base URL is given. */
+  stack: 'default' | 'cluster';
+  /** Certificates trusted besides the public roots (GOLIVE_CA_FILE), an absolute path. */
+  caFile?: string;
   /** The sandbox wallet's staff API, when the wallet under test is the sandbox. */
   walletAdmin?: { baseUrl: string; token: string };
 }
@@ -140,6 +158,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const e = parsed.data;
   if (e.GOLIVE_BASE_URL && !e.GOLIVE_API_KEY)
     throw new SettingsError('GOLIVE_API_KEY (--api-key) is required with GOLIVE_BASE_URL (--base-url)');
+  if (e.GOLIVE_BASE_URL && e.GOLIVE_STACK === 'cluster' && !e.GOLIVE_STACK_STARTED)
+    throw new SettingsError(
+      'GOLIVE_STACK=cluster (--cluster) starts a stack to check: it takes no GOLIVE_BASE_URL (--base-url)',
+    );
   if (e.GOLIVE_BASE_URL && !e.GOLIVE_GAMES && !e.GOLIVE_STACK_STARTED)
     throw new SettingsError('GOLIVE_GAMES (--games) is required with GOLIVE_BASE_URL (--base-url)');
   const expected = e.GOLIVE_GAMES ?? (gameList.parse(DEFAULT_STACK_GAMES) as ExpectedGame[]);
@@ -164,6 +186,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runId: e.GOLIVE_RUN_ID ?? 'local',
     ...(e.GOLIVE_RECONCILE_FROM ? { reconcileFrom: e.GOLIVE_RECONCILE_FROM } : {}),
     stackStarted: Boolean(e.GOLIVE_STACK_STARTED),
+    stack: e.GOLIVE_STACK,
+    ...(e.GOLIVE_CA_FILE ? { caFile: path.resolve(e.GOLIVE_CA_FILE) } : {}),
     ...(e.GOLIVE_WALLET_ADMIN_URL && e.GOLIVE_WALLET_ADMIN_TOKEN
       ? {
           walletAdmin: {

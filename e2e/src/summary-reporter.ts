@@ -146,7 +146,8 @@ export default class GoLiveSummaryReporter implements Reporter {
       ok,
       target: {
         base_url: settings.baseUrl ?? null,
-        started_default_stack: settings.stackStarted,
+        started_default_stack: settings.stackStarted && settings.stack === 'default',
+        started_stack: settings.stackStarted ? settings.stack : null,
         expected_games: settings.expected.map((g) => (g.currency ? `${g.symbol}:${g.currency}` : g.symbol)),
         played_games: settings.play.map((g) => g.symbol),
         devices: DEVICE_PROJECTS.filter((d) => this.devicesRun.has(d)),
@@ -167,7 +168,7 @@ export default class GoLiveSummaryReporter implements Reporter {
     const width = Math.max(...items.map((i) => i.id.length));
     const out = [
       '',
-      `Go-live summary (${ok ? 'PASSED' : 'FAILED'}) for ${settings.baseUrl ?? 'the default stack'}:`,
+      `Go-live summary (${ok ? 'PASSED' : 'FAILED'}) for ${settings.baseUrl ?? `the ${settings.stack} stack`}${settings.stackStarted ? ` (the ${settings.stack} stack)` : ''}:`,
       ...items.map((i) => {
         const detail = i.detail.length > 220 ? `${i.detail.slice(0, 217)}...` : i.detail;
         return `  ${i.status.padEnd(13)} ${i.id.padEnd(width)}  ${detail}`;
