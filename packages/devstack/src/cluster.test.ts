@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import pg from 'pg';
-import { REPO_ROOT } from './paths.js';
 import { freeLowPort, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
+import { type StackProcess, signedHeaders, startStackProcess, until } from './test-support/stack-process.js';
 import { freePort, sleep } from './wait.js';
 
 // The cluster stack (`npm run start:cluster`): the real Temporal server on PostgreSQL with four
@@ -18,7 +17,8 @@ import { freePort, sleep } from './wait.js';
 // each killed outright are replaced while rounds keep settling exactly once; Ctrl-C stops it all.
 let dataDir: string;
 let stack: ChildProcess;
-let output = '';
+let running: StackProcess;
+const output = () => running.output();
 let key = '';
 let ca: Buffer;
 let db: pg.Client;
@@ -55,32 +55,8 @@ before(async () => {
     'NODE_ENV',
   ])
     delete env[k];
-  stack = spawn(
-    process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'packages/devstack/src/stack.ts'),
-      '--cluster',
-    ],
-    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  // If this test process is ended (a timeout), the stack must not outlive it.
-  process.once('exit', () => {
-    try {
-      process.kill(-stack.pid!, 'SIGKILL');
-    } catch {}
-  });
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('[stack] ready in')) resolve();
-    };
-    stack.stdout!.on('data', onData);
-    stack.stderr!.on('data', onData);
-    stack.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${output.slice(-4000)}`)));
-  });
+  running = await startStackProcess(env, ['--cluster']);
+  stack = running.child;
   await until('two API processes listening', () => apiListening().size >= 2, 60_000);
   key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
   ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
@@ -143,41 +119,10 @@ function request(
   });
 }
 
-function signed(method: string, pathAndQuery: string, body = '') {
-  const timestamp = unixSeconds();
-  const nonce = newRequestNonce();
-  return {
-    'x-provider-api-key': key,
-    'x-pp-timestamp': timestamp,
-    'x-pp-nonce': nonce,
-    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
-  };
-}
+const signed = (method: string, pathAndQuery: string, body = '') =>
+  signedHeaders(key, method, pathAndQuery, body);
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (
-      await Promise.resolve()
-        .then(check)
-        .catch(() => false)
-    )
-      return;
-    await sleep(200);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
-function apiListening(): Set<number> {
-  const pids = new Set<number>();
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
-    try {
-      pids.add(JSON.parse(line.slice(6)).pid);
-    } catch {}
-  }
-  return pids;
-}
+const apiListening = () => running.apiListening();
 
 const pidFile = (name: string) => Number(readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8'));
 
@@ -228,14 +173,14 @@ async function settledOnce(rounds: string[]) {
 }
 
 test('the production topology: the real Temporal server with four shards, two API processes and two workers, production settings over HTTPS', async () => {
-  assert.match(output, /Processes\s+2 API, 2 workers/);
+  assert.match(output(), /Processes\s+2 API, 2 workers/);
   assert.match(
-    output,
+    output(),
     new RegExp(
       `Temporal server v${TEMPORAL_SERVER_VERSION.replaceAll('.', '\\.')} on PostgreSQL, 4 history shards`,
     ),
   );
-  assert.match(output, /NODE_ENV=production, signed requests required/);
+  assert.match(output(), /NODE_ENV=production, signed requests required/);
   // Temporal's own databases, made by its schema tool, beside the platform's.
   const { rows } = await db.query(
     `SELECT datname FROM pg_database WHERE datname IN ('temporal', 'temporal_visibility') ORDER BY 1`,
@@ -317,7 +262,7 @@ test('a worker, an API process and the Temporal server killed outright are repla
   const server = pidFile('temporal-server');
   const settledBefore = rounds.length;
   process.kill(server, 'SIGKILL');
-  await until('the Temporal server back', () => output.includes('the Temporal server is back'), 60_000);
+  await until('the Temporal server back', () => output().includes('the Temporal server is back'), 60_000);
   await until('rounds settling after the restart', () => rounds.length >= settledBefore + 3, 60_000);
   playing = false;
   await loop;

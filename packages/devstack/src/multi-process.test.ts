@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { REPO_ROOT } from './paths.js';
+import { type StackProcess, signedHeaders, startStackProcess, until } from './test-support/stack-process.js';
 import { freePort, sleep } from './wait.js';
 
 // The default stack with two API processes (one port, round robin) and two settlement workers:
@@ -21,7 +20,8 @@ let ports: Record<
   number
 >;
 let stack: ChildProcess;
-let output = '';
+let running: StackProcess;
+const output = () => running.output();
 let key = '';
 let db: pg.Client;
 
@@ -69,28 +69,8 @@ before(async () => {
     LOG_LEVEL: 'info',
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PROVIDER_ADMIN_KEY', 'SERVICE_SECRET']) delete env[k];
-  stack = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/devstack/src/stack.ts')],
-    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  // If this test process is ended (a timeout), the stack must not outlive it.
-  process.once('exit', () => stack.kill('SIGINT'));
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stack.kill('SIGINT');
-      process.exit(1);
-    });
-  }
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('[stack] ready in')) resolve();
-    };
-    stack.stdout!.on('data', onData);
-    stack.stderr!.on('data', onData);
-    stack.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${output.slice(-4000)}`)));
-  });
+  running = await startStackProcess(env);
+  stack = running.child;
   // Ready once both API processes listen (the port opens with the first).
   await until('two API processes listening', () => apiListening().size >= 2, 60_000);
   key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
@@ -156,15 +136,8 @@ function request(
   });
 }
 
-function signed(method: string, pathAndQuery: string, body = '', nonce = newRequestNonce()) {
-  const timestamp = unixSeconds();
-  return {
-    'x-provider-api-key': key,
-    'x-pp-timestamp': timestamp,
-    'x-pp-nonce': nonce,
-    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
-  };
-}
+const signed = (method: string, pathAndQuery: string, body = '', nonce?: string) =>
+  signedHeaders(key, method, pathAndQuery, body, nonce);
 
 async function launch(player: string): Promise<{ token: string; sessionId: string }> {
   const { rows } = await db.query(
@@ -209,31 +182,12 @@ function openStream(token: string) {
   return { events, ready, close: () => req?.destroy() };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(100);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
 const pidOf = (instance: string) => Number(instance.split(':')[1]);
 
-/** The pids of the API processes that logged `api listening` so far. */
-function apiListening(): Set<number> {
-  const pids = new Set<number>();
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
-    try {
-      pids.add(JSON.parse(line.slice(6)).pid);
-    } catch {}
-  }
-  return pids;
-}
+const apiListening = () => running.apiListening();
 
 test('two API processes share the port; balance-refresh signals reach pages held by either', async () => {
-  assert.match(output, /Processes\s+2 API, 2 workers/);
+  assert.match(output(), /Processes\s+2 API, 2 workers/);
   const page = await launch('multi-refresh-1');
   const streams = Array.from({ length: 4 }, () => openStream(page.token));
   await Promise.all(streams.map((s) => s.ready));
@@ -328,8 +282,8 @@ test('rounds settle exactly once across the processes, started eagerly in both A
 
   // The settlement (here the API's hosted workers) logs each wallet callback with the trace id and
   // the request id of the spin.
-  await until('the settlement logs', () => output.includes(traceId));
-  const lines = output
+  await until('the settlement logs', () => output().includes(traceId));
+  const lines = output()
     .split('\n')
     .filter((l) => /^\[(api|worker-\d)\] /.test(l) && l.includes('"wallet callback"'))
     .map((l) => JSON.parse(l.slice(l.indexOf('{'))));

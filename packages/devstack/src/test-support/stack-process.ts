@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { REPO_ROOT } from '../paths.js';
+import { sleep } from '../wait.js';
+
+export interface StackProcess {
+  child: ChildProcess;
+  /** Everything the stack and its services printed so far. */
+  output(): string;
+  /** The pids of the API processes that logged `api listening` so far. */
+  apiListening(): Set<number>;
+}
+
+/**
+ * `stack.ts` (with `args`, e.g. --cluster) as a child process of a test, resolved once it prints
+ * `[stack] ready in`. Its own process group: when the test process ends (a timeout), the whole
+ * stack is killed with it.
+ */
+export async function startStackProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<StackProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'packages/devstack/src/stack.ts'),
+      ...args,
+    ],
+    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  process.once('exit', () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      child.kill('SIGINT');
+      process.exit(1);
+    });
+  }
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('[stack] ready in')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`stack exited with ${code}:\n${output.slice(-4000)}`)));
+  });
+  return {
+    child,
+    output: () => output,
+    apiListening() {
+      const pids = new Set<number>();
+      for (const line of output.split('\n')) {
+        if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
+        try {
+          pids.add(JSON.parse(line.slice(6)).pid);
+        } catch {}
+      }
+      return pids;
+    },
+  };
+}
+
+/** Polls `check` (a throw counts as not yet) until it holds; fails the test after `ms`. */
+export async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  ms = 20_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return;
+    await sleep(100);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+/** pp-operator-v1 headers for one request with `key` (a fresh nonce unless given). */
+export function signedHeaders(
+  key: string,
+  method: string,
+  pathAndQuery: string,
+  body = '',
+  nonce = newRequestNonce(),
+) {
+  const timestamp = unixSeconds();
+  return {
+    'x-provider-api-key': key,
+    'x-pp-timestamp': timestamp,
+    'x-pp-nonce': nonce,
+    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
+  };
+}
