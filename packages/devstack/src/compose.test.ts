@@ -119,7 +119,11 @@ describe('docker-compose.yml', () => {
     const config = file('deploy/temporal/config.yaml');
     const all = new Set([...config.matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]!));
     const optional = new Set(
-      [...config.matchAll(/(?:default "[^"]*" \(|if )env "([A-Z0-9_]+)"/g)].map((m) => m[1]!),
+      [
+        ...config.matchAll(
+          /(?:default (?:"[^"]*"|\(env "[A-Z0-9_]+"\)|\(default [^)]*\)\)) \(|if )env "([A-Z0-9_]+)"/g,
+        ),
+      ].map((m) => m[1]!),
     );
     const required = [...all].filter((name) => !optional.has(name));
     assert.deepEqual(required.sort(), ['POSTGRES_PWD', 'POSTGRES_SEEDS', 'POSTGRES_USER']);
