@@ -26,19 +26,27 @@ function labelOf(pid: string): string | undefined {
   return undefined;
 }
 
-export function cpuSnapshot(): CpuSnapshot {
-  const out: CpuSnapshot = new Map();
+export interface ProcEntry {
+  ppid: number;
+  /** user + system + reaped children's CPU seconds. */
+  seconds: number;
+}
+
+/**
+ * Every process's parent and CPU seconds, from /proc (empty elsewhere). Fields after the
+ * parenthesised command name: ppid is field 4, utime 14, stime 15, and the reaped children's cutime
+ * 16, cstime 17 (1-based). With the children's time a process that ends during a measurement (a
+ * PostgreSQL backend whose idle pool connection closes) keeps counting in its parent instead of
+ * taking its whole past CPU out of the difference.
+ */
+export function procTable(): Map<number, ProcEntry> {
+  const stats = new Map<number, ProcEntry>();
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p));
   } catch {
-    return out;
+    return stats;
   }
-  // Fields after the parenthesised command name: ppid is field 4, utime 14, stime 15, and the
-  // reaped children's cutime 16, cstime 17 (1-based). With the children's time a process that ends
-  // during a measurement (a PostgreSQL backend whose idle pool connection closes) keeps counting in
-  // its parent instead of taking its whole past CPU out of the difference.
-  const stats = new Map<number, { ppid: number; seconds: number }>();
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -53,16 +61,27 @@ export function cpuSnapshot(): CpuSnapshot {
       // The process ended between listing and reading.
     }
   }
-  const ours = new Set([process.pid]);
+  return stats;
+}
+
+/** `root` and every descendant of it in `table`. */
+export function descendants(table: Map<number, ProcEntry>, root: number): Set<number> {
+  const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, { ppid }] of stats)
-      if (!ours.has(pid) && ours.has(ppid)) {
-        ours.add(pid);
+    for (const [pid, { ppid }] of table)
+      if (!tree.has(pid) && tree.has(ppid)) {
+        tree.add(pid);
         grew = true;
       }
   }
-  for (const pid of ours) {
+  return tree;
+}
+
+export function cpuSnapshot(): CpuSnapshot {
+  const out: CpuSnapshot = new Map();
+  const stats = procTable();
+  for (const pid of descendants(stats, process.pid)) {
     const label = labelOf(String(pid));
     const stat = stats.get(pid);
     if (label && stat) out.set(label, (out.get(label) ?? 0) + stat.seconds);

@@ -1,22 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { procTable } from './cpu.js';
 
 /** The pids whose parent is `pid` (Linux /proc; empty elsewhere). */
 export function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p));
-  } catch {
-    return out;
-  }
-  for (const p of pids) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(p));
-    } catch {}
-  }
-  return out;
+  return [...procTable()].filter(([, e]) => e.ppid === pid).map(([child]) => child);
 }
 
 /**

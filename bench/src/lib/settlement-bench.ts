@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +35,7 @@ import {
 } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { type CpuSnapshot, cpuPerUnit, cpuSnapshot } from './cpu.js';
+import { type CpuSnapshot, cpuPerUnit, cpuSnapshot, descendants, procTable } from './cpu.js';
 import { waitForApiProcesses } from './processes.js';
 import { admin as adminCall, BENCH_SERVICE_SECRET, signedHeaders, startBenchStack } from './stack.js';
 import { fmt, median, percentile } from './stats.js';
@@ -813,42 +813,19 @@ const TEMPORAL_PG_LABEL = 'temporal postgresql';
  * parent); undefined when the postmaster is gone. Linux /proc.
  */
 function postgresTreeSeconds(postmaster: number): number | undefined {
-  const stats = new Map<number, { ppid: number; seconds: number; cmd: string }>();
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p));
-  } catch {
-    return undefined;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(pid), {
-        ppid: Number(fields[1]),
-        seconds: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100,
-        cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '),
-      });
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  if (!stats.has(postmaster)) return undefined;
-  const tree = new Set([postmaster]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, { ppid }] of stats)
-      if (!tree.has(pid) && tree.has(ppid)) {
-        tree.add(pid);
-        grew = true;
-      }
-  }
+  const table = procTable();
+  if (!table.has(postmaster)) return undefined;
   let seconds = 0;
   // Only what cpu.ts labels `postgresql` (a backend's title names its database, `temporal`: never
   // the dev server's pattern, but checked as cpu.ts checks it, first).
-  for (const pid of tree) {
-    const st = stats.get(pid)!;
-    if (/postgres/.test(st.cmd) && !/\btemporal\b.*server/.test(st.cmd)) seconds += st.seconds;
+  for (const pid of descendants(table, postmaster)) {
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue;
+    }
+    if (/postgres/.test(cmd) && !/\btemporal\b.*server/.test(cmd)) seconds += table.get(pid)!.seconds;
   }
   return seconds;
 }
