@@ -23,6 +23,7 @@ import {
   ensureBootstrapAdminKey,
   ensureDatabase,
   migrate,
+  REVOKED_BOOTSTRAP_KEY_MESSAGE,
   seedDemoOperator,
   withDatabase,
 } from '@opi/db';
@@ -252,7 +253,8 @@ try {
   // Bootstrap data
   const pool = createPool(databaseUrl, { max: 2, applicationName: 'opi-stack' });
   const box = createSecretBox(secrets.serviceSecret);
-  await ensureBootstrapAdminKey(pool, box, secrets.providerAdminKey);
+  if ((await ensureBootstrapAdminKey(pool, box, secrets.providerAdminKey)) === 'revoked')
+    say(`WARNING: ${REVOKED_BOOTSTRAP_KEY_MESSAGE}`);
   // The cluster stack's processes trust the local certificate through NODE_EXTRA_CA_CERTS.
   const scheme = tls ? 'https' : 'http';
   const walletBaseUrl = `${scheme}://127.0.0.1:${config.WALLET_PORT}/wallet`;

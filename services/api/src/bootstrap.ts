@@ -7,7 +7,13 @@
  *   node services/api/dist/bootstrap.js        (in the image: the `bootstrap` target)
  */
 import { createLogger, loadConfigOrExit } from '@opi/config';
-import { createPool, createSecretBox, ensureBootstrapAdminKey, migrate } from '@opi/db';
+import {
+  createPool,
+  createSecretBox,
+  ensureBootstrapAdminKey,
+  migrate,
+  REVOKED_BOOTSTRAP_KEY_MESSAGE,
+} from '@opi/db';
 import { seedCatalog } from './catalog/seed.js';
 
 const config = loadConfigOrExit();
@@ -22,8 +28,13 @@ const pool = createPool(config.DATABASE_URL, { max: 2, applicationName: 'opi-boo
 try {
   await seedCatalog(pool);
   if (config.PROVIDER_ADMIN_KEY) {
-    await ensureBootstrapAdminKey(pool, createSecretBox(config.SERVICE_SECRET), config.PROVIDER_ADMIN_KEY);
-    logger.info('bootstrap provider-admin key installed');
+    const state = await ensureBootstrapAdminKey(
+      pool,
+      createSecretBox(config.SERVICE_SECRET),
+      config.PROVIDER_ADMIN_KEY,
+    );
+    if (state === 'revoked') logger.error(REVOKED_BOOTSTRAP_KEY_MESSAGE);
+    else logger.info('bootstrap provider-admin key installed');
   } else logger.warn('no PROVIDER_ADMIN_KEY: no bootstrap provider-admin key');
 } finally {
   await pool.end();

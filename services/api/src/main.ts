@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
+import { bootstrapAdminKeyState, REVOKED_BOOTSTRAP_KEY_MESSAGE } from '@opi/db';
 import { Runtime } from '@temporalio/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
@@ -13,6 +14,15 @@ Runtime.install({ shutdownSignals: [] });
 const deps = await createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);
+// A revoked bootstrap key is never revived by a deploy (ensureBootstrapAdminKey); say so loudly.
+if (config.PROVIDER_ADMIN_KEY) {
+  bootstrapAdminKeyState(deps.pool, deps.box, config.PROVIDER_ADMIN_KEY).then(
+    (state) => {
+      if (state === 'revoked') logger.error(REVOKED_BOOTSTRAP_KEY_MESSAGE);
+    },
+    (err: unknown) => logger.warn('bootstrap key check failed', { error: String(err) }),
+  );
+}
 const server = listenHttp(
   app.callback(),
   {
