@@ -57,6 +57,7 @@ interface Service {
   volumes?: string[];
   command?: string[];
   entrypoint?: string[];
+  ports?: string[];
 }
 
 const raw = YAML.parse(file('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
@@ -98,6 +99,24 @@ describe('docker-compose.yml', () => {
       services.lb!.command!.filter((_a, i, all) => all[i - 1] === '--to'),
       ['api-1:8080', 'api-2:8080'],
     );
+  });
+
+  test('published ports: only the API and the portal beyond loopback; the Temporal UI read-only', () => {
+    // Issue 23, point 8: the Temporal Web UI was published on every interface with its write
+    // actions on (terminate, reset, signal: around the staff cancel's role check and audit log).
+    const published: Record<string, string[]> = {};
+    for (const [name, svc] of Object.entries(services))
+      if (svc.ports?.length) published[name] = svc.ports.map(String);
+    const open = Object.entries(published)
+      .filter(([, ports]) => ports.some((p) => !p.startsWith('127.0.0.1:')))
+      .map(([name]) => name)
+      .sort();
+    assert.deepEqual(open, ['lb', 'portal'], JSON.stringify(published));
+    assert.deepEqual(published['temporal-ui'], ['127.0.0.1:8233:8080']);
+    assert.deepEqual(published['wallet-sandbox'], ['127.0.0.1:8090:8090']);
+    assert.equal(String(services['temporal-ui']!.environment!.TEMPORAL_DISABLE_WRITE_ACTIONS), 'true');
+    for (const name of ['temporal', 'postgres', 'api-1', 'api-2', 'worker-1', 'worker-2'])
+      assert.equal(published[name], undefined, `${name} publishes no port`);
   });
 
   test('Temporal: the version, configuration and dynamic config the native cluster stack runs and tests', () => {
