@@ -39,12 +39,15 @@ test('production requires the service secret and signs requests by default', () 
   assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /SERVICE_SECRET: required/);
   const cfg = loadConfig({ NODE_ENV: 'production', SERVICE_SECRET: 'x'.repeat(32) });
   assert.equal(cfg.signedRequestsRequired, true);
-  const relaxed = loadConfig({
-    NODE_ENV: 'production',
-    SERVICE_SECRET: 'x'.repeat(32),
-    SIGNED_REQUESTS: 'optional',
-  });
-  assert.equal(relaxed.signedRequestsRequired, false);
+  // Issue 23, point 9: unsigned keyed requests cannot be allowed in production.
+  assert.throws(
+    () => loadConfig({ NODE_ENV: 'production', SERVICE_SECRET: 'x'.repeat(32), SIGNED_REQUESTS: 'optional' }),
+    /SIGNED_REQUESTS=optional: refused when NODE_ENV=production/,
+  );
+  assert.equal(
+    loadConfig({ NODE_ENV: 'development', SIGNED_REQUESTS: 'optional' }).signedRequestsRequired,
+    false,
+  );
 });
 
 test('enumerations are checked', () => {

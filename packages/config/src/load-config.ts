@@ -38,6 +38,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const isProduction = cfg.NODE_ENV === 'production';
   const problems: string[] = [];
   if (isProduction && !cfg.SERVICE_SECRET) problems.push('SERVICE_SECRET: required when NODE_ENV=production');
+  // Issue 23: production signs every keyed request; nothing may turn that off there.
+  if (isProduction && cfg.SIGNED_REQUESTS === 'optional')
+    problems.push(
+      'SIGNED_REQUESTS=optional: refused when NODE_ENV=production (every keyed request is signed)',
+    );
   if (!cfg.TLS_CERT_FILE !== !cfg.TLS_KEY_FILE)
     problems.push('TLS_CERT_FILE, TLS_KEY_FILE: set both (HTTPS) or neither (HTTP)');
   if (problems.length > 0) throw new ConfigError(problems);

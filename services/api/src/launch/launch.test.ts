@@ -500,13 +500,13 @@ describe('launch-url', () => {
     const prod = await startApi({
       NODE_ENV: 'production',
       PUBLIC_BASE_URL: 'http://games.test',
-      SIGNED_REQUESTS: 'optional',
     });
     try {
       const op = await createOperator(prod.base, 'op_prod', { wallet_base_url: 'https://wallet.example/pp' });
       await assign(prod.base, 'op_prod', [slotA.symbol]);
       const res = await call(prod.base, 'POST', '/api/provider/v1/launch-url', {
         key: op.key,
+        sign: true,
         body: { symbol: slotA.symbol, external_player_id: pid() },
       });
       assert.equal(res.status, 500);
