@@ -2,13 +2,18 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { freeLowPort, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
-import { type StackProcess, signedHeaders, startStackProcess, until } from './test-support/stack-process.js';
+import {
+  requestOnce,
+  type StackProcess,
+  signedHeaders,
+  startStackProcess,
+  until,
+} from './test-support/stack-process.js';
 import { freePort, sleep } from './wait.js';
 
 // The cluster stack (`npm run start:cluster`): the real Temporal server on PostgreSQL with four
@@ -75,49 +80,12 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  text: string;
-  json: any;
-}
-
 /** One HTTPS request on its own connection (the cluster primary hands each to the next process). */
-function request(
+const request = (
   method: string,
   pathAndQuery: string,
   opts: { body?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: '127.0.0.1',
-        port: ports.PORT,
-        method,
-        path: pathAndQuery,
-        agent: false,
-        ca,
-        headers: { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => {
-          let json: any;
-          try {
-            json = JSON.parse(text);
-          } catch {}
-          resolve({ status: res.statusCode ?? 0, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within 20 s`)));
-    req.end(opts.body);
-  });
-}
+) => requestOnce(ports.PORT!, method, pathAndQuery, { ...opts, ca, timeoutMs: 20_000 });
 
 const signed = (method: string, pathAndQuery: string, body = '') =>
   signedHeaders(key, method, pathAndQuery, body);

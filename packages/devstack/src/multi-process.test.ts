@@ -8,7 +8,13 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { type StackProcess, signedHeaders, startStackProcess, until } from './test-support/stack-process.js';
+import {
+  requestOnce,
+  type StackProcess,
+  signedHeaders,
+  startStackProcess,
+  until,
+} from './test-support/stack-process.js';
 import { freePort, sleep } from './wait.js';
 
 // The default stack with two API processes (one port, round robin) and two settlement workers:
@@ -89,52 +95,12 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json: any;
-}
-
 /** One request on its own TCP connection (so the cluster hands each to the next process). */
-function request(
+const request = (
   method: string,
   pathAndQuery: string,
   opts: { body?: string; headers?: Record<string, string>; port?: number } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: opts.port ?? ports.api,
-        method,
-        path: pathAndQuery,
-        agent: false,
-        headers: {
-          ...(opts.body ? { 'content-type': 'application/json' } : {}),
-          ...opts.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => {
-          let json: any;
-          try {
-            json = JSON.parse(text);
-          } catch {}
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${pathAndQuery}: no answer within 10 s`)));
-    req.end(opts.body);
-  });
-}
+) => requestOnce(opts.port ?? ports.api, method, pathAndQuery, opts);
 
 const signed = (method: string, pathAndQuery: string, body = '', nonce?: string) =>
   signedHeaders(key, method, pathAndQuery, body, nonce);

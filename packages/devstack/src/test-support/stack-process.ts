@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import { REPO_ROOT } from '../paths.js';
@@ -101,4 +103,55 @@ export function signedHeaders(
     'x-pp-nonce': nonce,
     'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
   };
+}
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: any;
+}
+
+/**
+ * One request on a connection of its own (the API cluster primary hands each new connection to the
+ * next process): HTTP, or HTTPS trusting `ca` when given.
+ */
+export function requestOnce(
+  port: number,
+  method: string,
+  pathAndQuery: string,
+  opts: { body?: string; headers?: Record<string, string>; ca?: Buffer; timeoutMs?: number } = {},
+): Promise<Answer> {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  return new Promise((resolve, reject) => {
+    const options: https.RequestOptions = {
+      host: '127.0.0.1',
+      port,
+      method,
+      path: pathAndQuery,
+      agent: false,
+      headers: { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      ...(opts.ca ? { ca: opts.ca } : {}),
+    };
+    const onAnswer = (res: http.IncomingMessage) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => {
+        let json: any;
+        try {
+          json = JSON.parse(text);
+        } catch {}
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    };
+    const req = opts.ca ? https.request(options, onAnswer) : http.request(options, onAnswer);
+    req.on('error', reject);
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new Error(`${method} ${pathAndQuery}: no answer within ${timeoutMs / 1000} s`)),
+    );
+    req.end(opts.body);
+  });
 }
