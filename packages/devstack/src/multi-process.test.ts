@@ -229,22 +229,29 @@ test('rounds settle exactly once across the processes, started eagerly in both A
 
   // Each API process hosts a settlement worker (API_SETTLEMENT_WORKER=on, the default) and starts
   // its rounds eagerly: a round's first workflow task is recorded under the starting process's
-  // identity, and both API processes took part (the cluster hands each connection to the next).
+  // identity (api-<pid>-start@...), and both API processes took part (the cluster hands each
+  // connection to the next). Eager start is best effort: when the starting worker has no free
+  // workflow-task slot at that instant the server declines it and the task is polled instead, so
+  // a round may also start under an API process's worker identity (api-<pid>@...), never elsewhere.
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
-  const starters = new Set<string>();
+  const processes = new Set<string>();
+  let eager = 0;
   try {
     const client = new Client({ connection });
     for (const id of rounds) {
       const history = await client.workflow.getHandle(id).fetchHistory();
       const first = (history.events ?? []).find((e) => e.workflowTaskStartedEventAttributes);
       const who = first?.workflowTaskStartedEventAttributes?.identity ?? '';
-      assert.match(who, /^api-\d+-start@/, `round ${id} started eagerly in an API process`);
-      starters.add(who);
+      const match = /^api-(\d+)(-start)?@/.exec(who);
+      assert.ok(match, `round ${id} started in an API process, not ${who}`);
+      processes.add(match[1] as string);
+      if (match[2]) eager++;
     }
   } finally {
     await connection.close();
   }
-  assert.equal(starters.size, 2, `rounds ran in both API processes: ${[...starters]}`);
+  assert.equal(processes.size, 2, `rounds ran in both API processes: ${[...processes]}`);
+  assert.ok(eager >= rounds.length / 2, `${eager} of ${rounds.length} rounds started eagerly`);
 
   // The settlement (here the API's hosted workers) logs each wallet callback with the trace id and
   // the request id of the spin.
