@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddressSet } from './net.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = (protocols: string[]) =>
@@ -97,6 +98,28 @@ export const EnvSchema = z.object({
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
   NATIVE_ABANDON_AFTER_SECONDS: positiveInt.max(3600).default(300),
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma- or space-separated;
+   * empty by default: the socket's peer is the client). Read by the API (rate limits, audit log,
+   * app.proxy) and by the portal's server (login limits, staff audit log). docs/architecture.md
+   * "Security model".
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        AddressSet.parse(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'addresses or CIDRs, comma-separated (10.0.0.0/8, 127.0.0.1)'),
+  /**
+   * `1`: in production, operators' wallet URLs may name loopback and private addresses (a wallet
+   * inside the same private network). Link-local and metadata addresses are refused regardless.
+   */
+  WALLET_ALLOW_PRIVATE_NETWORKS: z.enum(['0', '1']).default('0'),
   /**
    * Shared by the API and the staff portal: with it, the API believes the client address the
    * portal forwards (login rate limits and the staff audit log). The default stack generates one.
