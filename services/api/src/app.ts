@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { adminRoutes } from './admin/routes.js';
 import { nativeHistoryRoutes } from './audit/native-history.js';
 import { auditRoutes } from './audit/routes.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate, requireKnownKey } from './auth/authenticate.js';
 import { operatorScope } from './auth/operator-scope.js';
 import { balanceRefreshRoutes } from './balance-refresh/routes.js';
 import { artworkRoutes } from './catalog/artwork-routes.js';
@@ -11,7 +11,7 @@ import { catalogRoutes } from './catalog/routes.js';
 import { crashRoutes } from './crash/routes.js';
 import type { ApiDeps } from './deps.js';
 import { freeRoundRoutes } from './free-rounds/routes.js';
-import { ARTWORK_BODY_LIMIT, readBody, readRawBody } from './http/body.js';
+import { ARTWORK_BODY_LIMIT, ARTWORK_BODY_TIMEOUT_MS, readBody, readRawBody } from './http/body.js';
 import { errorBoundary } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
@@ -28,8 +28,8 @@ import { staffRoutes } from './staff/routes.js';
 
 /**
  * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
- * Each keyed route declares its chain: read the body, authenticate (key, signature, nonce),
- * resolve the operator scope, then the handler.
+ * Each keyed route declares its chain: a known key (before any body byte is read), read the body,
+ * authenticate (key, signature over the body, nonce), resolve the operator scope, then the handler.
  */
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
@@ -39,19 +39,26 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(observe());
   app.use(errorBoundary(deps.logger));
 
+  const knownKey = requireKnownKey(deps);
   const providerGuard = [
+    knownKey,
     readBody(),
     authenticate(deps, 'provider'),
     operatorScope(deps.pool, deps.caches.operators),
   ];
   // The operator audit API is always signed (spec: operator, signed).
   const operatorGuard = [
+    knownKey,
     readBody(),
     authenticate(deps, 'operator'),
     operatorScope(deps.pool, deps.caches.operators),
   ];
-  const adminGuard = [readBody(), authenticate(deps, 'admin')];
-  const artworkGuard = [readRawBody(ARTWORK_BODY_LIMIT), authenticate(deps, 'admin')];
+  const adminGuard = [knownKey, readBody(), authenticate(deps, 'admin')];
+  const artworkGuard = [
+    knownKey,
+    readRawBody(ARTWORK_BODY_LIMIT, ARTWORK_BODY_TIMEOUT_MS),
+    authenticate(deps, 'admin'),
+  ];
 
   const provider = new Router({ prefix: '/api/provider/v1' });
   provider.use(catalogRoutes(deps, providerGuard).routes());

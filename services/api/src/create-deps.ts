@@ -1,4 +1,4 @@
-import type { Config } from '@opi/config';
+import { AddressSet, type Config } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
 import { createLocalOutcomes } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
@@ -87,6 +87,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     logger,
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
+    trustedProxies: AddressSet.parse(config.TRUSTED_PROXIES),
     isProduction: config.isProduction,
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,

@@ -1,3 +1,4 @@
+import type { AddressSet } from '@opi/config';
 import type { Game } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import type { LocalOutcomes } from '@opi/workflows';
@@ -54,6 +55,11 @@ export interface ApiDeps {
   hostedWorker?: HostedWorker;
   /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
   staffPortalSecret?: string;
+  /**
+   * TRUSTED_PROXIES: a request's client address is read from X-Forwarded-For only when its peer is
+   * one of these (`resolveClientIp` in @opi/config); else the socket's peer is the client.
+   */
+  trustedProxies: AddressSet;
   isProduction: boolean;
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;

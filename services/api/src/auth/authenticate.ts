@@ -1,5 +1,6 @@
 import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP, verifyOperatorRequest } from '@opi/signing';
 import type { Context, Next } from 'koa';
+import { bodyPending, closeAfterAnswer } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import type { ApiKeyRecord, KeyStore } from './keys.js';
 import type { NonceClaimer } from './nonces.js';
@@ -37,6 +38,24 @@ const SIGNATURE_FAILURES: Record<string, string> = {
   invalid_nonce: 'x-pp-nonce must be 16 to 128 visible ASCII characters',
   invalid_signature: 'Invalid request signature',
 };
+
+/**
+ * The first link of a keyed route, before its body is read: the key must be present and known
+ * (401 otherwise), so a request without a valid key never has its body read (an upload of 5 MiB
+ * by anyone). The signature covers the body and is checked by `authenticate` after the read.
+ */
+export function requireKnownKey(deps: Pick<AuthDeps, 'keys'>) {
+  return async (ctx: Context, next: Next) => {
+    const raw = presentedKey(ctx);
+    const key = raw && raw.length <= 256 ? await deps.keys.find(raw) : null;
+    if (!key) {
+      // The body is never read: the connection ends with the answer, so it cannot be sent anyway.
+      if (bodyPending(ctx)) closeAfterAnswer(ctx);
+      throw new HttpError(401, raw ? 'Invalid API key' : 'Missing API key');
+    }
+    await next();
+  };
+}
 
 /**
  * Authenticates the key, verifies the request signature (always on /api/operator/v1, on every

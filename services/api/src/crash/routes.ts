@@ -4,6 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { readBody } from '../http/body.js';
+import { clientAddress } from '../http/client-address.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
 import { findCrashSession } from '../sessions/runtime-session.js';
@@ -163,13 +164,16 @@ export function crashRoutes(deps: ApiDeps, adminGuard: Middleware[]): Router[] {
       authorized_until: granted.authorized_until.toISOString(),
     };
   });
-  /** A demo page's play-money session: no operator, no wallet. */
+  /**
+   * A demo page's play-money session: no operator, no wallet. Limited per client address and in
+   * total (crash/demo.ts): 429 or 503 with Retry-After.
+   */
   api.post('/demo', readBody(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const { slug } = parseOr422(DemoRequest, ctx.state.body ?? {}, 'body');
     const entry = crashTitle(slug);
     if (!entry) throw new HttpError(404, 'Game not found');
-    const demo = await createDemoSession(deps.pool, entry.symbol);
+    const demo = await createDemoSession(deps.pool, entry.symbol, clientAddress(ctx, deps));
     ctx.status = 201;
     ctx.body = { session_token: demo.session_token, expires_at: demo.expires_at.toISOString() };
   });

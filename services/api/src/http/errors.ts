@@ -13,6 +13,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail: string | ValidationDetail[],
     readonly extra: Record<string, unknown> = {},
+    /** Response headers of this answer (e.g. Retry-After of a 429 or 503). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof detail === 'string' ? detail : 'validation failed');
     this.name = 'HttpError';
@@ -96,6 +98,7 @@ export function errorBoundary(logger: Logger) {
       }
     } catch (err) {
       if (err instanceof HttpError) {
+        ctx.set(err.headers);
         ctx.status = err.status;
         ctx.body = { detail: err.detail, ...err.extra };
         return;
