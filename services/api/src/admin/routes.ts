@@ -158,32 +158,41 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const allowed = [
       ...new Set([defaultCurrency, ...(input.allowed_currencies ?? current.allowed_currencies)]),
     ];
-    const { rows } = await deps.pool.query<OperatorRow>(
-      `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
+    // A status change locks the row FOR UPDATE first: it waits for the rounds being recorded (they
+    // hold the row's key-share lock) and they wait for it, so no round of a suspended operator is
+    // written after this answer, in any process (sessions/takes-bets.ts).
+    const { rows } = await withTransaction(deps.pool, async (c) => {
+      if (input.status !== undefined)
+        await c.query(`SELECT 1 FROM operators WHERE operator_id = $1 FOR UPDATE`, [current.operator_id]);
+      return c.query<OperatorRow>(
+        `UPDATE operators SET name = $2, status = $3, default_currency = $4, allowed_currencies = $5,
               bet_min_minor = $6, bet_max_minor = $7, wallet_base_url = $8, wallet_secret_enc = $9,
               artwork_format = $10, default_jurisdiction = $11, reality_check_interval_seconds = $12,
               diagnostics_protection_player_id = $13, updated_at = now()
        WHERE operator_id = $1 RETURNING ${OPERATOR_COLUMNS}`,
-      [
-        current.operator_id,
-        input.name ?? current.name,
-        input.status ?? current.status,
-        defaultCurrency,
-        allowed,
-        input.bet_limits ? BigInt(input.bet_limits.min) : current.bet_min_minor,
-        input.bet_limits ? BigInt(input.bet_limits.max) : current.bet_max_minor,
-        input.wallet_base_url === undefined ? current.wallet_base_url : input.wallet_base_url,
-        rotated ? deps.box.encrypt(rotated) : current.wallet_secret_enc,
-        input.artwork_format ?? current.artwork_format,
-        input.default_jurisdiction === undefined ? current.default_jurisdiction : input.default_jurisdiction,
-        input.reality_check_interval_seconds === undefined
-          ? current.reality_check_interval_seconds
-          : input.reality_check_interval_seconds,
-        input.diagnostics_protection_player_id === undefined
-          ? current.diagnostics_protection_player_id
-          : input.diagnostics_protection_player_id,
-      ],
-    );
+        [
+          current.operator_id,
+          input.name ?? current.name,
+          input.status ?? current.status,
+          defaultCurrency,
+          allowed,
+          input.bet_limits ? BigInt(input.bet_limits.min) : current.bet_min_minor,
+          input.bet_limits ? BigInt(input.bet_limits.max) : current.bet_max_minor,
+          input.wallet_base_url === undefined ? current.wallet_base_url : input.wallet_base_url,
+          rotated ? deps.box.encrypt(rotated) : current.wallet_secret_enc,
+          input.artwork_format ?? current.artwork_format,
+          input.default_jurisdiction === undefined
+            ? current.default_jurisdiction
+            : input.default_jurisdiction,
+          input.reality_check_interval_seconds === undefined
+            ? current.reality_check_interval_seconds
+            : input.reality_check_interval_seconds,
+          input.diagnostics_protection_player_id === undefined
+            ? current.diagnostics_protection_player_id
+            : input.diagnostics_protection_player_id,
+        ],
+      );
+    });
     ctx.body = {
       success: true,
       data: {

@@ -29,9 +29,10 @@ import {
 } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import { assertBetsAllowed, readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
+import { readBetsBlocked, refusalFacts } from '../sessions/bets-blocked.js';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { CrashSession } from '../sessions/runtime-session.js';
+import { assertTakesBets, refuseSuspendedOperator } from '../sessions/takes-bets.js';
 import { readWalletBalance } from '../sessions/wallet-balance.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 import {
@@ -432,6 +433,8 @@ export class CrashRuntime {
     const symbol = symbolOf(actor);
     const entry = findEntry(symbol);
     if (entry?.provider_id !== 'prov_d') throw new HttpError(409, 'Not a crash title');
+    // A suspended operator starts no round (403); the bet's transaction checks again, under locks.
+    if (actor.kind === 'wallet') refuseSuspendedOperator(actor.session);
     let auto: number | null = null;
     if (input.auto_cashout !== undefined && input.auto_cashout !== null && input.auto_cashout !== '') {
       const m = /^([0-9]{1,5})(?:\.([0-9]{1,2}))?$/.exec(String(input.auto_cashout));
@@ -492,8 +495,10 @@ export class CrashRuntime {
         [owner.id, symbol],
       );
       if (busy[0]) throw new HttpError(409, 'A round of this game is still running');
-      // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
-      if (actor.kind === 'wallet') await assertBetsAllowed(c, actor.session.session_id);
+      // No bets in a revoked session (401) or a suspended operator's (403), nor (player protection)
+      // in a session the operator's wallet stopped, until relaunch (409): under the session's and
+      // the operator's row locks (sessions/takes-bets.ts).
+      if (actor.kind === 'wallet') await assertTakesBets(c, actor.session);
       // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
       if (actor.kind === 'wallet') await assertNoRealityCheckDue(c, actor.session.session_id);
       const next = nextCommitment(this.deps.box, chain);

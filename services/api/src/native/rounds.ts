@@ -7,9 +7,10 @@ import { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { parseOr422 } from '../http/validate.js';
-import { assertBetsAllowed, readBetsBlocked } from '../sessions/bets-blocked.js';
+import { readBetsBlocked } from '../sessions/bets-blocked.js';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
+import { assertTakesBets, refuseSuspendedOperator } from '../sessions/takes-bets.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 import {
   applyAction,
@@ -255,6 +256,8 @@ export async function placeBet(
 ) {
   const family = familyOf(session);
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  // A suspended operator starts no round (403); the transaction below checks again, under locks.
+  refuseSuspendedOperator(session);
   const temporal = deps.temporal;
   const req = parseOr422(BetRequest, body ?? {}, 'body');
   const stake = BigInt(req.stake_minor);
@@ -305,8 +308,10 @@ export async function placeBet(
         round_id: rows[0].round_id,
       });
     }
-    // Player protection: no bets in a session the operator's wallet stopped, until relaunch.
-    await assertBetsAllowed(c, session.session_id);
+    // No bets in a revoked session (401) or a suspended operator's (403), nor (player protection)
+    // in a session the operator's wallet stopped, until relaunch (409): under the session's and
+    // the operator's row locks, so a revocation or deactivation either waits for this round or stops it.
+    await assertTakesBets(c, session);
     // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
     await assertNoRealityCheckDue(c, session.session_id);
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });

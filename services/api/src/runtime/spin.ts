@@ -16,6 +16,11 @@ import {
   spinTooSoonError,
 } from '../sessions/jurisdiction-rules.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
+import {
+  operatorSuspendedError,
+  refuseSuspendedOperator,
+  sessionRevokedError,
+} from '../sessions/takes-bets.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
 
 export const SpinRequest = z.object({
@@ -57,6 +62,8 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
     throw new HttpError(409, 'This title is not played through /spin');
   }
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  // A suspended operator starts no round (403); the round's statement checks again, atomically.
+  refuseSuspendedOperator(session);
   const req = parseOr422(SpinRequest, body ?? {}, 'body');
   // Jurisdiction rules: autoplay or turbo asked for where they are not allowed (GB) is 422.
   await refuseAutoplayTurbo(deps.pool, session, body);
@@ -176,10 +183,13 @@ export async function spin(deps: ApiDeps, play: SlotPlayer, session: RuntimeSess
 /**
  * The spin's one statement (one round trip, autocommit): under a share lock of the session row, the
  * round with its intent and the debit's pending journal row (journal ahead: the workflow's first
- * debit attempt sends these bytes at once), unless the session has an unfinished round (409; two
- * racing spins meet at the unique index rounds_one_open_spin) or its bets are blocked by
- * the operator's wallet (409 with the code). The share lock waits for a refusal being recorded
- * (which updates the session row) and then reads its block.
+ * debit attempt sends these bytes at once), unless the session was revoked (401) or its operator
+ * suspended (403), the session has an unfinished round (409; two racing spins meet at the unique
+ * index rounds_one_open_spin) or its bets are blocked by the operator's wallet (409 with the
+ * code). The share lock waits for a refusal or a revocation being recorded (which update the
+ * session row) and then reads the new row; the operator row's key-share lock (the one the rounds
+ * foreign key takes anyway) waits for a deactivation (the PATCH locks the row FOR UPDATE) and then
+ * reads its new status (sessions/takes-bets.ts).
  */
 async function recordSpinRound(
   db: ApiDeps['pool'] | PoolClient,
@@ -194,12 +204,21 @@ async function recordSpinRound(
   const stepType = intent.freeRound ? 'credit' : 'debit';
   const stepAmount = intent.freeRound ? (intent.winMinor ?? '0') : intent.stakeMinor;
   const { rows } = await db.query<
-    BetsBlockedRow & SpinRulesRow & { open_round_id: string | null; inserted: number; journalled: number }
+    BetsBlockedRow &
+      SpinRulesRow & {
+        session_status: string;
+        operator_status: string | null;
+        open_round_id: string | null;
+        inserted: number;
+        journalled: number;
+      }
   >(
     `WITH s AS (
-       SELECT bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
+       SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
               reality_check_due_at
          FROM sessions WHERE session_id = $3 FOR SHARE
+     ), o AS (
+       SELECT status FROM operators WHERE operator_id = $2 FOR KEY SHARE
      ), open_round AS (
        SELECT round_id FROM rounds
         WHERE session_id = $3 AND status = 'open' LIMIT 1
@@ -209,7 +228,8 @@ async function recordSpinRound(
        INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
                            bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor)
        SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10, $15, $16 FROM s
-        WHERE s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
+        WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
+          AND s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
           -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
           -- minimum interval after the session's latest round started.
           AND NOT coalesce(s.reality_check_due_at <= now(), false)
@@ -223,7 +243,8 @@ async function recordSpinRound(
        SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
        RETURNING 1
      )
-     SELECT (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
+     SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
+            (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
             s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
             (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
               AS retry_after_ms,
@@ -254,6 +275,9 @@ async function recordSpinRound(
   const row = rows[0];
   if (!row) throw new HttpError(401, 'Missing or invalid session token');
   if (row.inserted === 1 && row.journalled === 1) return;
+  // Revoked, or its operator suspended, by the time the round would be written: no round.
+  if (row.session_status !== 'active') throw sessionRevokedError();
+  if (row.operator_status !== 'active') throw operatorSuspendedError();
   // Jurisdiction rules: too soon after the latest spin's start (GB), even while that round is
   // still settling, so the answer says how long to wait.
   if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);

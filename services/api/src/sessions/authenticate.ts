@@ -26,7 +26,7 @@ function needsExtension(expiresAt: Date | null): boolean {
 /**
  * Runtime routes accept only the session's own token (the launch URL's bearer secret, stored as
  * a hash). An expired or revoked session is 401. For the slot families, activity extends the
- * inactivity deadline. Expiry never cancels an unfinished payment: settlement does not pass here.
+ * inactivity deadline (not while the operator is suspended). Expiry never cancels an unfinished payment: settlement does not pass here.
  */
 export function authenticateRuntime(deps: ApiDeps) {
   return async (ctx: Context, next: Next) => {
@@ -45,8 +45,11 @@ export function authenticateRuntime(deps: ApiDeps) {
     if (session.expires_at && session.expires_at.getTime() <= Date.now()) {
       throw new HttpError(401, 'The session has expired: launch the game again');
     }
+    // A suspended operator's sessions do not slide: their deadline stays where the suspension
+    // found it (they start no round meanwhile: sessions/takes-bets.ts).
     if (
       (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
+      session.operator_active !== false &&
       needsExtension(session.expires_at)
     ) {
       const extended = new Date(Date.now() + LIFETIMES.slotInactivityMs);

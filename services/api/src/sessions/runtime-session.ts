@@ -20,6 +20,11 @@ export interface RuntimeSession {
    * with the session by its launch token). False: sessions/free-rounds.ts skips its query.
    */
   free_rounds_granted?: boolean;
+  /**
+   * Whether the session's operator is active, as authentication read it (the database, this very
+   * request). False: no new round (sessions/takes-bets.ts; the round's statement checks again).
+   */
+  operator_active?: boolean;
 }
 
 /** A runtime session with what authentication checks: its status and (prov_c) its grant's deadline. */
@@ -29,7 +34,8 @@ export type SessionRow = RuntimeSession & { status: string; grant_expires_at: Da
 export type CrashSession = RuntimeSession & { status: string; authorization_id: string };
 
 const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-       trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang`;
+       trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang,
+       (SELECT o.status = 'active' FROM operators o WHERE o.operator_id = s.operator_id) AS operator_active`;
 
 /**
  * The session whose launch token (`sessions.token_hash`) hashes to `tokenHash`: the slot families'
