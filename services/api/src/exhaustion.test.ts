@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '@opi/games';
 import { DEMO_LIVE_CAP, DEMO_PER_ADDRESS_LIMIT } from './crash/demo.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './http/body.js';
-import { ADMIN_KEY, call, type Harness, startApi } from './test-support/harness.js';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from './test-support/harness.js';
+import { until } from './test-support/until.js';
 
 /*
  * Issue 23 point 6, "no one exhausts what others need", against the real API on a real database:
@@ -264,5 +265,180 @@ describe('POST /api/runtime/crash/demo', () => {
     assert.deepEqual(again.map((r) => r.status).sort(), [201, 201, 503, 503, 503]);
     assert.equal(await live(), DEMO_LIVE_CAP);
     await h.db.pool.query(`DELETE FROM crash_demo_sessions WHERE demo_id LIKE 'demo_fill_%'`);
+  });
+});
+
+// --- event streams -------------------------------------------------------------------------------
+
+describe('GET /api/runtime/events', () => {
+  const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+  let opKey: string;
+
+  before(async () => {
+    // The test drives the sweep itself.
+    h.deps.refresh.stopHeartbeat();
+    opKey = (await createOperator(h.base, 'op_exhaust')).key;
+    await assign(h.base, 'op_exhaust', [slot.symbol]);
+  });
+
+  async function launch(player: string) {
+    const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
+      key: opKey,
+      body: { symbol: slot.symbol, external_player_id: player, currency: 'EUR' },
+    });
+    assert.equal(res.status, 200, res.text);
+    return {
+      token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
+      sessionId: res.json.session_id,
+    };
+  }
+
+  /** An event stream as the page reads it: its events, and whether the server ended it. */
+  async function stream(token: string) {
+    const abort = new AbortController();
+    const res = await fetch(`${h.base}/api/runtime/events`, {
+      headers: { 'x-session-token': token },
+      signal: abort.signal,
+    });
+    const events: { event: string; data: any }[] = [];
+    let ended = false;
+    if (res.ok && res.body) {
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buf = '';
+      void (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += decoder.decode(value, { stream: true });
+            for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
+              const block = buf.slice(0, cut);
+              buf = buf.slice(cut + 2);
+              const event = /^event: (.*)$/m.exec(block)?.[1];
+              const data = /^data: (.*)$/m.exec(block)?.[1];
+              if (event) events.push({ event, data: data ? JSON.parse(data) : undefined });
+            }
+          }
+        } catch {}
+        ended = true;
+      })();
+      await until('ready', async () => events.some((e) => e.event === 'ready'), 5000, 10);
+    }
+    return {
+      res,
+      events,
+      get ended() {
+        return ended;
+      },
+      close: () => abort.abort(),
+    };
+  }
+
+  test('a session holds at most 3 streams: the 4th closes the oldest, which is told why', async () => {
+    const { token, sessionId } = await launch('ex-tabs');
+    const first = await stream(token);
+    const second = await stream(token);
+    const third = await stream(token);
+    assert.equal(h.deps.refresh.localCount(sessionId), 3);
+    const fourth = await stream(token);
+    assert.equal(fourth.res.status, 200);
+    await until('the oldest stream ended', async () => first.ended, 5000, 10);
+    assert.deepEqual(first.events.at(-1), { event: 'closed', data: { reason: 'superseded' } });
+    assert.ok(!second.ended && !third.ended && !fourth.ended);
+    assert.equal(h.deps.refresh.localCount(sessionId), 3);
+    // Its presence row is gone too: three rows for the session.
+    await until(
+      'three presence rows',
+      async () =>
+        (await h.db.pool.query(`SELECT 1 FROM subscriber_presence WHERE session_id = $1`, [sessionId]))
+          .rowCount === 3,
+    );
+    const fifth = await stream(token);
+    await until('the second stream ended', async () => second.ended, 5000, 10);
+    for (const s of [third, fourth, fifth]) s.close();
+  });
+
+  test('the process holds at most its ceiling of streams: past it 503 with Retry-After', async () => {
+    // The streams of the test before have been closed by their pages: let the server see it.
+    await until('no stream left', async () => h.deps.refresh.localCount() === 0, 5000, 10);
+    const before = h.deps.refresh.localCount();
+    const saved = h.deps.refresh.limits.perProcess;
+    h.deps.refresh.limits.perProcess = before + 2;
+    try {
+      const a = await launch('ex-full-a');
+      const b = await launch('ex-full-b');
+      const c = await launch('ex-full-c');
+      const sa = await stream(a.token);
+      const sb = await stream(b.token);
+      const refused = await fetch(`${h.base}/api/runtime/events`, {
+        headers: { 'x-session-token': c.token },
+      });
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get('retry-after'), '30');
+      assert.match(((await refused.json()) as { detail: string }).detail, /Too many open event streams/);
+      assert.equal(h.deps.refresh.localCount(), before + 2);
+      // A session already holding streams at its own limit replaces its oldest even when full.
+      h.deps.refresh.limits.perSession = 1;
+      const sa2 = await stream(a.token);
+      assert.equal(sa2.res.status, 200);
+      await until('the replaced stream ended', async () => sa.ended, 5000, 10);
+      h.deps.refresh.limits.perSession = 3;
+      // One closes: there is room again.
+      sb.close();
+      await until('room', async () => h.deps.refresh.localCount() < before + 2, 5000, 10);
+      const sc = await stream(c.token);
+      assert.equal(sc.res.status, 200);
+      sa2.close();
+      sc.close();
+    } finally {
+      h.deps.refresh.limits.perProcess = saved;
+      h.deps.refresh.limits.perSession = 3;
+    }
+  });
+
+  test('a stream ends when its session is revoked (at once) or expires (at the sweep)', async () => {
+    const revokedOne = await launch('ex-revoke');
+    const s1 = await stream(revokedOne.token);
+    const other = await launch('ex-keep');
+    const kept = await stream(other.token);
+    const revoked = await call(h.base, 'POST', `/api/admin/v1/sessions/${revokedOne.sessionId}/revoke`, {
+      key: ADMIN_KEY,
+      sign: true,
+      body: {},
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+    await until('the revoked session stream ended', async () => s1.ended, 5000, 10);
+    assert.deepEqual(s1.events.at(-1), { event: 'closed', data: { reason: 'session_ended' } });
+
+    // Revoked in another process (or directly in the database): the sweep finds it.
+    const elsewhere = await launch('ex-revoke-elsewhere');
+    const s2 = await stream(elsewhere.token);
+    await h.db.pool.query(`UPDATE sessions SET status = 'revoked' WHERE session_id = $1`, [
+      elsewhere.sessionId,
+    ]);
+    // Expired.
+    const expiring = await launch('ex-expire');
+    const s3 = await stream(expiring.token);
+    await h.db.pool.query(
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE session_id = $1`,
+      [expiring.sessionId],
+    );
+    // Relaunched with a new token: the old page's stream ends.
+    const relaunched = await launch('ex-relaunch');
+    const s4 = await stream(relaunched.token);
+    await h.db.pool.query(`UPDATE sessions SET token_hash = $2 WHERE session_id = $1`, [
+      relaunched.sessionId,
+      'f'.repeat(64),
+    ]);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(!s2.ended && !s3.ended && !s4.ended, 'nothing ends before the sweep');
+    await h.deps.refresh.heartbeat();
+    await until('the swept streams ended', async () => s2.ended && s3.ended && s4.ended, 5000, 10);
+    for (const s of [s2, s3, s4])
+      assert.deepEqual(s.events.at(-1), { event: 'closed', data: { reason: 'session_ended' } });
+    assert.ok(!kept.ended, 'a live session keeps its stream');
+    assert.equal(h.deps.refresh.localCount(other.sessionId), 1);
+    kept.close();
   });
 });

@@ -19,6 +19,21 @@ const NOTIFY_PAYLOAD_MAX_BYTES = 7000;
 /** A page that stops reading is dropped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 64 * 1024;
 
+/**
+ * Streams one session may hold in this process: a page and a reload or two (a reload's old stream
+ * may linger until its socket is found closed). Past it the oldest is closed, told `closed`
+ * `{reason: 'superseded'}` so that page stops reconnecting.
+ */
+export const MAX_STREAMS_PER_SESSION = 3;
+/**
+ * Streams one API process holds at most; a new one past it is refused (503, Retry-After). An open
+ * page is one stream, and one process serves a few hundred playing pages (docs/benchmarks.md: 55
+ * to 114 rounds/s per process, a player spinning every few seconds): 2,000 leaves room for idle
+ * pages and reloads, while a stream costs a socket, a small buffer and a presence row, far below
+ * what the process and the heartbeat's one upsert of every row can carry.
+ */
+export const MAX_STREAMS_PER_PROCESS = 2000;
+
 /** What the page is told (and what the operator sent): echoed, never interpreted. */
 export interface RefreshSignal {
   request_id: string | null;
@@ -40,8 +55,13 @@ export interface Subscriber {
 interface Local {
   id: string;
   sessionId: string;
+  /** The launch token's hash the stream was opened with: a relaunch (new token) ends it. */
+  tokenHash: string | null;
   stream: PassThrough;
 }
+
+/** Why the server ended a stream (`event: closed`); the page does not reconnect after it. */
+export type ClosedReason = 'superseded' | 'session_ended';
 
 /** One server-sent event; JSON.stringify escapes CR and LF, so `data` is one line. */
 export function sseEvent(event: string, data: unknown): string {
@@ -101,6 +121,8 @@ export class RefreshHub {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly heartbeatMs: number;
+  /** The stream limits (tests lower them to reach them). */
+  readonly limits = { perSession: MAX_STREAMS_PER_SESSION, perProcess: MAX_STREAMS_PER_PROCESS };
 
   constructor(
     private readonly pool: Pool,
@@ -125,11 +147,24 @@ export class RefreshHub {
     return sessionId === undefined ? this.subscribers.size : (this.bySession.get(sessionId)?.size ?? 0);
   }
 
-  /** Opens a stream for a game page of `sessionId`. */
-  open(sessionId: string): Subscriber {
+  /**
+   * Opens a stream for a game page of `sessionId` (opened with the launch token hashing to
+   * `tokenHash`). The session's oldest streams past `limits.perSession` are closed; undefined when
+   * this process already holds `limits.perProcess` streams (the caller answers 503).
+   */
+  open(sessionId: string, tokenHash: string | null = null): Subscriber | undefined {
+    const mine = this.bySession.get(sessionId);
+    if (mine && mine.size >= this.limits.perSession) {
+      // Oldest first (a Set keeps insertion order): the new stream takes its place.
+      for (const old of [...mine].slice(0, mine.size - this.limits.perSession + 1)) {
+        this.end(old, 'superseded');
+      }
+    } else if (this.subscribers.size >= this.limits.perProcess) {
+      return undefined;
+    }
     const id = `sub_${randomUUID()}`;
     const stream = new PassThrough();
-    const local: Local = { id, sessionId, stream };
+    const local: Local = { id, sessionId, tokenHash, stream };
     this.subscribers.set(id, local);
     const ids = this.bySession.get(sessionId) ?? new Set<string>();
     this.bySession.set(sessionId, ids.add(id));
@@ -151,6 +186,42 @@ export class RefreshHub {
       REFRESH_CHANNEL,
       notifyPayloads(sessionIds, signal),
     ]);
+  }
+
+  /** Ends this process's streams of a session now (it was revoked here); true if any. */
+  endSession(sessionId: string): boolean {
+    const ids = [...(this.bySession.get(sessionId) ?? [])];
+    for (const id of ids) this.end(id, 'session_ended');
+    return ids.length > 0;
+  }
+
+  /**
+   * Ends the streams whose session is over: revoked or closed (status not `active`), expired
+   * (`expires_at` passed), or relaunched with another token. One statement for every local
+   * session; run with each heartbeat (so within 15 s in every process; a revocation through this
+   * process ends its streams at once). Resolves with the sessions ended; a failure is logged.
+   */
+  async sweep(): Promise<string[]> {
+    const locals = [...this.subscribers.values()];
+    if (locals.length === 0) return [];
+    const sessions = new Map<string, string | null>();
+    for (const l of locals) if (!sessions.has(l.sessionId)) sessions.set(l.sessionId, l.tokenHash);
+    try {
+      const { rows } = await this.pool.query<{ session_id: string }>(
+        `SELECT t.session_id FROM unnest($1::text[], $2::text[]) AS t(session_id, token_hash)
+          WHERE NOT EXISTS (
+            SELECT 1 FROM sessions s
+             WHERE s.session_id = t.session_id AND s.status = 'active'
+               AND (s.expires_at IS NULL OR s.expires_at > now())
+               AND (t.token_hash IS NULL OR s.token_hash = t.token_hash))`,
+        [[...sessions.keys()], [...sessions.values()]],
+      );
+      for (const r of rows) this.endSession(r.session_id);
+      return rows.map((r) => r.session_id);
+    } catch (err) {
+      this.logger.warn('event stream session sweep failed', { error: String(err) });
+      return [];
+    }
   }
 
   /** Ends every local stream at once (shutdown); their rows go with one DELETE. */
@@ -192,6 +263,14 @@ export class RefreshHub {
     ).catch((err: unknown) => this.logger.warn('presence delete failed', { error: String(err) }));
   }
 
+  /** Tells the page why (`event: closed`), then closes the stream. */
+  private end(id: string, reason: ClosedReason): void {
+    const local = this.subscribers.get(id);
+    if (!local) return;
+    this.send(local, sseEvent('closed', { reason }));
+    this.close(id);
+  }
+
   private send(local: Local, text: string): void {
     const { stream } = local;
     if (stream.destroyed || stream.writableEnded) return;
@@ -222,12 +301,14 @@ export class RefreshHub {
    * Every 15 s (the timer; callable by tests): a keep-alive comment on every stream, then one
    * statement that upserts this process's presence rows (fresh last_seen_at; re-inserted if purged
    * meanwhile) and purges rows of dead processes. While this process cannot hear NOTIFY its rows
-   * are left to go stale, so refresh requests do not count pages a signal cannot reach. Resolves
-   * when the write is done; a failure is logged, never thrown.
+   * are left to go stale, so refresh requests do not count pages a signal cannot reach. The sweep
+   * (`sweep`) ends the streams of sessions that are over. Resolves when the writes are done; a
+   * failure is logged, never thrown.
    */
   heartbeat(): Promise<void> {
     for (const local of [...this.subscribers.values()]) this.send(local, ': keepalive\n\n');
-    if (!this.listener.healthy) return Promise.resolve();
+    const swept = this.sweep();
+    if (!this.listener.healthy) return swept.then(() => {});
     return this.enqueue(() => {
       const locals = [...this.subscribers.values()];
       return this.pool.query(
@@ -241,10 +322,12 @@ export class RefreshHub {
          ON CONFLICT (subscriber_id) DO UPDATE SET last_seen_at = now()`,
         [locals.map((l) => l.id), locals.map((l) => l.sessionId), this.instance, PURGE_AFTER_SECONDS],
       );
-    }).then(
-      () => {},
-      (err: unknown) => this.logger.warn('presence refresh failed', { error: String(err) }),
-    );
+    })
+      .then(
+        () => {},
+        (err: unknown) => this.logger.warn('presence refresh failed', { error: String(err) }),
+      )
+      .then(() => swept.then(() => {}));
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {

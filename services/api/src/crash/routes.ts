@@ -205,6 +205,8 @@ export function crashRoutes(deps: ApiDeps, adminGuard: Middleware[]): Router[] {
     const { reason } = parseOr422(RevokeRequest, ctx.state.body ?? {}, 'body');
     const revoked = await revokeSession(deps.pool, id, reason ?? 'revoked by provider staff');
     if (!revoked) throw new HttpError(404, 'Session not found');
+    // Its game pages' event streams in this process end now (other processes' at their next sweep).
+    deps.refresh.endSession(id);
     ctx.body = { success: true, data: revoked };
   });
 

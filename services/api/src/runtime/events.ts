@@ -3,13 +3,20 @@ import { REFRESH_FAMILY } from '../balance-refresh/refresh-player-balance.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import type { RuntimeSession } from '../sessions/runtime-session.js';
+import { hashLaunchToken } from '../sessions/tokens.js';
 
 /**
  * GET /api/runtime/events: the open game page's server-sent-event stream (read with fetch()
  * streaming, so the session token travels in `x-session-token`). `ready` carries the subscriber
  * id once the page counts as present; `balance-refresh` asks the page to read its balance again;
- * a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409).
+ * a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409). A session
+ * holds at most 3 streams per process (the oldest is ended with `closed` `{reason:'superseded'}`),
+ * a process at most 2,000 (else 503 with Retry-After), and a stream ends (`closed`
+ * `{reason:'session_ended'}`) when its session is revoked, expires or is relaunched (hub.ts sweep).
  */
+/** Seconds a page is asked to wait before trying again when this process holds all the streams it may. */
+export const STREAMS_FULL_RETRY_AFTER_S = 30;
+
 export function eventStream(deps: ApiDeps) {
   return async (ctx: Context) => {
     const session = ctx.state.session as RuntimeSession;
@@ -19,7 +26,16 @@ export function eventStream(deps: ApiDeps) {
         `Unsupported provider operation: balance refresh events are supported for ${REFRESH_FAMILY} sessions only`,
       );
     }
-    const subscriber = deps.refresh.open(session.session_id);
+    const token = ctx.get('x-session-token') || /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+    const subscriber = deps.refresh.open(session.session_id, token ? hashLaunchToken(token) : null);
+    if (!subscriber) {
+      throw new HttpError(
+        503,
+        'Too many open event streams on this server: retry after Retry-After seconds',
+        {},
+        { 'Retry-After': String(STREAMS_FULL_RETRY_AFTER_S) },
+      );
+    }
     // The page going away (or the server ending the stream) removes its presence row.
     ctx.res.once('close', () => subscriber.close());
     try {

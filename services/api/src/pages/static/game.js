@@ -412,6 +412,7 @@
   async function subscribe() {
     let delay = 1000;
     let connectedBefore = false;
+    let closedByServer = false;
     while (!ended) {
       try {
         const res = await fetch('/api/runtime/events', {
@@ -434,8 +435,16 @@
               connectedBefore = true;
             } else if (name === 'balance-refresh') {
               void refreshBalance();
+            } else if (name === 'closed') {
+              // The server ended this stream for good (another tab of the session took its place,
+              // or the session is over): no reconnect.
+              closedByServer = true;
             }
           });
+          if (closedByServer) {
+            el.game.dataset.events = 'closed';
+            return;
+          }
         }
       } catch {
         if (stream.signal.aborted) return;
