@@ -62,10 +62,11 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WALLET_PORT||8090)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "services/wallet-sandbox/dist/main.js"]
 
-# The staff portal (Next.js, built in the build stage): `next start` in portal/.
+# The staff portal (Next.js, built in the build stage): portal/server.mjs (`next start` behind a
+# server that takes the client address from the socket, or from TRUSTED_PROXIES' X-Forwarded-For).
 FROM runtime AS portal
 WORKDIR /app/portal
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORTAL_PORT||3000)+'/login').then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))"]
-CMD ["sh", "-c", "exec node ../node_modules/next/dist/bin/next start -H 0.0.0.0 -p \"${PORTAL_PORT:-3000}\""]
+CMD ["sh", "-c", "exec node server.mjs -H 0.0.0.0 -p \"${PORTAL_PORT:-3000}\""]

@@ -7,13 +7,14 @@ import { REPO_ROOT } from './paths.js';
 
 /*
  * The staff portal (portal/, Next.js) as the stack and the test runner use it: a production build
- * (`next build`), made only when its inputs changed, then `next start`.
+ * (`next build`), made only when its inputs changed, then served by portal/server.mjs (Next's
+ * production server behind a Node server that decides the client's address: TRUSTED_PROXIES).
  */
 
 export const PORTAL_DIR = path.join(REPO_ROOT, 'portal');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const STAMP = path.join(PORTAL_DIR, '.next', 'opi-build-stamp');
-/** Preloaded into `next start` so the portal stops when its supervisor disappears. */
+/** Preloaded into the portal's server so it stops when its supervisor disappears. */
 export const EXIT_WITH_PARENT = path.join(REPO_ROOT, 'packages', 'devstack', 'src', 'exit-with-parent.mjs');
 
 /** Every file the build reads that we own: sources, config, the lockfile. */
@@ -88,7 +89,7 @@ export async function ensurePortalBuild(log: (line: string) => void): Promise<bo
   return true;
 }
 
-/** The command that serves the production build: `next start` on host:port. */
+/** The command that serves the production build: portal/server.mjs on host:port. */
 export function portalStartCommand(
   host: string,
   port: number,
@@ -98,8 +99,7 @@ export function portalStartCommand(
     args: [
       '--import',
       pathToFileURL(EXIT_WITH_PARENT).href,
-      NEXT_BIN,
-      'start',
+      path.join(PORTAL_DIR, 'server.mjs'),
       '--port',
       String(port),
       '--hostname',

@@ -14,6 +14,12 @@ const PortalEnv = z.object({
    * https origin makes the session cookie `__Host-` and Secure. Without it, the request's own host.
    */
   PORTAL_PUBLIC_URL: z.url().optional(),
+  /**
+   * Proxies in front of the portal whose X-Forwarded-For is believed (addresses or CIDRs; empty by
+   * default: the socket's peer is the browser). Read by portal/server.mjs before Next sees the
+   * request; it fails to start on a bad entry.
+   */
+  TRUSTED_PROXIES: z.string().optional(),
 });
 
 let parsed: z.infer<typeof PortalEnv> | undefined;

@@ -1,8 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type AddressSet, normalizeIp } from '@opi/config';
 import { OperatorId, type StaffRole } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import type { Context, Next } from 'koa';
 import { loadOperator, type OperatorRow } from '../auth/operator-scope.js';
+import { clientAddress } from '../http/client-address.js';
 import { HttpError } from '../http/errors.js';
 
 /** A staff session lasts 12 hours at most, and ends after 2 hours without a request. */
@@ -127,20 +129,22 @@ export function staffScope(pool: Pool, minRole: StaffRole) {
 export const operatorOf = (ctx: Context) => ctx.state.operator as OperatorRow;
 export const staffOf = (ctx: Context) => ctx.state.staff as StaffPrincipal;
 
-const IP = /^[0-9A-Fa-f:.]{2,64}$/;
-
 /**
  * The client's address for rate limits and the audit log. The portal calls the API server-side,
  * so it forwards the browser's address in `x-staff-client-ip`, which is believed only with the
- * portal's shared secret (`x-staff-portal`, STAFF_PORTAL_SECRET); otherwise the socket's address.
+ * portal's shared secret (`x-staff-portal`, STAFF_PORTAL_SECRET; the portal's server resolves it
+ * from its own socket and TRUSTED_PROXIES). Otherwise the socket's peer, or, only when that peer
+ * is one of TRUSTED_PROXIES, the first untrusted X-Forwarded-For hop from the right
+ * (http/client-address.ts): a client's own X-Forwarded-For is never believed.
  */
-export function clientIp(ctx: Context, portalSecret: string | undefined): string {
+export function clientIp(ctx: Context, portalSecret: string | undefined, trustedProxies: AddressSet): string {
   const forwarded = ctx.get('x-staff-client-ip');
   const presented = ctx.get('x-staff-portal');
-  if (portalSecret && presented && forwarded && IP.test(forwarded)) {
+  if (portalSecret && presented && forwarded) {
     const a = createHash('sha256').update(presented).digest();
     const b = createHash('sha256').update(portalSecret).digest();
-    if (timingSafeEqual(a, b)) return forwarded;
+    const address = normalizeIp(forwarded);
+    if (timingSafeEqual(a, b) && address) return address;
   }
-  return ctx.request.socket.remoteAddress ?? 'unknown';
+  return clientAddress(ctx, { trustedProxies });
 }

@@ -46,7 +46,7 @@ const played = {
 };
 const portalLog: string[] = [];
 
-/** `next start` of the portal build on a free port, reading through the test API; resolves once it answers. */
+/** The portal build (portal/server.mjs) on a free port, reading through the test API; resolves once it answers. */
 async function startPortal(
   extraEnv: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; origin: string }> {
@@ -57,8 +57,7 @@ async function startPortal(
       // Stops with this test process even if it is killed outright.
       '--import',
       pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(REPO, 'node_modules/next/dist/bin/next'),
-      'start',
+      path.join(PORTAL, 'server.mjs'),
       '--port',
       String(port),
       '--hostname',

@@ -44,9 +44,15 @@ import {
   staffCampaigns,
   staffCancelCampaign,
 } from './free-rounds.js';
-import { decoyHash, verifyPassword } from './password.js';
+import { decoyHash, HashQueueFull, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { protectionView } from './protection.js';
-import { countLoginAttempt, loginSucceeded, purgeOldAttempts } from './rate-limit.js';
+import {
+  countLoginAttempt,
+  loginFailed,
+  loginSucceeded,
+  notChecked,
+  purgeOldAttempts,
+} from './rate-limit.js';
 import { roundDetail } from './round-detail.js';
 import { searchSessions } from './sessions.js';
 
@@ -90,7 +96,7 @@ export function staffRoutes(deps: ApiDeps): Router {
   const auth = authenticateStaff(pool);
   const viewer = staffScope(pool, 'viewer');
   const admin = staffScope(pool, 'admin');
-  const ipOf = (ctx: Context) => clientIp(ctx, deps.staffPortalSecret);
+  const ipOf = (ctx: Context) => clientIp(ctx, deps.staffPortalSecret, deps.trustedProxies);
   r.use(async (ctx, next) => {
     await next();
     ctx.set('Cache-Control', 'no-store');
@@ -113,12 +119,18 @@ export function staffRoutes(deps: ApiDeps): Router {
         clientIp: ip,
         detail,
       });
+    const refuse = (retryAfterSeconds: number, message: string) => {
+      ctx.set('Retry-After', String(retryAfterSeconds));
+      return new HttpError(429, message, { retry_after_seconds: retryAfterSeconds });
+    };
     if (!limit.allowed) {
-      await log('rate_limited', null, { retry_after_seconds: limit.retryAfterSeconds });
-      ctx.set('Retry-After', String(limit.retryAfterSeconds));
-      throw new HttpError(429, 'Too many login attempts: wait and try again', {
-        retry_after_seconds: limit.retryAfterSeconds,
-      });
+      await log('rate_limited', null, { retry_after_seconds: limit.retryAfterSeconds, rule: limit.reason });
+      throw refuse(
+        limit.retryAfterSeconds,
+        limit.reason === 'slowdown'
+          ? 'This account had many failed logins: wait and try again'
+          : 'Too many login attempts: wait and try again',
+      );
     }
     const { rows } = parsedName.success
       ? await pool.query<{ staff_id: string; password_hash: string; disabled: boolean }>(
@@ -128,12 +140,34 @@ export function staffRoutes(deps: ApiDeps): Router {
       : { rows: [] };
     const user = rows[0];
     // The same work whether or not the account exists: no timing difference to probe names with.
-    const ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
+    // At most HASH_CONCURRENCY checks run at once (password.ts); a full queue is refused untried.
+    let ok: boolean;
+    try {
+      ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
+    } catch (err) {
+      if (!(err instanceof HashQueueFull)) throw err;
+      await notChecked(pool, username, ip);
+      await log('rate_limited', null, { retry_after_seconds: 1, rule: 'busy' });
+      throw refuse(1, 'Too many logins in progress: try again in a moment');
+    }
     if (!user || !ok || user.disabled) {
+      await loginFailed(pool, username, ip, limit.accountAttempts);
       await log('failed', user?.staff_id ?? null, user?.disabled && ok ? { disabled: true } : {});
       throw new HttpError(401, 'Wrong username or password');
     }
     await loginSucceeded(pool, username, ip);
+    // A hash made at an older cost is replaced now that the password is known (same password, so
+    // sessions and password_changed_at stay; a concurrent change of the password wins).
+    if (needsRehash(user.password_hash)) {
+      try {
+        await pool.query(
+          `UPDATE staff_users SET password_hash = $3 WHERE staff_id = $1 AND password_hash = $2`,
+          [user.staff_id, user.password_hash, await hashPassword(input.password)],
+        );
+      } catch (err) {
+        if (!(err instanceof HashQueueFull)) throw err;
+      }
+    }
     const session = await openSession(pool, user.staff_id, {
       clientIp: ip,
       userAgent: ctx.get('user-agent'),

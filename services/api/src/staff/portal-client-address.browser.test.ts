@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AddressSet, resolveClientIp } from '@opi/config';
+import { freePort, type Harness, startApi } from '../test-support/harness.js';
+import { createStaffAccount, PORTAL_SECRET } from './test-support/world.js';
+
+// Issue 23 point 1 through the real portal (its production build served by portal/server.mjs, as
+// the stack and the image run it) over HTTP, against the real API: the browser's address is the
+// portal's socket peer, unless that peer is one of the portal's TRUSTED_PROXIES. A client's own
+// X-Forwarded-For neither escapes the 30-per-address login limit nor reaches the audit log.
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const PORTAL = path.join(REPO, 'portal');
+
+let h: Harness;
+const running: ChildProcess[] = [];
+const portalLog: string[] = [];
+let mona = { username: '', password: '' };
+
+function serverProcess(env: Record<string, string>, port: number): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
+      path.join(PORTAL, 'server.mjs'),
+      '--port',
+      String(port),
+      '--hostname',
+      '127.0.0.1',
+    ],
+    {
+      cwd: PORTAL,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPI_API_URL: h.base,
+        STAFF_PORTAL_SECRET: PORTAL_SECRET,
+        TRUSTED_PROXIES: '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (c: Buffer) => portalLog.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => portalLog.push(c.toString()));
+  return child;
+}
+
+/** The portal on a free port with these variables; resolves with its origin once it answers. */
+async function startPortal(env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = serverProcess(env, port);
+  running.push(child);
+  const origin = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 90_000;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) assert.fail(`the portal exited (${child.exitCode}): ${portalLog.join('')}`);
+    try {
+      if ((await fetch(`${origin}/login`)).status === 200) return origin;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`the portal did not answer: ${portalLog.join('')}`);
+}
+
+/** The login form POSTed as a same-origin browser would, with extra headers; the redirect's target. */
+async function formLogin(
+  origin: string,
+  username: string,
+  password: string,
+  headers: Record<string, string>,
+): Promise<string> {
+  const res = await fetch(`${origin}/auth/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  assert.equal(res.status, 303, await res.text());
+  return (
+    new URL(res.headers.get('location') ?? '').pathname + new URL(res.headers.get('location') ?? '').search
+  );
+}
+
+const sessionAddresses = async (username: string) =>
+  (
+    await h.db.pool.query<{ client_ip: string }>(
+      `SELECT s.client_ip FROM staff_sessions s JOIN staff_users u USING (staff_id)
+       WHERE u.username = $1 ORDER BY s.created_at`,
+      [username],
+    )
+  ).rows.map((r) => r.client_ip);
+
+const auditAddresses = async (where: string, params: unknown[]) =>
+  (
+    await h.db.pool.query<{ client_ip: string }>(
+      `SELECT DISTINCT client_ip FROM staff_audit_log WHERE action = 'login' AND ${where} ORDER BY 1`,
+      params,
+    )
+  ).rows.map((r) => r.client_ip);
+
+before(async () => {
+  assert.ok(
+    existsSync(path.join(PORTAL, '.next', 'BUILD_ID')),
+    'the portal build is missing: the test runner builds it (node scripts/test.mjs)',
+  );
+  h = await startApi({ STAFF_PORTAL_SECRET: PORTAL_SECRET });
+  mona = await createStaffAccount(h.base, {
+    username: 'mona',
+    password: 'mona-password-0001',
+    provider_role: 'viewer',
+  });
+});
+
+after(async () => {
+  for (const child of running) child.kill('SIGTERM');
+  await h?.close();
+  if (process.env.OPI_DEBUG_PORTAL) process.stdout.write(portalLog.join(''));
+});
+
+describe('the portal takes the client address from its socket', () => {
+  test('TRUSTED_PROXIES empty: a forged X-Forwarded-For is ignored; 31 logins with a new one each lock the socket address, which the audit log and the session record', async () => {
+    const origin = await startPortal({});
+    assert.equal(
+      await formLogin(origin, mona.username, mona.password, { 'x-forwarded-for': '203.0.113.50' }),
+      '/',
+    );
+    assert.deepEqual(await sessionAddresses('mona'), ['127.0.0.1']);
+
+    for (let i = 0; i < 30; i++) {
+      const to = await formLogin(origin, `nobody-${i}`, 'wrong-password-123', {
+        'x-forwarded-for': `198.51.100.${i + 1}`,
+      });
+      assert.equal(to, '/login?error=invalid', `attempt ${i + 1}`);
+    }
+    const locked = await formLogin(origin, 'nobody-last', 'wrong-password-123', {
+      'x-forwarded-for': '198.51.100.200',
+    });
+    assert.match(locked, /^\/login\?error=locked&retry=\d+$/);
+    assert.deepEqual(await auditAddresses(`username LIKE 'nobody-%'`, []), ['127.0.0.1']);
+    // The owner, from the same (now locked) address, is refused too: the limit is the address's.
+    assert.match(await formLogin(origin, mona.username, mona.password, {}), /error=locked/);
+  });
+
+  test("TRUSTED_PROXIES naming the peer (127.0.0.1): the proxy's X-Forwarded-For names the client (right-most untrusted hop)", async () => {
+    const origin = await startPortal({ TRUSTED_PROXIES: '127.0.0.1' });
+    const to = await formLogin(origin, mona.username, mona.password, {
+      'x-forwarded-for': '192.0.2.1, 203.0.113.60',
+    });
+    assert.equal(to, '/', 'not the locked socket address');
+    assert.deepEqual(await sessionAddresses('mona'), ['127.0.0.1', '203.0.113.60']);
+    assert.equal(
+      await formLogin(origin, mona.username, 'wrong-password-123', { 'x-forwarded-for': '203.0.113.61' }),
+      '/login?error=invalid',
+    );
+    assert.deepEqual(await auditAddresses(`username = 'mona' AND result = 'failed'`, []), ['203.0.113.61']);
+  });
+
+  test('a bad TRUSTED_PROXIES stops the portal at start, naming the variable', async () => {
+    const child = serverProcess({ TRUSTED_PROXIES: '10.0.0.0/8, not-an-address' }, await freePort());
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    assert.equal(code, 1);
+    assert.match(stderr, /TRUSTED_PROXIES: not an address or CIDR: "not-an-address"/);
+  });
+
+  test("the portal server's address rules (portal/client-address.mjs) agree with @opi/config's", async () => {
+    const portal = (await import(pathToFileURL(path.join(PORTAL, 'client-address.mjs')).href)) as {
+      parseTrustedProxies(text: string): { has(ip: string): boolean };
+      resolveClientIp(
+        socket: string | undefined,
+        xff: string | undefined,
+        trusted: unknown,
+      ): string | undefined;
+    };
+    const lists = ['', '127.0.0.1', '10.0.0.0/8, 127.0.0.1', 'fd00::/8 ::1', '192.168.0.0/16,198.51.100.9'];
+    const cases: [string | undefined, string | undefined][] = [
+      ['127.0.0.1', undefined],
+      ['::ffff:127.0.0.1', '203.0.113.1'],
+      ['127.0.0.1', '198.51.100.1, 203.0.113.1'],
+      ['127.0.0.1', '203.0.113.1, 10.1.2.3'],
+      ['10.0.0.5', 'garbage, 10.1.2.3'],
+      ['10.0.0.5', '10.9.9.9, 10.1.2.3'],
+      ['::1', '2001:db8::1'],
+      ['fd00::5', '[2001:db8::2], fd00::7'],
+      ['198.51.100.9', '127.0.0.1'],
+      [undefined, '203.0.113.1'],
+    ];
+    for (const list of lists) {
+      const ours = AddressSet.parse(list);
+      const theirs = portal.parseTrustedProxies(list);
+      for (const [socket, xff] of cases) {
+        assert.equal(
+          portal.resolveClientIp(socket, xff, theirs),
+          resolveClientIp(socket, xff, ours),
+          `${list} | ${socket} | ${xff}`,
+        );
+      }
+    }
+    for (const bad of ['10.0.0.0/33', '1.2.3', '10.0.0.1/8/1', 'host.example']) {
+      assert.throws(() => AddressSet.parse(bad));
+      assert.throws(() => portal.parseTrustedProxies(bad), /TRUSTED_PROXIES/);
+    }
+  });
+});
