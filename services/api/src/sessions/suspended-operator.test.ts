@@ -237,14 +237,15 @@ async function crashBet(token: string, sessionId: string, want: (cents: number) 
   });
 }
 
-/** Waits until a backend waits for a row lock in a statement matching `pattern`. */
+/** Waits until a backend of this test's database waits for a row lock in a statement matching `pattern`. */
 async function lockWaiter(pattern: string) {
   await until(
     `a statement waiting on a row lock (${pattern})`,
     async () => {
       const { rows } = await h.db.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+          WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()
+            AND datname = current_database()`,
         [pattern],
       );
       return rows[0]!.n > 0;
@@ -252,6 +253,41 @@ async function lockWaiter(pattern: string) {
     15_000,
   );
 }
+
+type Answer = Awaited<ReturnType<typeof call>>;
+
+/**
+ * Runs `statements` in a transaction held open while `request` is sent, waits until the request
+ * waits for a row lock in a statement matching `pattern` (it is past authentication, which read the
+ * old state), commits, and returns the request's answer.
+ */
+async function racing(statements: [string, unknown[]][], request: () => Promise<Answer>, pattern: string) {
+  const tx = await h.db.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    for (const [sql, params] of statements) await tx.query(sql, params);
+    const pending = request();
+    await lockWaiter(pattern);
+    await tx.query('COMMIT');
+    return await pending;
+  } finally {
+    await tx.query('ROLLBACK').catch(() => {});
+    tx.release();
+  }
+}
+/** The admin PATCH's statements for a suspension (admin/routes.ts). */
+const suspension = (op: Op): [string, unknown[]][] => [
+  [`SELECT 1 FROM operators WHERE operator_id = $1 FOR UPDATE`, [op.id]],
+  [`UPDATE operators SET status = 'inactive', updated_at = now() WHERE operator_id = $1`, [op.id]],
+];
+/** revokeSession's statement (crash/authorization.ts). */
+const revocation = (sessionId: string): [string, unknown[]][] => [
+  [
+    `UPDATE sessions SET status = CASE WHEN status = 'active' THEN 'revoked' ELSE status END, token_hash = NULL
+      WHERE session_id = $1`,
+    [sessionId],
+  ],
+];
 
 // ── tests ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -456,29 +492,45 @@ describe('a suspended operator', () => {
     assert.equal((await journalled(s.sessionId)).rounds, 1);
   });
 
-  test('atomic: a suspension committed while the spin is past authentication stops the round', async () => {
+  test('atomic: a suspension committed while a bet is past authentication stops its round (slot, native, crash)', async () => {
     const op = await newOperator();
     const player = await newPlayer(op);
-    const { token, sessionId } = await slotSession(op, player);
-    // The admin PATCH's own statements, held open: the spin authenticates (the operator is still
-    // active for it) and then waits in the statement that would record its round.
-    const tx = await h.db.pool.connect();
-    try {
-      await tx.query('BEGIN');
-      await tx.query(`SELECT 1 FROM operators WHERE operator_id = $1 FOR UPDATE`, [op.id]);
-      await tx.query(`UPDATE operators SET status = 'inactive', updated_at = now() WHERE operator_id = $1`, [
-        op.id,
-      ]);
-      const pending = spin(token);
-      await lockWaiter('%INSERT INTO rounds%');
-      await tx.query('COMMIT');
-      assertSuspended(await pending, 'the racing spin');
-    } finally {
-      await tx.query('ROLLBACK').catch(() => {});
-      tx.release();
-    }
-    assert.deepEqual(await journalled(sessionId), { rounds: 0, transactions: 0 });
+    const s = await slotSession(op, player);
+    const m = await minesSession(op, player);
+    const c = await crashSession(op, player);
+    const state = await runtime(h.base, c.token, 'GET', '/api/runtime/crash/state');
+    assert.equal(state.status, 200, state.text);
+    const seed = await crashSeedFor(c.sessionId, () => true);
+    // Each bet authenticates while the operator is still active, then waits in the statement that
+    // would record its round until the suspension commits.
+    assertSuspended(await racing(suspension(op), () => spin(s.token), '%INSERT INTO rounds%'), 'racing spin');
+    await setStatus(op, 'active');
+    assertSuspended(
+      await racing(
+        suspension(op),
+        () => runtime(h.base, m.token, 'POST', '/api/runtime/native/bet', { stake_minor: 100, mines: 3 }),
+        '%',
+      ),
+      'racing native bet',
+    );
+    await setStatus(op, 'active');
+    assertSuspended(
+      await racing(
+        suspension(op),
+        () =>
+          runtime(h.base, c.token, 'POST', '/api/runtime/crash/bet', {
+            stake_minor: 100,
+            client_seed: seed,
+            commitment: state.json.next.commitment,
+          }),
+        '%',
+      ),
+      'racing crash bet',
+    );
+    for (const session of [s.sessionId, m.sessionId, c.sessionId])
+      assert.deepEqual(await journalled(session), { rounds: 0, transactions: 0 });
     assert.equal(await balanceOf(op, player), 100_000n);
+    assert.equal(await balanceOf(op, player, 'USD'), 100_000n);
   });
 });
 
@@ -532,30 +584,23 @@ describe('a revoked session', () => {
     assert.deepEqual(await journalled(c.sessionId), cBefore);
   });
 
-  test('atomic: a revocation committed while the spin is past authentication stops the round', async () => {
+  test('atomic: a revocation committed while a bet is past authentication stops its round (slot, native)', async () => {
     const op = await newOperator();
     const player = await newPlayer(op);
-    const { token, sessionId } = await slotSession(op, player);
-    // revokeSession's statement (crash/authorization.ts), held open.
-    const tx = await h.db.pool.connect();
-    try {
-      await tx.query('BEGIN');
-      await tx.query(
-        `UPDATE sessions SET status = CASE WHEN status = 'active' THEN 'revoked' ELSE status END, token_hash = NULL
-          WHERE session_id = $1`,
-        [sessionId],
-      );
-      const pending = spin(token);
-      await lockWaiter('%INSERT INTO rounds%');
-      await tx.query('COMMIT');
-      const res = await pending;
-      assert.equal(res.status, 401, res.text);
-      assert.equal(res.json.error, 'session_revoked');
-    } finally {
-      await tx.query('ROLLBACK').catch(() => {});
-      tx.release();
-    }
-    assert.deepEqual(await journalled(sessionId), { rounds: 0, transactions: 0 });
+    const s = await slotSession(op, player);
+    const m = await minesSession(op, player);
+    const spun = await racing(revocation(s.sessionId), () => spin(s.token), '%INSERT INTO rounds%');
+    assert.equal(spun.status, 401, spun.text);
+    assert.equal(spun.json.error, 'session_revoked');
+    const bet = await racing(
+      revocation(m.sessionId),
+      () => runtime(h.base, m.token, 'POST', '/api/runtime/native/bet', { stake_minor: 100, mines: 3 }),
+      '%',
+    );
+    assert.equal(bet.status, 401, bet.text);
+    assert.equal(bet.json.error, 'session_revoked');
+    for (const session of [s.sessionId, m.sessionId])
+      assert.deepEqual(await journalled(session), { rounds: 0, transactions: 0 });
     assert.equal(await balanceOf(op, player), 100_000n);
   });
 });
