@@ -9,7 +9,9 @@ import { HttpError } from '../http/errors.js';
  * statement that records the refusal; the launch that resumes the session clears it. Every wager
  * route (slot spin, native bet, crash bet) checks it inside the transaction that records the new
  * round, after the check for an unfinished round: the refused round is no longer unfinished only
- * once its refusal (and so the block) is committed, so no bet slips between the two.
+ * once its refusal (and so the block) is committed, so no bet slips between the two. The slot
+ * spin's statement reads it (runtime/spin.ts); native and crash bets read it with the session's
+ * and the operator's status (sessions/takes-bets.ts, assertTakesBets).
  */
 
 export interface BetsBlockedRow {
@@ -41,12 +43,6 @@ export async function readBetsBlocked(db: Pool | PoolClient, sessionId: string):
 /** The wager refusal of a blocked session: 409 `{detail, error: <code>, bets_blocked}`. */
 export function betsBlockedError(blocked: BetsBlocked): HttpError {
   return new HttpError(BETS_BLOCKED_STATUS, blocked.message, { error: blocked.code, bets_blocked: blocked });
-}
-
-/** Refuses a wager (409) while the session's bets are blocked. */
-export async function assertBetsAllowed(db: Pool | PoolClient, sessionId: string): Promise<void> {
-  const blocked = await readBetsBlocked(db, sessionId);
-  if (blocked) throw betsBlockedError(blocked);
 }
 
 /**
