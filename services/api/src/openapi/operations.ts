@@ -523,7 +523,8 @@ export const OPERATIONS: Operation[] = [
     operationId: 'adminUpdateOperator',
     tag: 'admin',
     summary: 'Change an operator',
-    description: '`rotate_wallet_secret: true` generates a new wallet secret and returns it once.',
+    description:
+      '`rotate_wallet_secret: true` generates a new wallet secret and returns it once. `status: inactive` suspends the operator: from this answer on, in every API process, its sessions start no new round (slot spin, free round, native bet, crash bet: the game page gets 403 `operator_suspended`); rounds already recorded still settle, a native round already open can be finished and a crash bet already placed cashed out.',
     auth: 'admin',
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
     body: { schema: c.UpdateOperatorRequest, required: true },
@@ -709,6 +710,8 @@ export const OPERATIONS: Operation[] = [
     operationId: 'adminRevokeSession',
     tag: 'admin',
     summary: 'Revoke a session (any family): its tokens and crash authorizations stop working now',
+    description:
+      'From this answer on the session starts no new round, in every API process (a bet that raced the revocation is refused too); rounds already recorded still settle.',
     auth: 'admin',
     pathParams: { session_id: { schema: Id, description: 'The session id' } },
     body: { schema: INPUT('RevokeSessionRequest'), required: false },
