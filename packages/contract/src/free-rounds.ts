@@ -67,6 +67,23 @@ export const ListCampaignsQuery = z.object({
     .optional(),
 });
 
+/**
+ * Players per page of a campaign read (`GET /free-rounds/{campaign_id}`, and the answers of create,
+ * add players and cancel): 1000 by default and at most, so a campaign granted in one request (at
+ * most 1000 players) still reads in one answer, and a larger one in pages of at most ~150 kB.
+ */
+export const CAMPAIGN_PLAYERS_PAGE_MAX = 1000;
+
+export const CampaignQuery = z.object({
+  /** Players per page, 1 to 1000 (default 1000), in external_player_id order. */
+  limit: z.coerce.number().int().min(1).max(CAMPAIGN_PLAYERS_PAGE_MAX).default(CAMPAIGN_PLAYERS_PAGE_MAX),
+  /** The `players_next_cursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,400}$/, 'a cursor from players_next_cursor')
+    .optional(),
+});
+
 export const CampaignStatus = z.enum(['scheduled', 'active', 'expired', 'cancelled']);
 
 export const CampaignPlayer = z.object({
@@ -96,7 +113,12 @@ export const Campaign = z.object({
 });
 export type Campaign = z.infer<typeof Campaign>;
 
-export const CampaignDetail = Campaign.extend({ players: z.array(CampaignPlayer) });
+export const CampaignDetail = Campaign.extend({
+  /** A page of the campaign's players in external_player_id order (the first page unless `cursor`). */
+  players: z.array(CampaignPlayer),
+  /** Pass as `cursor` for the next page of players; null on the last page. */
+  players_next_cursor: z.string().nullable(),
+});
 
 export const CampaignResponse = z.object({ success: z.literal(true), data: CampaignDetail });
 export const CampaignListResponse = z.object({

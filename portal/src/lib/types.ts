@@ -216,5 +216,7 @@ export type FreeRoundCampaignDetail = FreeRoundCampaign & {
     rounds_remaining: number;
     won_minor: string;
   }[];
+  /** The next page of players (100 a page, by player id); null on the last. */
+  players_next_cursor: string | null;
   rounds_page: Page<FreeRoundCampaignRound>;
 };

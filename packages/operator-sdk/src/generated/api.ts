@@ -128,7 +128,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** One free-round campaign with its players’ remaining rounds and won totals */
+    /**
+     * One free-round campaign with its players’ remaining rounds and won totals
+     * @description The players come in pages in `external_player_id` order: `limit` per page (default and at most 1000, so a campaign granted in one request reads in one answer); pass `players_next_cursor` as `cursor` for the next page (null on the last). Create, add players and cancel answer the first page the same way.
+     */
     get: operations['getFreeRoundCampaign'];
     put?: never;
     post?: never;
@@ -785,7 +788,10 @@ export type components = {
       players_count: number;
       rounds_used: number;
       won_minor: string;
+      /** @description A page of the campaign's players in external_player_id order (the first page unless `cursor`). */
       players: components['schemas']['CampaignPlayer'][];
+      /** @description Pass as `cursor` for the next page of players; null on the last page. */
+      players_next_cursor: string | null;
     };
     CampaignResponse: {
       /** @constant */
@@ -2009,6 +2015,17 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
       /** @description Player identity belongs to another operator; an unfinished round has another currency; unsupported provider integration (prov_b switched off, a demo- or sandbox-only title, a prov_c/prov_d title without its operator-wallet flag); no operator wallet configured */
       409: {
         headers: {
@@ -2020,7 +2037,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description The body is larger than 64 KiB */
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
       413: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2164,6 +2181,17 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
       /** @description A game or session filter naming a provider without balance refresh (only prov_a has it) */
       409: {
         headers: {
@@ -2175,7 +2203,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description The body is larger than 64 KiB */
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
       413: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2409,6 +2437,17 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
       /** @description The campaign id exists with another body; a title that is not a prov_a/prov_b slot (native and crash titles choose stakes in-game: no fixed-stake round to give away) */
       409: {
         headers: {
@@ -2420,7 +2459,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description The body is larger than 64 KiB */
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
       413: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2469,7 +2508,12 @@ export interface operations {
   };
   getFreeRoundCampaign: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Players per page, 1 to 1000 (default 1000), in external_player_id order. */
+        limit?: number;
+        /** @description The `players_next_cursor` of the previous page. */
+        cursor?: string;
+      };
       header?: {
         /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
         traceparent?: components['parameters']['TraceParent'];
@@ -2541,7 +2585,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description A malformed campaign id */
+      /** @description A malformed campaign id or query parameter (a cursor this service did not give) */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2743,6 +2787,17 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
       /** @description The campaign is cancelled or expired */
       409: {
         headers: {
@@ -2754,7 +2809,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description The body is larger than 64 KiB */
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
       413: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

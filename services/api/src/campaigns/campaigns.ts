@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
   AddPlayersRequest,
+  CAMPAIGN_PLAYERS_PAGE_MAX,
   type Campaign,
   CampaignId,
+  CampaignQuery,
   CreateCampaignRequest,
+  ExternalPlayerId,
   ListCampaignsQuery,
 } from '@opi/contract';
 import { type PoolClient, withTransaction } from '@opi/db';
@@ -90,8 +93,45 @@ async function readCampaignRow(
   return rows[0];
 }
 
-/** One campaign with its players' remaining rounds and won totals. */
-export async function readCampaign(db: ApiDeps['pool'] | PoolClient, operatorId: string, campaignId: string) {
+/** A page of a campaign's players: at most `limit`, after the player id `after` (keyset). */
+export interface PlayersPage {
+  limit: number;
+  after: string | null;
+}
+
+const FIRST_PLAYERS_PAGE: PlayersPage = { limit: CAMPAIGN_PLAYERS_PAGE_MAX, after: null };
+
+/** The players page a query asks for (`limit`, `cursor`; 422 when malformed). */
+export function playersPage(query: Record<string, string | string[] | undefined>): PlayersPage {
+  const q = parseOr422(CampaignQuery, flatQuery(query), 'query');
+  return {
+    limit: q.limit,
+    after: q.cursor === undefined ? null : decodePlayerCursor(q.cursor, ['query', 'cursor']),
+  };
+}
+
+function encodePlayerCursor(playerId: string): string {
+  return Buffer.from(playerId, 'utf8').toString('base64url');
+}
+
+/** A players cursor (base64url of the last player id of a page), else 422 at `loc`. */
+export function decodePlayerCursor(cursor: string, loc: (string | number)[]): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!ExternalPlayerId.safeParse(id).success || encodePlayerCursor(id) !== cursor)
+    throw unprocessable(loc, 'not a cursor this service gave (players_next_cursor)');
+  return id;
+}
+
+/**
+ * One campaign with a page of its players' remaining rounds and won totals (external_player_id
+ * order, keyset-paged: `players_next_cursor`), the first page unless `page` says otherwise.
+ */
+export async function readCampaign(
+  db: ApiDeps['pool'] | PoolClient,
+  operatorId: string,
+  campaignId: string,
+  page: PlayersPage = FIRST_PLAYERS_PAGE,
+) {
   const row = await readCampaignRow(db, operatorId, campaignId);
   if (!row) throw new HttpError(404, 'Campaign not found');
   const { rows } = await db.query<{
@@ -101,18 +141,22 @@ export async function readCampaign(db: ApiDeps['pool'] | PoolClient, operatorId:
     won_minor: bigint;
   }>(
     `SELECT external_player_id, rounds_total, rounds_used, won_minor FROM free_round_grants
-      WHERE operator_id = $1 AND campaign_id = $2 ORDER BY external_player_id`,
-    [operatorId, campaignId],
+      WHERE operator_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR external_player_id > $3)
+      ORDER BY external_player_id LIMIT $4`,
+    [operatorId, campaignId, page.after, page.limit + 1],
   );
+  const players = rows.slice(0, page.limit);
   return {
     ...present(row),
-    players: rows.map((p) => ({
+    players: players.map((p) => ({
       external_player_id: p.external_player_id,
       rounds_total: p.rounds_total,
       rounds_used: p.rounds_used,
       rounds_remaining: p.rounds_total - p.rounds_used,
       won_minor: p.won_minor.toString(),
     })),
+    players_next_cursor:
+      rows.length > page.limit ? encodePlayerCursor(players[players.length - 1]!.external_player_id) : null,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   cancelCampaign,
   createCampaign,
   listCampaigns,
+  playersPage,
   readCampaign,
 } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
@@ -27,11 +28,8 @@ export function freeRoundRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   });
   router.get('/free-rounds/:campaign_id', ...guard, async (ctx) => {
     const operator = ctx.state.operator as OperatorRow;
-    const data = await readCampaign(
-      deps.pool,
-      operator.operator_id,
-      campaignIdParam(ctx.params.campaign_id!),
-    );
+    const campaignId = campaignIdParam(ctx.params.campaign_id!);
+    const data = await readCampaign(deps.pool, operator.operator_id, campaignId, playersPage(ctx.query));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { success: true, data };
   });

@@ -46,7 +46,7 @@ export interface Operation {
   idempotent?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
 
 export const TAGS = {
   provider: 'Provider API',
@@ -76,7 +76,8 @@ const SCOPED = {
   404: 'The operator a master key names does not exist',
 } as const;
 const JSON_BODY = {
-  413: 'The body is larger than 64 KiB',
+  408: 'The body did not arrive within 10 s (answered with `Connection: close`)',
+  413: 'The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close`',
   415: 'The body is not application/json',
 } as const;
 const ADMIN = {
@@ -233,10 +234,17 @@ export const OPERATIONS: Operation[] = [
     operationId: 'getFreeRoundCampaign',
     tag: 'provider',
     summary: 'One free-round campaign with its players’ remaining rounds and won totals',
+    description:
+      'The players come in pages in `external_player_id` order: `limit` per page (default and at most 1000, so a campaign granted in one request reads in one answer); pass `players_next_cursor` as `cursor` for the next page (null on the last). Create, add players and cancel answer the first page the same way.',
     auth: 'operator',
     pathParams: { campaign_id: { schema: c.CampaignId, description: 'The operator’s campaign id' } },
+    query: c.CampaignQuery,
     ok: { 200: { description: 'The campaign', body: { kind: 'json', schema: c.CampaignResponse } } },
-    errors: { ...SCOPED, 404: 'No such campaign of the operator', 422: 'A malformed campaign id' },
+    errors: {
+      ...SCOPED,
+      404: 'No such campaign of the operator',
+      422: 'A malformed campaign id or query parameter (a cursor this service did not give)',
+    },
     idempotent: true,
   },
   {
@@ -700,7 +708,8 @@ export const OPERATIONS: Operation[] = [
     errors: {
       ...ADMIN,
       404: 'Game not found',
-      413: 'The body is larger than 5 MiB',
+      408: 'The body did not arrive within 60 s (answered with `Connection: close`)',
+      413: 'The body is larger than 5 MiB (answered with `Connection: close`); the key is checked before any of the body is read',
       422: 'Not an image, an unsafe SVG, or a malformed format',
     },
   },

@@ -2,7 +2,7 @@ import type { Pool } from '@opi/db';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor } from '../audit/cursor.js';
 import type { OperatorRow } from '../auth/operator-scope.js';
-import { cancelCampaign, listCampaigns, readCampaign } from '../campaigns/campaigns.js';
+import { cancelCampaign, decodePlayerCursor, listCampaigns, readCampaign } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
 import { type AuditEntry, writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
@@ -17,10 +17,16 @@ import type { StaffPrincipal } from './auth.js';
 /** A round that has not reached one of these is still in flight (it finishes after a cancel). */
 const FINAL = ['completed', 'rejected', 'cancelled', 'rolled_back'];
 
-/** `GET .../free-rounds/{campaign_id}` query: a page of the campaign's rounds, newest first. */
+/**
+ * `GET .../free-rounds/{campaign_id}` query: a page of the campaign's rounds, newest first
+ * (`limit`, `cursor`), and a page of its players by player id (`players_limit`, 100 by default,
+ * and `players_cursor`, the previous page's `players_next_cursor`).
+ */
 export const StaffCampaignQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(400).optional(),
+  players_limit: z.coerce.number().int().min(1).max(1000).default(100),
+  players_cursor: z.string().max(400).optional(),
 });
 
 /** `POST .../free-rounds/{campaign_id}/cancel` body: an optional reason, kept in the audit log. */
@@ -69,7 +75,13 @@ export async function staffCampaign(
   campaignId: string,
   q: z.infer<typeof StaffCampaignQuery>,
 ) {
-  const campaign = await readCampaign(pool, operatorId, campaignId);
+  const campaign = await readCampaign(pool, operatorId, campaignId, {
+    limit: q.players_limit,
+    after:
+      q.players_cursor === undefined
+        ? null
+        : decodePlayerCursor(q.players_cursor, ['query', 'players_cursor']),
+  });
   const cursor = decodeCursor(q.cursor);
   const { rows } = await pool.query<
     Omit<CampaignRound, 'created_at' | 'settled_at'> & {

@@ -152,6 +152,37 @@ test('a viewer reads one campaign: its players and its rounds; unknown 404, bad 
   assert.equal(String(round.bet_minor), '100');
   assert.equal(round.currency, 'EUR');
   assert.equal(c.rounds_page.next_cursor, null);
+  assert.equal(c.players_next_cursor, null);
+  // The players come in pages too (100 by default): one a page here, each once, then none.
+  const order = [played.ext, played.other].sort((a, b) => a.localeCompare(b));
+  const p1 = await staffCall(
+    w.h.base,
+    viewer,
+    'GET',
+    `/operators/${OP_A}/free-rounds/stf-c1?players_limit=1`,
+  );
+  assert.equal(p1.status, 200, p1.text);
+  assert.deepEqual(
+    p1.json.data.players.map((p: any) => p.external_player_id),
+    [order[0]],
+  );
+  assert.equal(p1.json.data.rounds_page.items.length, 1, 'the rounds page is its own');
+  const p2 = await staffCall(
+    w.h.base,
+    viewer,
+    'GET',
+    `/operators/${OP_A}/free-rounds/stf-c1?players_limit=1&players_cursor=${p1.json.data.players_next_cursor}`,
+  );
+  assert.equal(p2.status, 200, p2.text);
+  assert.deepEqual(
+    p2.json.data.players.map((p: any) => p.external_player_id),
+    [order[1]],
+  );
+  assert.equal(p2.json.data.players_next_cursor, null);
+  for (const q of ['players_cursor=%25%25', 'players_limit=0', 'players_limit=1001']) {
+    const bad = await staffCall(w.h.base, viewer, 'GET', `/operators/${OP_A}/free-rounds/stf-c1?${q}`);
+    assert.equal(bad.status, 422, `${q}: ${bad.text}`);
+  }
   // The round link of the page: the existing round read answers it.
   const detail = await staffCall(w.h.base, viewer, 'GET', `/operators/${OP_A}/rounds/${played.roundId}`);
   assert.equal(detail.status, 200, detail.text);

@@ -27,7 +27,7 @@ export default async function CampaignPage({
   const [info, res, action] = await Promise.all([
     load<OperatorInfo>(`/operators/${operator}`),
     load<FreeRoundCampaignDetail>(
-      `/operators/${operator}/free-rounds/${seg(campaign)}${qs({ cursor: sp.cursor })}`,
+      `/operators/${operator}/free-rounds/${seg(campaign)}${qs({ cursor: sp.cursor, players_cursor: sp.players })}`,
     ),
     actionId ? load<AuditEntry>(`/operators/${operator}/audit-log/${actionId}`) : undefined,
   ]);
@@ -180,6 +180,23 @@ export default async function CampaignPage({
           </table>
         </div>
       )}
+      {c.players_next_cursor || sp.players ? (
+        // The players come 100 a page (by player id); the rounds' page stays where it is.
+        <nav className="pager" aria-label="Player pages" data-testid="players-pager">
+          {sp.players ? <Link href={`${base}${qs({ cursor: sp.cursor })}`}>First players</Link> : null}
+          {c.players_next_cursor ? (
+            <Link
+              href={`${base}${qs({ cursor: sp.cursor, players: c.players_next_cursor })}`}
+              rel="next"
+              data-testid="players-next-page"
+            >
+              Next players
+            </Link>
+          ) : (
+            <span className="hint">Last players</span>
+          )}
+        </nav>
+      ) : null}
 
       <h2>Rounds</h2>
       {c.rounds_in_flight > 0 ? (
@@ -236,8 +253,12 @@ export default async function CampaignPage({
           </div>
           <Pager
             label="Round"
-            next={c.rounds_page.next_cursor ? `${base}${qs({ cursor: c.rounds_page.next_cursor })}` : null}
-            first={sp.cursor ? base : null}
+            next={
+              c.rounds_page.next_cursor
+                ? `${base}${qs({ cursor: c.rounds_page.next_cursor, players: sp.players })}`
+                : null
+            }
+            first={sp.cursor ? `${base}${qs({ players: sp.players })}` : null}
           />
         </>
       )}
