@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { SUSPENDED_OPERATOR, securityCases } from './hostile-security.js';
 import { type HttpResult, http, signedCall, signedHeaders } from './http.js';
 import type { Check } from './invariants.js';
 import type { OperatorSetup, World } from './setup.js';
@@ -64,6 +65,7 @@ function signedWith(
 export async function hostileInput(
   stack: ReliabilityStack,
   world: World,
+  openings: Map<string, bigint>,
 ): Promise<{ checks: Check[]; facts: string[] }> {
   const [a, b] = world.operators as [OperatorSetup, OperatorSetup];
   const api1 = stack.apiOrigin(stack.apis[0]!);
@@ -72,12 +74,17 @@ export async function hostileInput(
   const add = (group: string, name: string, expect: number[], res: HttpResult, also?: string) =>
     cases.push({ group, name, expect, got: res.status, also });
   const started = new Date();
-  const wireBefore = readWireLog(stack.wireLogFile).length;
+  const wireCount = () =>
+    readWireLog(stack.wireLogFile).filter((w) => w.operator_id !== SUSPENDED_OPERATOR).length;
+  const wireBefore = wireCount();
   const counts = async () =>
     (
       await stack.pool.query<{ rounds: string; journal: string; stages: string }>(
-        `SELECT (SELECT count(*) FROM rounds)::text AS rounds, (SELECT count(*) FROM wallet_transactions)::text AS journal,
-                (SELECT count(*) FROM round_stages)::text AS stages`,
+        // The suspension case's own operator plays legitimate rounds; they are checked there.
+        `SELECT (SELECT count(*) FROM rounds WHERE operator_id <> $1)::text AS rounds,
+                (SELECT count(*) FROM wallet_transactions WHERE operator_id <> $1)::text AS journal,
+                (SELECT count(*) FROM round_stages s JOIN rounds r USING (round_id) WHERE r.operator_id <> $1)::text AS stages`,
+        [SUSPENDED_OPERATOR],
       )
     ).rows[0]!;
   const before = await counts();
@@ -761,6 +768,15 @@ export async function hostileInput(
     }
   }
 
+  // ── Security (issue 23): forwarded addresses, suspension, streams, bodies, wallet URLs ─────
+  const security = await securityCases(
+    stack,
+    world,
+    tag,
+    { sessions: legitSessions, players: legitPlayers },
+    openings,
+  );
+
   // ── No trace ───────────────────────────────────────────────────────────────────────────────
   const after = await counts();
   const { rows: newSessions } = await stack.pool.query<{ session_id: string }>(
@@ -780,7 +796,7 @@ export async function hostileInput(
       .filter((p) => !legitPlayers.has(p.external_player_id))
       .map((p) => `player ${p.external_player_id}`),
   ];
-  const wireAfter = readWireLog(stack.wireLogFile).length;
+  const wireAfter = wireCount();
   if (wireAfter !== wireBefore) strayTrace.push(`${wireAfter - wireBefore} wallet callbacks`);
 
   const checks: Check[] = [];
@@ -807,7 +823,24 @@ export async function hostileInput(
       ? strayTrace.slice(0, 10).join('; ')
       : `${cases.length} hostile requests; ${legitSessions.size} legitimate sessions only`,
   });
+  for (const g of [...new Set(security.map((c) => c.group))]) {
+    const list = security.filter((c) => c.group === g);
+    const bad = list.filter((c) => !c.ok);
+    checks.push({
+      name: `hostile input: security, ${g}`,
+      ok: bad.length === 0,
+      detail: bad.length
+        ? bad.map((c) => `${c.name}: ${c.detail}`).join('; ')
+        : list.map((c) => `${c.name} (${c.detail})`).join('; '),
+    });
+  }
   const byStatus: Record<number, number> = {};
   for (const c of cases) if (!c.count) byStatus[c.got] = (byStatus[c.got] ?? 0) + 1;
-  return { checks, facts: [`${cases.length} hostile cases, answers ${JSON.stringify(byStatus)}`] };
+  return {
+    checks,
+    facts: [
+      `${cases.length} hostile cases, answers ${JSON.stringify(byStatus)}`,
+      `${security.length} security cases (issue 23), ${security.filter((c) => c.ok).length} answered as documented`,
+    ],
+  };
 }

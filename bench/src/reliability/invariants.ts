@@ -80,7 +80,7 @@ export interface Backlog {
 /** What is still unsettled, through the audit API of every operator. */
 export async function backlog(stack: ReliabilityStack, world: World): Promise<Backlog> {
   const out: Backlog = { open: 0, settling: 0, pending: 0, stuck: 0, rounds: new Set() };
-  for (const op of world.operators) {
+  for (const op of world.audited) {
     const open = await auditAll(stack, op, 'rounds', { status: 'open' });
     const settling = await auditAll(stack, op, 'rounds', { status: 'settling' });
     const stuck = await auditAll(stack, op, 'rounds', { stuck: 'true' });
@@ -156,7 +156,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
 
   // ── The audit API ─────────────────────────────────────────────────────────────────────────
   const rounds: AuditRound[] = [];
-  for (const op of world.operators) rounds.push(...(await auditAll(stack, op, 'rounds')));
+  for (const op of world.audited) rounds.push(...(await auditAll(stack, op, 'rounds')));
   const byRound = new Map(rounds.map((r) => [r.round_id, r]));
   const statusCount: Record<string, number> = {};
   for (const r of rounds) statusCount[r.status] = (statusCount[r.status] ?? 0) + 1;
@@ -186,7 +186,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     missing.length ? `missing: ${fmtList(missing)}` : `${load.rounds.size} answered rounds all recorded`,
   );
 
-  for (const op of world.operators) {
+  for (const op of world.audited) {
     const rec = (await auditGet(stack, op, '/reconciliation')).data;
     const cur = (rec.currencies as any[])
       .map(
@@ -205,9 +205,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   // ── The platform's journal ─────────────────────────────────────────────────────────────────
   // Reconciliation reads the journal totals each round carries; recounted from the journal itself
   // after everything the run did (faults, kills, restarts), no round's stored totals may differ.
-  const drift = (
-    await Promise.all(world.operators.map((o) => journalDrift(stack.pool, o.operatorId)))
-  ).flat();
+  const drift = (await Promise.all(world.audited.map((o) => journalDrift(stack.pool, o.operatorId)))).flat();
   check(
     "every round's reconciliation row equals a recount from the round and its journal",
     drift.length === 0,
@@ -221,7 +219,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   const afterBlock = await stack.pool.query<{ session_id: string; round_id: string }>(
     `SELECT s.session_id, r.round_id FROM sessions s JOIN rounds r ON r.session_id = s.session_id
      WHERE s.operator_id = ANY($1) AND s.bets_blocked_at IS NOT NULL AND r.created_at > s.bets_blocked_at`,
-    [world.operators.map((o) => o.operatorId)],
+    [world.audited.map((o) => o.operatorId)],
   );
   check(
     'no round taken in a session while its bets are blocked (player protection)',
@@ -234,7 +232,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     `SELECT transaction_id, operator_id, round_id, player_id, transaction_type, amount_minor, trim(currency) AS currency,
             status, error_code
      FROM wallet_transactions WHERE operator_id = ANY($1)`,
-    [world.operators.map((o) => o.operatorId)],
+    [world.audited.map((o) => o.operatorId)],
   );
   const journalById = new Map(journal.map((j) => [j.transaction_id, j]));
   // Free rounds (issue 18): no debit ever, only the credit of the win.
@@ -243,13 +241,13 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
             r.status, r.bet_minor
      FROM rounds r JOIN players p ON p.player_id = r.player_id
      WHERE r.operator_id = ANY($1) AND r.free_round_campaign_id IS NOT NULL`,
-    [world.operators.map((o) => o.operatorId)],
+    [world.audited.map((o) => o.operatorId)],
   );
   const freeById = new Map(freeRounds.map((r) => [r.round_id, r]));
   const late = await stack.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM rounds r JOIN wallet_transactions w ON w.transaction_id = r.round_id || ':debit'
      WHERE r.operator_id = ANY($1) AND w.created_at - r.created_at > interval '25 seconds'`,
-    [world.operators.map((o) => o.operatorId)],
+    [world.audited.map((o) => o.operatorId)],
   );
   if (late.rows[0]!.n > 0)
     facts.push(
@@ -395,7 +393,7 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
 
   // ── The wire log: everything the wallet ever received ─────────────────────────────────────
   const wire = readWireLog(stack.wireLogFile).filter((w) =>
-    world.operators.some((o) => o.operatorId === w.operator_id),
+    world.audited.some((o) => o.operatorId === w.operator_id),
   );
   const hashes = new Map<string, Set<string>>();
   const debitsPerRound = new Map<string, Set<string>>();
@@ -491,7 +489,7 @@ async function freeRoundInvariants(
   const checks: Check[] = [];
   const facts: string[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
-  const ops = world.operators.map((o) => o.operatorId);
+  const ops = world.audited.map((o) => o.operatorId);
   const freeById = new Map(freeRounds.map((r) => [r.round_id, r]));
   const { rows: grants } = await stack.pool.query<{
     operator_id: string;

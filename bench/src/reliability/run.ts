@@ -167,7 +167,7 @@ export async function runReliability(
       log('hostile input');
       const started = Date.now();
       await load.pause();
-      const h = await hostileInput(stack, world).catch((err: unknown) => ({
+      const h = await hostileInput(stack, world, load.openings).catch((err: unknown) => ({
         checks: [{ name: 'hostile input ran', ok: false, detail: String((err as Error)?.stack ?? err) }],
         facts: [],
       }));

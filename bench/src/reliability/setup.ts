@@ -14,7 +14,13 @@ export interface OperatorSetup {
 }
 
 export interface World {
+  /** The operators the load plays on. */
   operators: OperatorSetup[];
+  /**
+   * Every operator whose money the invariants check: those under load, and any a check adds for
+   * itself (the hostile input's suspended operator, reactivated once its case is done).
+   */
+  audited: OperatorSetup[];
   /** The operator whose wallet secret the wrong-secret scenario breaks. */
   primary: OperatorSetup;
 }
@@ -79,5 +85,5 @@ export async function configure(stack: ReliabilityStack): Promise<World> {
       currencies: ['EUR', 'USD'],
     });
   }
-  return { operators, primary: operators[0]! };
+  return { operators, audited: [...operators], primary: operators[0]! };
 }
