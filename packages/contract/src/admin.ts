@@ -48,6 +48,12 @@ export const CreateOperatorRequest = z.object({
   default_currency: CurrencyCode.default('USD'),
   allowed_currencies: z.array(CurrencyCode).min(1).max(50).optional(),
   bet_limits: AdminBetLimits.default({ min: '10', max: '100000' }),
+  /**
+   * The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata
+   * address (169.254.0.0/16, fe80::/10, 100.100.100.200, fd00:ec2::254); in production HTTPS, and
+   * not loopback or a private network unless the platform sets WALLET_ALLOW_PRIVATE_NETWORKS=1
+   * (422). A name is judged by the addresses it resolves to, again at every connection.
+   */
   wallet_base_url: WalletBaseUrl.nullable().optional(),
   /** The wallet callback HMAC secret; generated (and returned once) when absent. */
   wallet_secret: z.string().min(16).max(256).optional(),
@@ -72,6 +78,12 @@ export const UpdateOperatorRequest = z
     default_currency: CurrencyCode,
     allowed_currencies: z.array(CurrencyCode).min(1).max(50),
     bet_limits: AdminBetLimits,
+    /**
+     * The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata
+     * address (169.254.0.0/16, fe80::/10, 100.100.100.200, fd00:ec2::254); in production HTTPS, and
+     * not loopback or a private network unless the platform sets WALLET_ALLOW_PRIVATE_NETWORKS=1
+     * (422). A name is judged by the addresses it resolves to, again at every connection.
+     */
     wallet_base_url: WalletBaseUrl.nullable(),
     /** Rotates the wallet secret to this value. */
     wallet_secret: z.string().min(16).max(256),

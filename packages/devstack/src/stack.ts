@@ -66,6 +66,9 @@ const CLUSTER_DEFAULTS: Record<string, string> = {
   API_PROCESSES: '2',
   WORKER_PROCESSES: '2',
   SIGNED_REQUESTS: 'required',
+  // Issue 23 point 5: production refuses wallets on loopback and private networks; the sandbox
+  // wallet here is on 127.0.0.1 (docs/deployment-and-scaling.md). Link-local stays refused.
+  WALLET_ALLOW_PRIVATE_NETWORKS: '1',
 };
 // The stack reads its own settings in development mode (it makes the secrets production asks for);
 // the services of the cluster stack run with NODE_ENV=production.

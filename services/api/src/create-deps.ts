@@ -1,6 +1,6 @@
 import { AddressSet, type Config } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
-import { createLocalOutcomes } from '@opi/workflows';
+import { createLocalOutcomes, walletNetworkPolicy } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { KeyStore } from './auth/keys.js';
 import { NonceClaimer } from './auth/nonces.js';
@@ -59,6 +59,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
       box,
       walletTimeoutMs: config.WALLET_TIMEOUT_MS,
       requireHttps: config.isProduction,
+      allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
       maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
       maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
       logger,
@@ -89,6 +90,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
     trustedProxies: AddressSet.parse(config.TRUSTED_PROXIES),
     isProduction: config.isProduction,
+    walletNetwork: walletNetworkPolicy(config),
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     async close() {

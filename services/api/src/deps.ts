@@ -1,7 +1,7 @@
 import type { AddressSet } from '@opi/config';
 import type { Game } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
-import type { LocalOutcomes } from '@opi/workflows';
+import type { LocalOutcomes, WalletNetworkPolicy } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
@@ -61,6 +61,8 @@ export interface ApiDeps {
    */
   trustedProxies: AddressSet;
   isProduction: boolean;
+  /** Where operators' wallets may be (WALLET_ALLOW_PRIVATE_NETWORKS; @opi/workflows address-policy). */
+  walletNetwork?: WalletNetworkPolicy;
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;
 }

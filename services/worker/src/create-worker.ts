@@ -10,6 +10,8 @@ export interface WorkerOptions {
   box: SecretBox;
   walletTimeoutMs: number;
   requireHttps: boolean;
+  /** Wallets on loopback and private networks allowed (WALLET_ALLOW_PRIVATE_NETWORKS; see activities). */
+  allowPrivateNetworks?: boolean;
   log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
   /** Path of the workflow bundle built ahead of time (workflows/dist/workflow-bundle.js). */
   bundlePath: string;
@@ -34,6 +36,9 @@ export async function createWorker(
       settlement: {
         walletTimeoutMs: options.walletTimeoutMs,
         requireHttps: options.requireHttps,
+        ...(options.allowPrivateNetworks !== undefined
+          ? { allowPrivateNetworks: options.allowPrivateNetworks }
+          : {}),
         ...(options.log ? { log: options.log } : {}),
       },
       ...(options.maxConcurrentActivities

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
-import { startRoundResumer, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { startRoundResumer, WORKFLOW_BUNDLE_PATH, walletNetworkPolicy } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import { createWorker } from './create-worker.js';
@@ -40,6 +40,7 @@ const { worker, connection } = await createWorker({
   box: createSecretBox(config.SERVICE_SECRET),
   walletTimeoutMs: config.WALLET_TIMEOUT_MS,
   requireHttps: config.isProduction,
+  allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
   log: (level, msg, fields) => log(level, msg, fields),
   bundlePath: WORKFLOW_BUNDLE_PATH,
   maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,

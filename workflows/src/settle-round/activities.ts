@@ -3,6 +3,7 @@ import { blocksBets, CONTRACT_VERSION } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { WalletNetworkPolicy } from '../wallet/address-policy.js';
 import { sendWalletCallback } from '../wallet/send.js';
 import type { RoundIntent, RoundOutcome } from './intent.js';
 
@@ -15,6 +16,11 @@ export interface SettlementDeps {
   stuckAfterAttempts: number;
   /** Reject http:// wallets (production). */
   requireHttps: boolean;
+  /**
+   * Wallets on loopback and private networks allowed (address-policy.ts). Absent: allowed when
+   * HTTPS is not required (outside production). Link-local and metadata addresses never are.
+   */
+  allowPrivateNetworks?: boolean;
   log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
   /**
    * Told a round's outcome once the statement recording its last money step has committed (see
@@ -130,6 +136,7 @@ function firstAttempt(): boolean {
 
 export function createSettlementActivities(deps: SettlementDeps) {
   const log = deps.log ?? (() => {});
+  const network: WalletNetworkPolicy = { allowPrivate: deps.allowPrivateNetworks ?? !deps.requireHttps };
 
   // Wallet URL and secret per operator, kept for a few seconds; a 401 drops the entry so a fixed
   // secret is picked up on the very next attempt.
@@ -402,6 +409,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
       operatorId: input.intent.operatorId,
       ...(input.intent.trace ? { traceparent: input.intent.trace.traceparent } : {}),
       timeoutMs: deps.walletTimeoutMs,
+      network,
     });
     log(outcome.kind === 'success' || outcome.kind === 'rejected' ? 'info' : 'warn', 'wallet callback', {
       operator_id: input.intent.operatorId,
@@ -461,16 +469,33 @@ export function createSettlementActivities(deps: SettlementDeps) {
         if (deps.announce && input.roundStatusOnRejection)
           deps.announce(input.intent.roundId, { status: 'rejected', error: outcome.error });
         return { status: 'rejected', error: outcome.error };
-      case 'config_fault':
+      case 'config_fault': {
         walletCache.delete(input.intent.operatorId);
-        log('error', 'wallet configuration fault: the wallet refused our signature', {
-          alert: true,
-          operator_id: input.intent.operatorId,
-          transaction_id: row.transaction_id,
-          error: outcome.error,
-        });
-        await recordUnresolved(input, row, `401 ${outcome.error}`, outcome.httpStatus);
-        throw ApplicationFailure.retryable(`wallet answered 401 ${outcome.error}`, WALLET_CONFIG_FAULT);
+        // A 401, or a wallet address the network policy refuses (nothing was sent): the intent is
+        // kept and retried with the same body, so a corrected URL or secret settles it.
+        const refused = outcome.httpStatus === undefined;
+        log(
+          'error',
+          refused
+            ? 'wallet configuration fault: the wallet URL names a refused address; nothing was sent'
+            : 'wallet configuration fault: the wallet refused our signature',
+          {
+            alert: true,
+            operator_id: input.intent.operatorId,
+            transaction_id: row.transaction_id,
+            error: outcome.error,
+            ...(refused ? { detail: outcome.message ?? null } : {}),
+          },
+        );
+        const what = refused ? `${outcome.error}: ${outcome.message ?? ''}` : `401 ${outcome.error}`;
+        await recordUnresolved(input, row, what, outcome.httpStatus);
+        throw ApplicationFailure.retryable(
+          refused
+            ? `wallet not called: ${outcome.message ?? outcome.error}`
+            : `wallet answered 401 ${outcome.error}`,
+          WALLET_CONFIG_FAULT,
+        );
+      }
       case 'uncertain':
         await recordUnresolved(input, row, outcome.reason, outcome.httpStatus);
         throw ApplicationFailure.retryable(`uncertain wallet outcome: ${outcome.reason}`, WALLET_UNCERTAIN);

@@ -9,7 +9,8 @@
 export type WalletOutcome =
   | { kind: 'success'; balance: string; httpStatus: number }
   | { kind: 'rejected'; error: string; message?: string; httpStatus: number }
-  | { kind: 'config_fault'; error: string; message?: string; httpStatus: number }
+  /** A 401, or (no httpStatus) a wallet address the network policy refuses: nothing was sent. */
+  | { kind: 'config_fault'; error: string; message?: string; httpStatus?: number }
   | { kind: 'uncertain'; reason: string; httpStatus?: number };
 
 const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;

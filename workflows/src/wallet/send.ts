@@ -11,6 +11,12 @@ import {
   signWalletCallback,
   unixSeconds,
 } from '@opi/signing';
+import {
+  guardedLookup,
+  literalHostRefusal,
+  WALLET_ADDRESS_REFUSED,
+  type WalletNetworkPolicy,
+} from './address-policy.js';
 import { classifyResponse, type WalletOutcome } from './classify.js';
 
 export interface WalletRequest {
@@ -29,6 +35,11 @@ export interface WalletRequest {
   /** The operator (metrics and logs); read from the body when absent. */
   operatorId?: string;
   timeoutMs: number;
+  /**
+   * Which addresses the wallet may have (address-policy.ts). Absent: loopback and private networks
+   * allowed (tests); link-local and metadata addresses are refused whatever the policy.
+   */
+  network?: WalletNetworkPolicy;
 }
 
 /** What one attempt did, for metrics and logs (see observeWalletCallbacks). */
@@ -114,10 +125,14 @@ async function attempt(req: WalletRequest, traceparent: string): Promise<WalletO
       },
       req.body,
       req.timeoutMs,
+      req.network ?? PERMISSIVE,
     );
     return classifyResponse(res.status, res.text);
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: string };
+    // Refused before any connection: nothing was sent. A configuration fault, like a 401.
+    if (e.code === WALLET_ADDRESS_REFUSED)
+      return { kind: 'config_fault', error: 'wallet_address_refused', message: e.message ?? '' };
     const reason =
       e.name === 'TimeoutError'
         ? `timeout after ${req.timeoutMs} ms`
@@ -132,16 +147,25 @@ async function attempt(req: WalletRequest, traceparent: string): Promise<WalletO
 // An idle connection is closed after IDLE_SOCKET_MS, before a server's usual keep-alive timeout
 // (Node's is 5 s) closes it under a request just sent on it (that attempt would be uncertain).
 const IDLE_SOCKET_MS = 4_000;
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS }),
-};
+// Each policy has its own agents (a socket one policy let through is never reused by the other);
+// their lookup refuses a name that resolves to an address the policy refuses.
+const PERMISSIVE: WalletNetworkPolicy = { allowPrivate: true };
+const STRICT: WalletNetworkPolicy = { allowPrivate: false };
+function agentsFor(policy: WalletNetworkPolicy) {
+  const lookup = guardedLookup(policy);
+  return {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS, lookup }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_SOCKET_MS, lookup }),
+  };
+}
+const agentSets = { permissive: agentsFor(PERMISSIVE), strict: agentsFor(STRICT) };
 
 /** A wallet answer larger than this is not a wallet answer (uncertain, the body is not read on). */
 const MAX_ANSWER_BYTES = 1 << 20;
 
 /**
- * One POST: the status and the body as text. Rejects on a connection failure, on a timeout of the
+ * One POST: the status and the body as text. Rejects on an address the policy refuses (code
+ * WALLET_ADDRESS_REFUSED, before any connection), on a connection failure, on a timeout of the
  * whole exchange (name TimeoutError) and on an answer over MAX_ANSWER_BYTES. A redirect is an
  * answer like any other (never followed).
  */
@@ -150,14 +174,22 @@ function post(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  policy: WalletNetworkPolicy,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
+    const agents = policy.allowPrivate ? agentSets.permissive : agentSets.strict;
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) {
       reject(
         Object.assign(new Error(`unsupported protocol ${target.protocol}`), { code: 'ERR_INVALID_URL' }),
       );
+      return;
+    }
+    // An address literal is connected to without a lookup: checked here.
+    const refused = literalHostRefusal(target, policy);
+    if (refused) {
+      reject(refused);
       return;
     }
     const send = target.protocol === 'https:' ? https.request : http.request;

@@ -1525,6 +1525,7 @@ export type components = {
         min: string;
         max: string;
       };
+      /** @description The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, 100.100.100.200, fd00:ec2::254); in production HTTPS, and not loopback or a private network unless the platform sets WALLET_ALLOW_PRIVATE_NETWORKS=1 (422). A name is judged by the addresses it resolves to, again at every connection. */
       wallet_base_url?: string | null;
       /** @description The wallet callback HMAC secret; generated (and returned once) when absent. */
       wallet_secret?: string;
@@ -1550,6 +1551,7 @@ export type components = {
         min: string;
         max: string;
       };
+      /** @description The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, 100.100.100.200, fd00:ec2::254); in production HTTPS, and not loopback or a private network unless the platform sets WALLET_ALLOW_PRIVATE_NETWORKS=1 (422). A name is judged by the addresses it resolves to, again at every connection. */
       wallet_base_url?: string | null;
       /** @description Rotates the wallet secret to this value. */
       wallet_secret?: string;

@@ -12,6 +12,7 @@ import {
 } from '@opi/contract';
 import { withTransaction } from '@opi/db';
 import { isSafeSvg, sniffImageType } from '@opi/games';
+import { walletUrlRefusal } from '@opi/workflows';
 import type { Context, Middleware } from 'koa';
 import { createApiKey } from '../auth/keys.js';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -75,6 +76,21 @@ async function requireGame(deps: ApiDeps, symbol: string): Promise<{ symbol: str
 
 const body = (ctx: Context) => ctx.state.body ?? {};
 
+/**
+ * Issue 23 point 5: a wallet URL must be HTTPS in production and must not name, or resolve to,
+ * a link-local or metadata address (ever) or a loopback or private one (in production, unless
+ * WALLET_ALLOW_PRIVATE_NETWORKS=1). 422 naming the field; every connection is checked again.
+ */
+async function checkWalletUrl(deps: ApiDeps, url: string | null | undefined): Promise<void> {
+  if (!url) return;
+  const refusal = await walletUrlRefusal(url, {
+    ...(deps.walletNetwork ?? { allowPrivate: !deps.isProduction }),
+    requireHttps: deps.isProduction,
+  });
+  if (refusal)
+    throw new HttpError(422, [{ loc: ['body', 'wallet_base_url'], msg: refusal, type: 'value_error' }]);
+}
+
 /** The provider admin API: provider staff only (provider-admin keys). */
 export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Middleware[]): Router {
   const r = new Router({ prefix: '/api/admin/v1' });
@@ -110,6 +126,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
 
   r.post('/operators', ...guard, async (ctx) => {
     const input = parseOr422(CreateOperatorRequest, body(ctx), 'body');
+    await checkWalletUrl(deps, input.wallet_base_url);
     const walletSecret = input.wallet_secret ?? newWalletSecret();
     const allowed = [
       ...new Set([input.default_currency, ...(input.allowed_currencies ?? [input.default_currency])]),
@@ -152,6 +169,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
 
   r.patch('/operators/:operator_id', ...guard, async (ctx) => {
     const input = parseOr422(UpdateOperatorRequest, body(ctx), 'body');
+    await checkWalletUrl(deps, input.wallet_base_url);
     const current = await getOperator(deps, ctx.params.operator_id!);
     const rotated = input.rotate_wallet_secret ? newWalletSecret() : input.wallet_secret;
     const defaultCurrency = input.default_currency ?? current.default_currency;

@@ -511,7 +511,7 @@ export const OPERATIONS: Operation[] = [
       400: 'Malformed JSON',
       409: 'The operator exists',
       ...JSON_BODY,
-      422: 'A malformed field',
+      422: 'A malformed field, or a wallet URL refused (see `wallet_base_url`)',
     },
   },
   {
@@ -542,7 +542,7 @@ export const OPERATIONS: Operation[] = [
       400: 'Malformed JSON',
       404: 'Operator not found',
       ...JSON_BODY,
-      422: 'A malformed field',
+      422: 'A malformed field, or a wallet URL refused (see `wallet_base_url`)',
     },
   },
   {

@@ -47,6 +47,7 @@ export async function readWalletBalance(
     requestId,
     operatorId: session.operator_id,
     timeoutMs: deps.walletTimeoutMs ?? 5_000,
+    network: deps.walletNetwork ?? { allowPrivate: !deps.isProduction },
   });
   if (outcome.kind === 'success') return { balance: outcome.balance, currency: session.currency };
   if (outcome.kind === 'rejected')

@@ -14,6 +14,8 @@ export interface HostedWorkerOptions {
   box: SecretBox;
   walletTimeoutMs: number;
   requireHttps: boolean;
+  /** Wallets on loopback and private networks allowed (WALLET_ALLOW_PRIVATE_NETWORKS; see activities). */
+  allowPrivateNetworks?: boolean;
   maxConcurrentActivities: number;
   maxConcurrentWorkflowTasks: number;
   logger: Logger;
@@ -84,6 +86,9 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
         settlement: {
           walletTimeoutMs: options.walletTimeoutMs,
           requireHttps: options.requireHttps,
+          ...(options.allowPrivateNetworks !== undefined
+            ? { allowPrivateNetworks: options.allowPrivateNetworks }
+            : {}),
           log: (level, msg, fields) => log[level](msg, fields),
           ...(options.outcomes ? { announce: options.outcomes.announce } : {}),
         },

@@ -13,7 +13,9 @@ import {
   type RoundIntent,
   sendWalletCallback,
   transactionIdsFor,
+  type WalletNetworkPolicy,
   type WalletOutcome,
+  walletUrlRefusal,
 } from '@opi/workflows';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { HttpError } from '../http/errors.js';
@@ -40,6 +42,7 @@ export interface DiagnosticsRun {
 }
 
 interface Ctx {
+  network: WalletNetworkPolicy;
   baseUrl: string;
   secret: string;
   operator: OperatorRow;
@@ -56,6 +59,7 @@ function describe(o: WalletOutcome): string {
     case 'rejected':
       return `HTTP ${o.httpStatus}, rejected with ${o.error}${o.message ? ` (${o.message})` : ''}`;
     case 'config_fault':
+      if (o.httpStatus === undefined) return `not called: ${o.message ?? o.error}`;
       return `HTTP ${o.httpStatus}: the wallet refused our signature (${o.error}) — the wallet secret configured for this operator does not match the wallet's`;
     default:
       return `no definite answer: ${o.reason}`;
@@ -112,6 +116,7 @@ function send(c: Ctx, operation: MoneyOperation | 'balance', body: string, secre
     body,
     requestId,
     timeoutMs: TIMEOUT_MS,
+    network: c.network,
   });
 }
 
@@ -133,11 +138,21 @@ export async function runWalletDiagnostics(
   pool: Pool,
   box: SecretBox,
   operator: OperatorRow,
-  input: { playerId: string; currency: string },
+  input: {
+    playerId: string;
+    currency: string;
+    /** Where the wallet may be (address-policy.ts); absent: anywhere but link-local and metadata. */
+    network?: WalletNetworkPolicy & { requireHttps: boolean };
+  },
 ): Promise<DiagnosticsRun> {
   if (!operator.wallet_base_url || !operator.wallet_secret_enc) {
     throw new HttpError(409, 'The operator wallet is not configured (URL and secret)');
   }
+  // Issue 23 point 5: a wallet URL naming (or resolving to) an address the policy refuses is
+  // never probed. Every connection is checked again (a check whose call was refused says so).
+  const network = input.network ?? { allowPrivate: true, requireHttps: false };
+  const refusal = await walletUrlRefusal(operator.wallet_base_url, network);
+  if (refusal) throw new HttpError(409, `The operator wallet URL is refused, nothing was sent: ${refusal}`);
   if (!operator.allowed_currencies.includes(input.currency)) {
     throw new HttpError(422, [
       {
@@ -152,6 +167,7 @@ export async function runWalletDiagnostics(
     [operator.operator_id],
   );
   const c: Ctx = {
+    network: { allowPrivate: network.allowPrivate },
     baseUrl: operator.wallet_base_url,
     secret: box.decrypt(operator.wallet_secret_enc),
     operator,

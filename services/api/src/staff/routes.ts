@@ -311,6 +311,10 @@ export function staffRoutes(deps: ApiDeps): Router {
     const run = await runWalletDiagnostics(pool, deps.box, operator, {
       playerId: input.player_id,
       currency: input.currency,
+      network: {
+        ...(deps.walletNetwork ?? { allowPrivate: !deps.isProduction }),
+        requireHttps: deps.isProduction,
+      },
     });
     const audit = await writeAudit(pool, {
       staffId: staff.staffId,
