@@ -1,71 +1,31 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { AddressSet, resolveClientIp } from '@opi/config';
-import { freePort, type Harness, startApi } from '../test-support/harness.js';
+import { type Harness, startApi } from '../test-support/harness.js';
+import {
+  launchPortal,
+  PORTAL_DIR,
+  type Portal,
+  type PortalOptions,
+  startPortal,
+} from './test-support/portal.js';
 import { createStaffAccount, PORTAL_SECRET } from './test-support/world.js';
 
 // Issue 23 point 1 through the real portal (its production build served by portal/server.mjs, as
 // the stack and the image run it) over HTTP, against the real API: the browser's address is the
 // portal's socket peer, unless that peer is one of the portal's TRUSTED_PROXIES. A client's own
 // X-Forwarded-For neither escapes the 30-per-address login limit nor reaches the audit log.
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const PORTAL = path.join(REPO, 'portal');
-
 let h: Harness;
-const running: ChildProcess[] = [];
-const portalLog: string[] = [];
+const running: Portal[] = [];
 let mona = { username: '', password: '' };
 
-function serverProcess(env: Record<string, string>, port: number): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(PORTAL, 'server.mjs'),
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-    ],
-    {
-      cwd: PORTAL,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: h.base,
-        STAFF_PORTAL_SECRET: PORTAL_SECRET,
-        TRUSTED_PROXIES: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  return child;
-}
-
-/** The portal on a free port with these variables; resolves with its origin once it answers. */
-async function startPortal(env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const child = serverProcess(env, port);
-  running.push(child);
-  const origin = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 90_000;
-  while (Date.now() < end) {
-    if (child.exitCode !== null) assert.fail(`the portal exited (${child.exitCode}): ${portalLog.join('')}`);
-    try {
-      if ((await fetch(`${origin}/login`)).status === 200) return origin;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`the portal did not answer: ${portalLog.join('')}`);
+/** The portal (test-support/portal.ts) on a free port; resolves with its origin once it answers. */
+async function portalWith(options: Omit<PortalOptions, 'api'>): Promise<string> {
+  const portal = await startPortal({ api: h.base, ...options });
+  running.push(portal);
+  return portal.origin;
 }
 
 /** The login form POSTed as a same-origin browser would, with extra headers; the redirect's target. */
@@ -105,10 +65,6 @@ const auditAddresses = async (where: string, params: unknown[]) =>
   ).rows.map((r) => r.client_ip);
 
 before(async () => {
-  assert.ok(
-    existsSync(path.join(PORTAL, '.next', 'BUILD_ID')),
-    'the portal build is missing: the test runner builds it (node scripts/test.mjs)',
-  );
   h = await startApi({ STAFF_PORTAL_SECRET: PORTAL_SECRET });
   mona = await createStaffAccount(h.base, {
     username: 'mona',
@@ -118,14 +74,13 @@ before(async () => {
 });
 
 after(async () => {
-  for (const child of running) child.kill('SIGTERM');
+  await Promise.all(running.map((portal) => portal.stop()));
   await h?.close();
-  if (process.env.OPI_DEBUG_PORTAL) process.stdout.write(portalLog.join(''));
 });
 
 describe('the portal takes the client address from its socket', () => {
   test('TRUSTED_PROXIES empty: a forged X-Forwarded-For is ignored; 31 logins with a new one each lock the socket address, which the audit log and the session record', async () => {
-    const origin = await startPortal({});
+    const origin = await portalWith({});
     assert.equal(
       await formLogin(origin, mona.username, mona.password, { 'x-forwarded-for': '203.0.113.50' }),
       '/',
@@ -148,7 +103,7 @@ describe('the portal takes the client address from its socket', () => {
   });
 
   test("TRUSTED_PROXIES naming the peer (127.0.0.1): the proxy's X-Forwarded-For names the client (right-most untrusted hop)", async () => {
-    const origin = await startPortal({ TRUSTED_PROXIES: '127.0.0.1' });
+    const origin = await portalWith({ trustedProxies: '127.0.0.1' });
     const to = await formLogin(origin, mona.username, mona.password, {
       'x-forwarded-for': '192.0.2.1, 203.0.113.60',
     });
@@ -162,18 +117,16 @@ describe('the portal takes the client address from its socket', () => {
   });
 
   test('a bad TRUSTED_PROXIES stops the portal at start, naming the variable', async () => {
-    const child = serverProcess({ TRUSTED_PROXIES: '10.0.0.0/8, not-an-address' }, await freePort());
-    let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const portal = await launchPortal({ api: h.base, trustedProxies: '10.0.0.0/8, not-an-address' });
+    running.push(portal);
+    const code = await portal.exited;
+    const stderr = portal.stderr();
     assert.equal(code, 1);
     assert.match(stderr, /TRUSTED_PROXIES: not an address or CIDR: "not-an-address"/);
   });
 
   test("the portal server's address rules (portal/client-address.mjs) agree with @opi/config's", async () => {
-    const portal = (await import(pathToFileURL(path.join(PORTAL, 'client-address.mjs')).href)) as {
+    const portal = (await import(pathToFileURL(path.join(PORTAL_DIR, 'client-address.mjs')).href)) as {
       parseTrustedProxies(text: string): { has(ip: string): boolean };
       resolveClientIp(
         socket: string | undefined,

@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { call, freePort } from '../test-support/harness.js';
+import { call } from '../test-support/harness.js';
 import { watchPage } from './test-support/page-problems.js';
-import { OP_A, PORTAL_SECRET, slot, startWorld, type World } from './test-support/world.js';
+import { launchPortal, PORTAL_DIR, type Portal } from './test-support/portal.js';
+import { OP_A, slot, startWorld, type World } from './test-support/world.js';
 
 // The staff portal's Free rounds pages (issue 18, item 4) in chromium against the portal's
 // production build (made by the test runner) and the real API: a campaign created through the
 // operator API, a free round played through the runtime and settled by the workflow at the sandbox
 // wallet; a viewer opens the list and the campaign (players, rounds, the round link) on a laptop
 // and a phone and sees no cancel; an admin cancels it with a confirmation and sees the result.
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const PORTAL = path.join(REPO, 'portal');
-const ARTIFACTS = path.join(PORTAL, 'test-artifacts');
+const ARTIFACTS = path.join(PORTAL_DIR, 'test-artifacts');
 const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const DESKTOP = { viewport: { width: 1280, height: 860 } };
 const PHONE = {
@@ -31,41 +28,17 @@ const HOUR = 3600_000;
 const CAMPAIGN = 'stf-browser-c1';
 
 let w: World;
-let portal: ChildProcess;
+let portal: Portal | undefined;
 let origin = '';
 let browser: Browser;
 const played = { ext: '', roundId: '' };
 
 before(async () => {
-  assert.ok(existsSync(path.join(PORTAL, '.next', 'BUILD_ID')), 'the portal build is missing');
   mkdirSync(ARTIFACTS, { recursive: true });
   w = await startWorld();
-  const port = await freePort();
-  portal = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(REPO, 'node_modules/next/dist/bin/next'),
-      'start',
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-    ],
-    {
-      cwd: PORTAL,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: w.h.base,
-        STAFF_PORTAL_SECRET: PORTAL_SECRET,
-      },
-      stdio: 'ignore',
-    },
-  );
-  origin = `http://127.0.0.1:${port}`;
+  // The portal starts (up to a minute on a busy machine) while the campaign is made.
+  portal = await launchPortal({ api: w.h.base });
+  origin = portal.origin;
 
   // A campaign through the operator API and one of its rounds played (a free round: no debit).
   played.ext = `stf-frb-${randomUUID().slice(0, 8)}`;
@@ -103,19 +76,13 @@ before(async () => {
   assert.equal(spin.json.free_round?.campaign_id, CAMPAIGN, spin.text);
   played.roundId = spin.json.round_id;
 
-  await w.until('the portal', async () => {
-    try {
-      return (await fetch(`${origin}/login`)).status === 200;
-    } catch {
-      return false;
-    }
-  });
+  await portal.ready();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 });
 
 after(async () => {
   await browser?.close();
-  portal?.kill('SIGTERM');
+  await portal?.stop();
   await w?.close();
 });
 

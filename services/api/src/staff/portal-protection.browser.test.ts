@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
+import { ADMIN_KEY, call } from '../test-support/harness.js';
 import { watchPage } from './test-support/page-problems.js';
-import { OP_A, PORTAL_SECRET, startWorld, type World } from './test-support/world.js';
+import { PORTAL_DIR, type Portal, startPortal } from './test-support/portal.js';
+import { OP_A, startWorld, type World } from './test-support/world.js';
 
 // The staff portal's Protection page (issue 18) in chromium against the portal's production build
 // (made by the test runner), reading through the real API after a debit refused with self_excluded
 // by the sandbox wallet over HTTP (a blocked session) and a reality check answered on a slot
 // session; on a laptop and a phone. Its own world and portal (portal.browser.test.ts is near the
 // runner's per-file time limit).
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const PORTAL = path.join(REPO, 'portal');
-const ARTIFACTS = path.join(PORTAL, 'test-artifacts');
+const ARTIFACTS = path.join(PORTAL_DIR, 'test-artifacts');
 const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const DESKTOP = { viewport: { width: 1280, height: 860 } };
 const PHONE = {
@@ -28,53 +25,21 @@ const PHONE = {
 };
 
 let w: World;
-let portal: ChildProcess;
+let portal: Portal | undefined;
 let origin = '';
 let browser: Browser;
 
 before(async () => {
-  assert.ok(existsSync(path.join(PORTAL, '.next', 'BUILD_ID')), 'the portal build is missing');
   mkdirSync(ARTIFACTS, { recursive: true });
   w = await startWorld();
-  const port = await freePort();
-  portal = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(REPO, 'node_modules/next/dist/bin/next'),
-      'start',
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-    ],
-    {
-      cwd: PORTAL,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: w.h.base,
-        STAFF_PORTAL_SECRET: PORTAL_SECRET,
-      },
-      stdio: 'ignore',
-    },
-  );
-  origin = `http://127.0.0.1:${port}`;
-  await w.until('the portal', async () => {
-    try {
-      return (await fetch(`${origin}/login`)).status === 200;
-    } catch {
-      return false;
-    }
-  });
+  portal = await startPortal({ api: w.h.base });
+  origin = portal.origin;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 });
 
 after(async () => {
   await browser?.close();
-  portal?.kill('SIGTERM');
+  await portal?.stop();
   await w?.close();
 });
 

@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { ADMIN_KEY, call, freePort } from '../test-support/harness.js';
+import { ADMIN_KEY, call } from '../test-support/harness.js';
 import { watchPage } from './test-support/page-problems.js';
-import { OP_A, OP_B, PORTAL_SECRET, slot, staffCall, startWorld, type World } from './test-support/world.js';
+import { PORTAL_DIR, type Portal, startPortal } from './test-support/portal.js';
+import { OP_A, OP_B, slot, staffCall, startWorld, type World } from './test-support/world.js';
 
 // The staff portal in a real browser (Debian's chromium through playwright-core) against its
-// production build (`next build`, made by the test runner) served by `next start`, reading through
-// the real API (Temporal worker, sandbox wallet over HTTP) after real rounds were played. Every
-// page is visited, filtered and drilled into, on a laptop and a phone; each page's screenshot is
-// kept under portal/test-artifacts/.
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const PORTAL = path.join(REPO, 'portal');
-const ARTIFACTS = path.join(PORTAL, 'test-artifacts');
+// production build (`next build`, made by the test runner) served by portal/server.mjs
+// (test-support/portal.ts), reading through the real API (Temporal worker, sandbox wallet over
+// HTTP) after real rounds were played. Every page is visited, filtered and drilled into, on a
+// laptop and a phone; each page's screenshot is kept under portal/test-artifacts/.
+const ARTIFACTS = path.join(PORTAL_DIR, 'test-artifacts');
 const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
 const DESKTOP = { viewport: { width: 1280, height: 860 } };
 const PHONE = {
@@ -32,9 +29,9 @@ const PHONE = {
 };
 
 let w: World;
-let portal: ChildProcess;
+let portal: Portal | undefined;
 /** The portal as production runs it (PORTAL_PUBLIC_URL an https origin), started by its own test. */
-let secondPortal: ChildProcess | undefined;
+let secondPortal: Portal | undefined;
 let origin = '';
 let browser: Browser;
 const played = {
@@ -44,56 +41,7 @@ const played = {
   rejected: '',
   mines: '',
 };
-const portalLog: string[] = [];
-
-/** The portal build (portal/server.mjs) on a free port, reading through the test API; resolves once it answers. */
-async function startPortal(
-  extraEnv: Record<string, string> = {},
-): Promise<{ child: ChildProcess; origin: string }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      // Stops with this test process even if it is killed outright.
-      '--import',
-      pathToFileURL(path.join(REPO, 'packages/devstack/src/exit-with-parent.mjs')).href,
-      path.join(PORTAL, 'server.mjs'),
-      '--port',
-      String(port),
-      '--hostname',
-      '127.0.0.1',
-    ],
-    {
-      cwd: PORTAL,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPI_API_URL: w.h.base,
-        STAFF_PORTAL_SECRET: PORTAL_SECRET,
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => portalLog.push(c.toString()));
-  const at = `http://127.0.0.1:${port}`;
-  await w.until('the portal', async () => {
-    try {
-      return (await fetch(`${at}/login`)).status === 200;
-    } catch {
-      return false;
-    }
-  });
-  return { child, origin: at };
-}
-
 before(async () => {
-  assert.ok(
-    existsSync(path.join(PORTAL, '.next', 'BUILD_ID')),
-    'the portal build is missing: the test runner builds it (node scripts/test.mjs), or run `npm run build -w @opi/portal`',
-  );
   mkdirSync(ARTIFACTS, { recursive: true });
   w = await startWorld();
   // Real rounds: slot spins in two currencies, a refused debit, a Mines round with its stages.
@@ -109,9 +57,8 @@ before(async () => {
   played.rejected = refused.round_id;
   played.mines = (await w.minesRound()).roundId;
 
-  const started = await startPortal();
-  portal = started.child;
-  origin = started.origin;
+  portal = await startPortal({ api: w.h.base });
+  origin = portal.origin;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -121,10 +68,8 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  portal?.kill('SIGTERM');
-  secondPortal?.kill('SIGTERM');
+  await Promise.all([portal?.stop(), secondPortal?.stop()]);
   await w?.close();
-  if (process.env.OPI_DEBUG_PORTAL) process.stdout.write(portalLog.join(''));
 });
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────
@@ -957,8 +902,8 @@ describe('staff portal', () => {
 
   test('session cookie with the production setting (PORTAL_PUBLIC_URL https): __Host-opi_staff, Secure, whatever the request scheme', async () => {
     const publicUrl = 'https://staff.example.test';
-    const started = await startPortal({ PORTAL_PUBLIC_URL: publicUrl });
-    secondPortal = started.child;
+    const started = await startPortal({ api: w.h.base, publicUrl });
+    secondPortal = started;
     try {
       const res = await formLogin(started.origin, publicUrl, w.staff.viewerA, {
         'x-forwarded-proto': 'http',
@@ -970,7 +915,7 @@ describe('staff portal', () => {
       // Only the configured origin may POST.
       assert.equal((await formLogin(started.origin, started.origin, w.staff.viewerA)).status, 403);
     } finally {
-      secondPortal.kill('SIGTERM');
+      await started.stop();
       secondPortal = undefined;
     }
   });
