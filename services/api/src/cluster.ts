@@ -50,12 +50,17 @@ if (config.API_PROCESSES <= 1 || cluster.isWorker) {
   });
 
   const aggregator = new client.AggregatorRegistry();
+  const { standaloneReadiness } = await import('./ops/ready.js');
+  const { readyRoute } = await import('./ops/routes.js');
   startMetricsServer({
     host: config.HOST,
     port: config.API_METRICS_PORT,
     render: () => aggregator.clusterMetrics(),
     contentType: aggregator.contentType,
     logger,
+    // Readiness with its reasons, checked by the primary itself (the public /ready says only which
+    // check failed; each API process logs its reasons).
+    routes: { '/ready': readyRoute(standaloneReadiness(config, logger)) },
   });
 
   const stop = async (code = 0) => {

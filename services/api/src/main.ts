@@ -6,6 +6,8 @@ import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
 import { apiMetrics } from './ops/metrics.js';
+import { sharedReadiness } from './ops/ready.js';
+import { readyRoute } from './ops/routes.js';
 
 const config = loadConfigOrExit();
 // The hosted settlement worker drains when deps.close() runs, after the server has stopped taking
@@ -48,6 +50,8 @@ if (!cluster.isWorker) {
     render: () => registry.metrics(),
     contentType: registry.contentType,
     logger,
+    // Readiness with its reasons (the public /ready says only which check failed).
+    routes: { '/ready': readyRoute(sharedReadiness(deps)) },
   });
 }
 

@@ -1403,7 +1403,7 @@ export type components = {
       /** @constant */
       status: 'ok';
     };
-    /** @description `GET /ready`: 200 when every check passes, else 503 with the same body. */
+    /** @description `GET /ready`: 200 when every check passes, else 503 with the same body. Which check failed, never why: the reasons (driver and Temporal messages) go to the log and to `/ready` on the metrics port. */
     ReadinessResponse: {
       /** @enum {string} */
       status: 'ready' | 'not_ready';
@@ -1412,20 +1412,17 @@ export type components = {
         postgres: {
           ok: boolean;
           ms: number;
-          error?: string;
         };
         /** @description The Temporal frontend answers (GetSystemInfo) in the configured namespace. */
         temporal: {
           ok: boolean;
           ms: number;
-          error?: string;
         };
         /** @description A settlement worker polled the task queue recently (DescribeTaskQueue pollers). */
         worker: {
           ok: boolean;
           ms: number;
-          error?: string;
-          task_queue: string | null;
+          /** @description Workers seen polling the task queue within the last 90 s. */
           pollers: number;
         };
       };

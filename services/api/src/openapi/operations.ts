@@ -855,7 +855,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'ops',
     summary: 'Readiness: PostgreSQL, Temporal and a settlement worker',
     description:
-      '200 when PostgreSQL answers, Temporal answers and a settlement worker has polled the task queue within 90 s; otherwise 503 with the same body saying which check failed. Answers are shared for 1 s.',
+      '200 when PostgreSQL answers, Temporal answers and a settlement worker has polled the task queue within 90 s; otherwise 503 with the same body saying which check failed (never why: the reasons are logged and served on the metrics port). Answers are shared for 1 s.',
     auth: 'public',
     ok: {
       200: { description: 'Ready', body: { kind: 'json', schema: OUTPUT('ReadinessResponse') } },
