@@ -46,7 +46,10 @@ export interface OperatorClientOptions {
   apiKey: string;
   /** Sign every request (pp-operator-v1). Default true; production requires it. */
   sign?: boolean;
-  /** Provider master keys only: the operator to act for (sent as `x-operator-id`). */
+  /**
+   * Provider master keys only: the operator to act for, sent as `operator_id` in the (signed)
+   * query and as `x-operator-id` (the service refuses the header alone on a signed request).
+   */
   operatorId?: string;
   /** Per-attempt timeout, milliseconds (default 10 000). */
   timeoutMs?: number;
@@ -302,13 +305,18 @@ export class OperatorClient {
   /** One logical call: attempts with a fresh signature each, retried as `safety` allows. */
   async request(
     method: string,
-    pathAndQuery: string,
+    requested: string,
     safety: RetrySafety,
     opts: CallOptions = {},
     body?: unknown,
   ): Promise<{ status: number; text: string; headers: Headers; requestId: string; attempts: number }> {
     const raw = body === undefined ? '' : JSON.stringify(body);
     const requestId = opts.requestId ?? randomUUID();
+    // A master key's operator goes where the signature covers it (the query), not only in a header.
+    const pathAndQuery =
+      this.options.operatorId && !/[?&]operator_id=/.test(requested)
+        ? `${requested}${requested.includes('?') ? '&' : '?'}operator_id=${encodeURIComponent(this.options.operatorId)}`
+        : requested;
     let attempt = 0;
     for (;;) {
       attempt++;

@@ -125,6 +125,98 @@ describe('request signing', () => {
   });
 });
 
+describe('x-operator-id on signed requests (issue 23 point 9)', () => {
+  let master = '';
+  before(async () => {
+    await createOperator(required.base, 'op_strict_b');
+    const m = await call(required.base, 'POST', '/api/admin/v1/master-keys', {
+      key: ADMIN_KEY,
+      body: { label: 'scope' },
+      sign: true,
+    });
+    assert.equal(m.status, 201, m.text);
+    master = m.json.data.api_key;
+  });
+  /** A master key's signed GET as captured on the wire: its headers, signature included. */
+  const captured = (pathAndQuery: string) => {
+    const timestamp = unixSeconds();
+    const nonce = newRequestNonce();
+    return {
+      'x-provider-api-key': master,
+      'x-pp-timestamp': timestamp,
+      'x-pp-nonce': nonce,
+      'x-pp-signature': signOperatorRequest(master, {
+        timestamp,
+        nonce,
+        method: 'GET',
+        pathAndQuery,
+        body: '',
+      }),
+    };
+  };
+  const get = (pathAndQuery: string, headers: Record<string, string>) =>
+    call(required.base, 'GET', pathAndQuery, { headers });
+
+  test('a signed request whose operator is only in x-operator-id is refused: the header is not signed', async () => {
+    // Sent as signed with x-operator-id op_strict, delivered with the header changed to op_strict_b.
+    const res = await get('/api/provider/v1/games', {
+      ...captured('/api/provider/v1/games'),
+      'x-operator-id': 'op_strict_b',
+    });
+    assert.equal(res.status, 401);
+    assert.deepEqual(res.json, {
+      detail:
+        'x-operator-id is not covered by the signature: a signed request names its operator as operator_id in the query or the body (x-operator-id may repeat it)',
+    });
+    // Unchanged, the header alone is refused the same way.
+    const alone = await get('/api/provider/v1/games', {
+      ...captured('/api/provider/v1/games'),
+      'x-operator-id': 'op_strict',
+    });
+    assert.equal(alone.status, 401);
+  });
+
+  test('the operator in the signed query (with or without the header) chooses it; a changed header is refused', async () => {
+    const path = '/api/provider/v1/games?operator_id=op_strict';
+    const viaQuery = await get(path, captured(path));
+    assert.equal(viaQuery.status, 200, viaQuery.text);
+    assert.equal(viaQuery.json.data.operator_id, 'op_strict');
+    const both = await get(path, { ...captured(path), 'x-operator-id': 'op_strict' });
+    assert.equal(both.status, 200, both.text);
+    assert.equal(both.json.data.operator_id, 'op_strict');
+    // The same signed query, the header changed in flight to another operator: refused.
+    const swapped = await get(path, { ...captured(path), 'x-operator-id': 'op_strict_b' });
+    assert.equal(swapped.status, 401);
+    assert.match(swapped.json.detail, /x-operator-id is not covered by the signature/);
+  });
+
+  test('the operator in the signed body chooses it too', async () => {
+    const res = await call(required.base, 'GET', '/api/provider/v1/games', {
+      key: master,
+      sign: true,
+      body: { operator_id: 'op_strict_b' },
+      headers: { 'x-operator-id': 'op_strict_b' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.data.operator_id, 'op_strict_b');
+  });
+
+  test('an operator key is unaffected: its own id in x-operator-id is fine, another is 403', async () => {
+    const own = await call(required.base, 'GET', '/api/provider/v1/games', {
+      key: opRequired.key,
+      sign: true,
+      headers: { 'x-operator-id': 'op_strict' },
+    });
+    assert.equal(own.status, 200, own.text);
+    const other = await call(required.base, 'GET', '/api/provider/v1/games', {
+      key: opRequired.key,
+      sign: true,
+      headers: { 'x-operator-id': 'op_strict_b' },
+    });
+    assert.equal(other.status, 403);
+  });
+});
+
 describe('single-use nonces across two API processes', () => {
   const procs: ChildProcess[] = [];
   after(() => {

@@ -1629,7 +1629,7 @@ export type components = {
     TraceParent: string;
     /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
     RequestIdIn: string;
-    /** @description Provider master keys only: the operator (as `operator_id`). */
+    /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
     OperatorIdHeader: string;
     /** @description The attempt’s request id (`<transaction_id>#<attempt>` for money movements). */
     CallbackRequestId: string;
@@ -1660,7 +1660,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -1690,7 +1690,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -1770,7 +1770,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -1803,7 +1803,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -1947,7 +1947,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -1981,7 +1981,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2113,7 +2113,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -2147,7 +2147,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2262,7 +2262,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -2292,7 +2292,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2358,7 +2358,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -2403,7 +2403,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2518,7 +2518,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -2551,7 +2551,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2617,7 +2617,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -2650,7 +2650,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2716,7 +2716,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -2753,7 +2753,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2868,7 +2868,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -2898,7 +2898,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -2969,7 +2969,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -3002,7 +3002,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3105,7 +3105,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -3135,7 +3135,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3193,7 +3193,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -3226,7 +3226,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3310,7 +3310,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -3340,7 +3340,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3409,7 +3409,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -3442,7 +3442,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3526,7 +3526,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -3556,7 +3556,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3625,7 +3625,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path: {
@@ -3658,7 +3658,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3732,7 +3732,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -3762,7 +3762,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -3836,7 +3836,7 @@ export interface operations {
         traceparent?: components['parameters']['TraceParent'];
         /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
         'x-request-id'?: components['parameters']['RequestIdIn'];
-        /** @description Provider master keys only: the operator (as `operator_id`). */
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
         'x-operator-id'?: components['parameters']['OperatorIdHeader'];
       };
       path?: never;
@@ -3866,7 +3866,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature */
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
       401: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -640,12 +640,21 @@ describe('operator audit API over real rounds', () => {
 
   test('the audit is signed and scoped: no key 401, master keys must name the operator', async () => {
     assert.equal((await call(h.base, 'GET', '/api/operator/v1/contract')).status, 401);
+    // A master key names its operator in the signed query (issue 23 point 9: on a signed request
+    // x-operator-id alone is refused, it is outside the signature); the header may repeat it.
     const as = (key: string, path: string, operator?: string) =>
-      call(h.base, 'GET', path, {
-        key,
-        sign: true,
-        ...(operator ? { headers: { 'x-operator-id': operator } } : {}),
-      });
+      call(
+        h.base,
+        'GET',
+        operator && !/[?&]operator_id=/.test(path)
+          ? `${path}${path.includes('?') ? '&' : '?'}operator_id=${operator}`
+          : path,
+        {
+          key,
+          sign: true,
+          ...(operator ? { headers: { 'x-operator-id': operator } } : {}),
+        },
+      );
 
     // A provider master key without an operator: 400 on every read, nothing leaks.
     for (const path of [
@@ -673,6 +682,13 @@ describe('operator audit API over real rounds', () => {
     const viaHeader = await as(master, '/api/operator/v1/contract', 'op_aud_b');
     assert.equal(viaHeader.status, 200, viaHeader.text);
     assert.equal(viaHeader.json.data.operator_id, 'op_aud_b');
+    const headerOnly = await call(h.base, 'GET', '/api/operator/v1/contract', {
+      key: master,
+      sign: true,
+      headers: { 'x-operator-id': 'op_aud_b' },
+    });
+    assert.equal(headerOnly.status, 401, headerOnly.text);
+    assert.match(headerOnly.json.detail, /x-operator-id is not covered by the signature/);
     assert.equal(
       (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a', 'op_aud_a')).status,
       200,
@@ -725,10 +741,11 @@ describe('operator audit API over real rounds', () => {
     assert.equal(csvB.status, 200);
     assertCsvMatches(csvB.text, recB.json.data.currencies);
 
-    // Two different operators named, an unknown operator, or one that cannot exist.
+    // Two different operators named, an unknown operator, or one that cannot exist. A header that
+    // disagrees with the signed query is outside the signature: 401 (issue 23 point 9).
     assert.equal(
       (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a', 'op_aud_b')).status,
-      400,
+      401,
     );
     assert.equal(
       (await as(master, '/api/operator/v1/contract?operator_id=op_aud_a&operator_id=op_aud_b')).status,

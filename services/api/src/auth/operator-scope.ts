@@ -35,13 +35,11 @@ export async function loadOperator(pool: Pool, operatorId: string): Promise<Oper
   return rows[0] ?? null;
 }
 
-/** Every place a request can name an operator: query, `x-operator-id`, body. */
-function namedOperators(ctx: Context): string[] {
+/** Where a request names an operator inside what its signature covers: the query and the body. */
+function signedOperators(ctx: Context): string[] {
   const names: string[] = [];
   const q = ctx.query.operator_id;
   for (const v of Array.isArray(q) ? q : q === undefined ? [] : [q]) names.push(v);
-  const header = ctx.get('x-operator-id');
-  if (header) names.push(header);
   const body = ctx.state.body as unknown;
   if (body && typeof body === 'object' && !Array.isArray(body) && 'operator_id' in body) {
     const v = (body as { operator_id: unknown }).operator_id;
@@ -49,6 +47,21 @@ function namedOperators(ctx: Context): string[] {
   }
   return names;
 }
+
+/** Every place a request can name an operator: query, `x-operator-id`, body. */
+function namedOperators(ctx: Context): string[] {
+  const header = ctx.get('x-operator-id');
+  return [...signedOperators(ctx), ...(header ? [header] : [])];
+}
+
+/**
+ * Issue 23 point 9: the signed string (fixed by the contract) does not cover headers, so on a
+ * signed request `x-operator-id` alone cannot choose the operator: a captured request replayed
+ * with another header value would act for another operator. A master key's signed request that
+ * sends it must name the same operator in the signed query or body too (docs/signing.md).
+ */
+export const UNSIGNED_OPERATOR_HEADER =
+  'x-operator-id is not covered by the signature: a signed request names its operator as operator_id in the query or the body (x-operator-id may repeat it)';
 
 /**
  * Resolves the operator scope once, for every handler after it: an operator key resolves its
@@ -66,6 +79,10 @@ export function operatorScope(pool: Pool, cache: ConfigCache<OperatorRow | null>
       }
       operatorId = auth.operatorId!;
     } else {
+      const header = ctx.get('x-operator-id');
+      if (header && auth.signed && !signedOperators(ctx).includes(header)) {
+        throw new HttpError(401, UNSIGNED_OPERATOR_HEADER);
+      }
       const distinct = [...new Set(named)];
       if (distinct.length === 0) {
         throw new HttpError(

@@ -369,8 +369,9 @@ across every API process), \`x-pp-signature\`: lower-case hex HMAC-SHA256, keyed
     pp-operator-v1\\n<timestamp>\\n<nonce>\\n<UPPER-CASE METHOD>\\n<exact path and query>\\n<sha256 hex of the raw body>
 
 (an empty body hashes the empty string). Operator keys resolve the operator; \`operator_id\` (or
-\`x-operator-id\`) is for provider master keys only. A key reads only its own operator's records
-(another operator's: 403).
+\`x-operator-id\`) is for provider master keys only. The signature covers no header: on a signed
+request \`x-operator-id\` counts only when the same operator is the \`operator_id\` of the signed query
+or body (the header alone: 401). A key reads only its own operator's records (another operator's: 403).
 
 **Errors.** JSON, usually \`{"detail": "..."}\`; 422 carries \`detail: [{loc, msg, type}]\`. No input is
 answered with a 5xx: a value the service could not store or query is a 422 naming it. Date-time
@@ -504,7 +505,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           name: 'x-operator-id',
           in: 'header',
           required: false,
-          description: 'Provider master keys only: the operator (as `operator_id`).',
+          description:
+            'Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401).',
           schema: { type: 'string' },
         },
         CallbackRequestId: {

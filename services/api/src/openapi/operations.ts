@@ -67,7 +67,7 @@ const OperatorIdParam = {
 
 /** Errors every keyed route can answer. */
 const KEYED = {
-  401: 'Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature',
+  401: 'Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request',
   403: 'Inactive operator, wrong key scope (an operator key naming another operator, an admin key here)',
 } as const;
 const SCOPED = {
