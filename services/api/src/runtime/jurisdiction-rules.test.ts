@@ -1,72 +1,35 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // Jurisdiction rules (issue 18) end to end with real parts only: the API, the settlement workflow
 // on the Temporal dev server, PostgreSQL and the sandbox wallet over HTTP.
-const SECRET = 'wsec_jurisdiction_test_secret_0123456';
 const OP = 'op_juris';
 const OP_GB = 'op_juris_gb';
-const WALLET_ADMIN = 'jurisdiction-test-admin-token';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `juris-${randomUUID()}`;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 let keyGb: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: WALLET_ADMIN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: WALLET_ADMIN });
-  for (const op of [OP, OP_GB]) await admin.setSecret(op, SECRET);
-  const wallet_ = { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET };
-  key = (await createOperator(h.base, OP, wallet_)).key;
-  keyGb = (await createOperator(h.base, OP_GB, { ...wallet_, default_jurisdiction: 'GB' })).key;
-  await assign(h.base, OP, [slot.symbol, 'dcrash1']);
-  await assign(h.base, OP_GB, [slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  w = await startPlayWorld({
+    queue: 'juris',
+    operators: [
+      { id: OP, titles: [slot.symbol, 'dcrash1'] },
+      { id: OP_GB, titles: [slot.symbol], settings: { default_jurisdiction: 'GB' } },
+    ],
   });
-  running = worker.run();
+  ({ h, admin, key } = w);
+  keyGb = w.operators[OP_GB]!.key;
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function newPlayer(op = OP): Promise<string> {
   const id = `jr-${randomUUID().slice(0, 8)}`;
@@ -88,10 +51,7 @@ async function launch(body: Record<string, unknown>, k = key) {
   };
 }
 const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  call(h.base, method, path, {
-    headers: { 'x-session-token': token },
-    ...(body === undefined ? {} : { body }),
-  });
+  w.runtime(token, method, path, body);
 const spin = (token: string, extra: Record<string, unknown> = {}) =>
   runtime(token, 'POST', '/api/runtime/spin', { bet_minor: 100, ...extra });
 const patchOperator = (op: string, body: Record<string, unknown>) =>

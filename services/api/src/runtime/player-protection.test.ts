@@ -1,80 +1,37 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { walletRefusalMessage } from '@opi/contract';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 
 // Player protection from the operator's wallet, end to end with real parts only: the API, the
 // settlement workflow on the Temporal dev server, PostgreSQL, and the sandbox wallet over HTTP
 // refusing the player's debits with a protection code (PUT /admin/protection).
-const SECRET = 'wsec_protection_test_secret_012345678';
 const OP = 'op_protect';
-const WALLET_ADMIN = 'protection-test-admin-token';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `protect-${randomUUID()}`;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: WALLET_ADMIN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: WALLET_ADMIN });
-  await admin.setSecret(OP, SECRET);
-  key = (
-    await createOperator(h.base, OP, {
-      wallet_base_url: `${base}/wallet`,
-      wallet_secret: SECRET,
-      allowed_currencies: ['EUR', 'USD'],
-    })
-  ).key;
-  const enabled = await call(h.base, 'PUT', '/api/admin/v1/games/cndice/operator-wallet', {
-    key: ADMIN_KEY,
-    body: { enabled: true },
-    sign: true,
+  w = await startPlayWorld({
+    queue: 'protect',
+    operatorWalletTitles: ['cndice'],
+    operators: [
+      {
+        id: OP,
+        titles: [slot.symbol, 'cndice', 'dcrash1'],
+        settings: { allowed_currencies: ['EUR', 'USD'] },
+      },
+    ],
   });
-  assert.equal(enabled.status, 200, enabled.text);
-  await assign(h.base, OP, [slot.symbol, 'cndice', 'dcrash1']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
+  ({ h, admin, key } = w);
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function newPlayer(currency = 'EUR', balanceMinor = 100_000): Promise<string> {
   const id = `pp-${randomUUID().slice(0, 8)}`;
@@ -98,10 +55,7 @@ async function launch(symbol: string, player: string, currency = 'EUR') {
   return { url: new URL(res.json.launch_url), sessionId: res.json.session_id as string };
 }
 const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  call(h.base, method, path, {
-    headers: { 'x-session-token': token },
-    ...(body === undefined ? {} : { body }),
-  });
+  w.runtime(token, method, path, body);
 
 async function slotToken(player: string) {
   const l = await launch(slot.symbol, player);

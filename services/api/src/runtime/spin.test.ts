@@ -1,82 +1,29 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { settlementProbe } from '../settlement/settlement-probe.js';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import { ADMIN_KEY, assign, call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 
 // The whole spin path, real parts only: API -> engine (CSPRNG) -> round + intent in PostgreSQL ->
 // settlement workflow on the Temporal dev server -> signed debit and credit to the sandbox wallet.
-const SECRET = 'wsec_spin_test_secret_0123456789abcd';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
 const slotB = CATALOG.find((e) => e.provider_id === 'prov_b' && e.release.status === 'accepted')!;
-const taskQueue = `spin-${randomUUID()}`;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'spin-test-admin-token-00' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'spin-test-admin-token-00' });
-  await admin.setSecret('op_spin', SECRET);
-  key = (
-    await createOperator(h.base, 'op_spin', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
-  ).key;
-  await assign(h.base, 'op_spin', [slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
+  w = await startPlayWorld({ queue: 'spin', operators: [{ id: 'op_spin', titles: [slot.symbol] }] });
+  ({ h, admin, key } = w);
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
-async function launch(player: string): Promise<string> {
-  const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
-    key,
-    body: { symbol: slot.symbol, external_player_id: player },
-  });
-  assert.equal(res.status, 200, res.text);
-  return new URL(res.json.launch_url).searchParams.get('mgckey')!;
-}
-const spinCall = (token: string, body: unknown) =>
-  call(h.base, 'POST', '/api/runtime/spin', { headers: { 'x-session-token': token }, body });
+const launch = async (player: string) =>
+  (await w.launch(key, { symbol: slot.symbol, external_player_id: player })).token!;
+const spinCall = (token: string, body: unknown) => w.runtime(token, 'POST', '/api/runtime/spin', body);
 
 test('a spin settles through Temporal and the page gets the balance the wallet recorded', async () => {
   await admin.createPlayer({
