@@ -39,3 +39,10 @@ export function createSettlementWorker(options: SettlementWorkerOptions): Promis
     ...(options.identity ? { identity: options.identity } : {}),
   });
 }
+
+export {
+  installTemporalRuntime,
+  type TemporalRuntimeOptions,
+  temporalLogger,
+  testTemporalLevel,
+} from './runtime-logger.js';

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createLogger } from '@opi/config';
 import { createSecretBox, type Pool } from '@opi/db';
 import {
   findOrBuildTemporalCli,
@@ -33,8 +34,9 @@ import {
   startSettlement,
   transactionIdsFor,
 } from '@opi/workflows';
+import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { type CpuSnapshot, cpuPerUnit, cpuSnapshot, descendants, procTable } from './cpu.js';
 import { waitForApiProcesses } from './processes.js';
 import { admin as adminCall, BENCH_SERVICE_SECRET, signedHeaders, startBenchStack } from './stack.js';
@@ -566,8 +568,8 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     let eagerClient: Client | undefined;
     if (modesInOrder.includes('floor-eager')) {
       // No signal handlers of the SDK's runtime in the bench process (Ctrl-C stops it as before),
-      // and only its warnings.
-      Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+      // and only its warnings, one JSON line each through the project's logger.
+      installTemporalRuntime({ level: 'warn', log: createLogger('bench', 'warn'), shutdownSignals: [] });
       nativeConnection = await NativeConnection.connect({ address: temporal.address });
       eagerClient = new Client({ connection: nativeConnection });
     }

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import { listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
+import { createLogger, listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
 import { bootstrapAdminKeyState, REVOKED_BOOTSTRAP_KEY_MESSAGE } from '@opi/db';
-import { Runtime } from '@temporalio/worker';
+import { installTemporalRuntime } from '@opi/workflows/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
@@ -11,8 +11,13 @@ import { readyRoute } from './ops/routes.js';
 
 const config = loadConfigOrExit();
 // The hosted settlement worker drains when deps.close() runs, after the server has stopped taking
-// requests (stopOnSignals below), not at the signal itself (the SDK's default).
-Runtime.install({ shutdownSignals: [] });
+// requests (stopOnSignals below), not at the signal itself (the SDK's default). The SDK's own lines
+// go through the API's logger at LOG_LEVEL (one per API process under the cluster: each runs this).
+installTemporalRuntime({
+  level: config.LOG_LEVEL,
+  log: createLogger('api', config.LOG_LEVEL),
+  shutdownSignals: [],
+});
 const deps = await createDeps(config);
 const { logger } = deps;
 const app = createApp(deps);

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
 import { startRoundResumer, WORKFLOW_BUNDLE_PATH, walletNetworkPolicy } from '@opi/workflows';
+import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
-import { Runtime } from '@temporalio/worker';
 import { createWorker } from './create-worker.js';
 import { workerMetrics } from './metrics.js';
 
@@ -26,7 +26,8 @@ if (!existsSync(WORKFLOW_BUNDLE_PATH)) {
 }
 
 // SIGINT/SIGTERM start a graceful shutdown: no new tasks, running activities finish or time out.
-Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'] });
+// The SDK's own lines (and the Core's warnings) go through this logger at LOG_LEVEL.
+installTemporalRuntime({ level: config.LOG_LEVEL, log: logger, shutdownSignals: ['SIGINT', 'SIGTERM'] });
 
 const pool = createPool(config.DATABASE_URL, {
   max: config.DATABASE_POOL_SIZE,

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { createLogger } from '@opi/config';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
+import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
 
 // Real Temporal dev server (started by the test runner) and real PostgreSQL; the worker loads
 // the workflow bundle built ahead of time, exactly as services/worker does.
@@ -13,6 +15,9 @@ const address = process.env.OPI_TEST_TEMPORAL_ADDRESS;
 let db: TestDatabase;
 let connection: Connection;
 let client: Client;
+
+// The SDK's own lines through the project's logger (warnings and errors unless LOG_LEVEL is set).
+installTemporalRuntime({ level: testTemporalLevel(), log: createLogger('temporal', testTemporalLevel()) });
 
 before(async () => {
   assert.ok(address, 'OPI_TEST_TEMPORAL_ADDRESS is set by npm test');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '@opi/config';
 import { createSecretBox, type Pool } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { createWalletApp, type WalletApp } from '@opi/wallet-sandbox';
@@ -9,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
+import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
 import { type FamilyId, type RoundIntent, transactionIdsFor } from '../settle-round/intent.js';
 import { recordRound } from '../settle-round/start.js';
 
@@ -68,6 +70,9 @@ const SYMBOL_BY_FAMILY: Record<FamilyId, string> = {
 export async function startSettlementEnv(): Promise<SettlementEnv> {
   const address = process.env.OPI_TEST_TEMPORAL_ADDRESS;
   if (!address) throw new Error('OPI_TEST_TEMPORAL_ADDRESS is not set: run through npm test');
+  // The SDK's own lines: one JSON line each, warnings and errors unless the run sets LOG_LEVEL.
+  const sdkLevel = testTemporalLevel();
+  installTemporalRuntime({ level: sdkLevel, log: createLogger('temporal', sdkLevel) });
   const db = await createTestDatabase();
   const pool = db.pool;
   const box = createSecretBox(SERVICE_SECRET);

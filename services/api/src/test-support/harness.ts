@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { loadConfig } from '@opi/config';
+import { createLogger, loadConfig } from '@opi/config';
 import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { installTemporalRuntime, testTemporalLevel } from '@opi/workflows/worker';
 import { createApp } from '../app.js';
 import { seedCatalog } from '../catalog/seed.js';
 import { createDeps } from '../create-deps.js';
@@ -47,6 +48,10 @@ export async function startApi(
     API_SETTLEMENT_WORKER: 'off',
     ...extraEnv,
   };
+  // The SDK's own lines in this test process (its hosted worker's, the test's own workers'): one
+  // JSON line each, warnings and errors only unless the run sets LOG_LEVEL. Once per process.
+  const sdkLevel = testTemporalLevel();
+  installTemporalRuntime({ level: sdkLevel, log: createLogger('temporal', sdkLevel) });
   const deps = await createDeps(loadConfig(env));
   if (!shared) {
     await seedCatalog(deps.pool);
