@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
   OperatorContractResponse,
@@ -12,31 +10,19 @@ import {
   RoundSearchResponse,
   TransactionSearchResponse,
 } from '@opi/contract';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
   cancelUpdate,
-  createActivities,
   type RoundIntent,
   recordRound,
   startSettlement,
   stateQuery,
   transactionIdsFor,
-  WORKFLOW_BUNDLE_PATH,
 } from '@opi/workflows';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { Client } from '@temporalio/client';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 import { journalDrift } from './reconciliation.js';
 import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';
@@ -44,74 +30,37 @@ import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';
 // Real rounds of every outcome (completed, rejected, rolled back, cancelled, stuck then
 // recovered), played through the runtime and the settlement workflow against the sandbox wallet
 // over HTTP; then every audit endpoint is checked against them and against the wallet's own ledger.
-const SECRET = 'wsec_audit_test_secret_0123456789abcd';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `audit-${randomUUID()}`;
 const FAST = { initialRetryMs: 50, maxRetryMs: 200, debitAttemptsBeforeRollback: 3 };
+let w: PlayWorld;
+let taskQueue: string;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let keyA: string;
 let keyB: string;
 let master: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
-let clientConn: Connection;
 let client: Client;
 
 const players: { op: string; ext: string; currency: string; initial: bigint }[] = [];
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'audit-test-admin-token-0' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'audit-test-admin-token-0' });
-  for (const op of ['op_aud_a', 'op_aud_b']) await admin.setSecret(op, SECRET);
-  keyA = (
-    await createOperator(h.base, 'op_aud_a', {
-      wallet_base_url: `${base}/wallet`,
-      wallet_secret: SECRET,
-      allowed_currencies: ['EUR', 'USD'],
-    })
-  ).key;
-  keyB = (
-    await createOperator(h.base, 'op_aud_b', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
-  ).key;
-  master = (await call(h.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: {}, sign: true }))
-    .json.data.api_key;
-  await assign(h.base, 'op_aud_a', [slot.symbol]);
-  await assign(h.base, 'op_aud_b', [slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({
-      pool: h.db.pool,
-      box: createSecretBox(SERVICE_SECRET),
-      settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 },
-    }),
+  w = await startPlayWorld({
+    queue: 'audit',
+    operators: [
+      { id: 'op_aud_a', titles: [slot.symbol], settings: { allowed_currencies: ['EUR', 'USD'] } },
+      { id: 'op_aud_b', titles: [slot.symbol] },
+    ],
+    masterKey: true,
+    worker: { settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 } },
+    client: true,
   });
-  running = worker.run();
-  clientConn = await Connection.connect({ address });
-  client = new Client({ connection: clientConn });
+  ({ h, admin, taskQueue } = w);
+  keyA = w.operators.op_aud_a!.key;
+  keyB = w.operators.op_aud_b!.key;
+  master = w.masterKey!;
+  client = w.client!;
 });
-after(async () => {
-  await admin.setFaults({}).catch(() => {});
-  worker.shutdown();
-  await running;
-  await native.close();
-  await clientConn.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function player(op: string, key: string, currency: string, balance: number) {
   const ext = `aud-${randomUUID().slice(0, 12)}`;

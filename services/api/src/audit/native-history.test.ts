@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import {
   NativeLedgerEntry,
@@ -10,49 +8,32 @@ import {
   NativeStageEntry,
   NativeWalletEntry,
 } from '@opi/contract';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
-  createActivities,
   finishUpdate,
   type RoundIntent,
   recordRound,
   startSettlement,
   stateQuery,
   transactionIdsFor,
-  WORKFLOW_BUNDLE_PATH,
 } from '@opi/workflows';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { Client } from '@temporalio/client';
+import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // A native round with its stages, settled by the workflow (debit, stages, finish, credit) against
 // the sandbox wallet; then the two native history reads and their statuses.
-const SECRET = 'wsec_native_history_secret_012345678';
 const mines = CATALOG.find((e) => e.provider_id === 'prov_c' && e.integration_mode === 'operator-wallet')!;
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `native-history-${randomUUID()}`;
+let w: PlayWorld;
+let taskQueue: string;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let keyA: string;
 let keyB: string;
 let master: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
-let conn: Connection;
 let client: Client;
 let sessionId = '';
 let slotSession = '';
@@ -60,36 +41,22 @@ let otherSession = '';
 let roundId = '';
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'native-history-admin-0' }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'native-history-admin-0' });
-  await admin.setSecret('op_nh_a', SECRET);
-  keyA = (
-    await createOperator(h.base, 'op_nh_a', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
-  ).key;
-  keyB = (
-    await createOperator(h.base, 'op_nh_b', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })
-  ).key;
-  master = (await call(h.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: {} })).json.data
-    .api_key;
-  await call(h.base, 'PUT', `/api/admin/v1/games/${mines.symbol}/operator-wallet`, {
-    key: ADMIN_KEY,
-    body: { enabled: true },
+  const titles = [mines.symbol, slot.symbol];
+  w = await startPlayWorld({
+    queue: 'native-history',
+    operatorWalletTitles: [mines.symbol],
+    operators: [
+      { id: 'op_nh_a', titles },
+      { id: 'op_nh_b', titles, wallet: 'unregistered' },
+    ],
+    masterKey: true,
+    client: true,
   });
-  for (const op of ['op_nh_a', 'op_nh_b']) await assign(h.base, op, [mines.symbol, slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
-  conn = await Connection.connect({ address });
-  client = new Client({ connection: conn });
+  ({ h, admin, taskQueue } = w);
+  keyA = w.operators.op_nh_a!.key;
+  keyB = w.operators.op_nh_b!.key;
+  master = w.masterKey!;
+  client = w.client!;
 
   const launch = async (key: string, symbol: string, player: string) => {
     const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
@@ -109,15 +76,7 @@ before(async () => {
   slotSession = await launch(keyA, slot.symbol, 'nh-player');
   otherSession = await launch(keyB, mines.symbol, 'nh-other');
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  await conn.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 const get = (key: string, path: string) => call(h.base, 'GET', path, { key, sign: true });
 

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import {
@@ -12,19 +10,9 @@ import {
   payoutMinor,
   verifyFairness,
 } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { ADMIN_KEY, call, type Harness, SERVICE_SECRET, startApi } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 import { crashRuntime, DEFAULT_CRASH_OPTIONS } from './runtime.js';
 
@@ -33,57 +21,31 @@ import { crashRuntime, DEFAULT_CRASH_OPTIONS } from './runtime.js';
 // dev server, signed callbacks to the sandbox wallet over HTTP. Crash points are chosen the way a
 // player could: the test reads the chain's sealed root (it knows SERVICE_SECRET), derives the next
 // server seed and picks a client seed that gives the crash point it needs. No test hook in the API.
-const SECRET = 'wsec_crash_test_secret_0123456789ab';
-const ADMIN_TOKEN = 'crash-test-admin-token-0';
 const OP = 'op_crash';
-const taskQueue = `crash-${randomUUID()}`;
 const box = createSecretBox(SERVICE_SECRET);
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 /** Opening balances, by `${external_player_id}:${currency}` (prov_d isolates ids by currency). */
 const players = new Map<string, bigint>();
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: ADMIN_TOKEN });
-  await admin.setSecret(OP, SECRET);
-  key = (
-    await createOperator(h.base, OP, {
-      wallet_base_url: `${base}/wallet`,
-      wallet_secret: SECRET,
-      default_currency: 'USD',
-      allowed_currencies: ['USD', 'EUR', 'GBP'],
-    })
-  ).key;
-  await assign(h.base, OP, ['dcrash1', 'dcrash2', 'dcrash3']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box }),
+  w = await startPlayWorld({
+    queue: 'crash',
+    operators: [
+      {
+        id: OP,
+        titles: ['dcrash1', 'dcrash2', 'dcrash3'],
+        settings: { default_currency: 'USD', allowed_currencies: ['USD', 'EUR', 'GBP'] },
+      },
+    ],
   });
-  running = worker.run();
+  ({ h, admin, key } = w);
 });
 
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
 

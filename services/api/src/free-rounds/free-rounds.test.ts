@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createSecretBox } from '@opi/db';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import {
-  createActivities,
-  journalEntry,
-  type RoundIntent,
-  resumeUnstartedRounds,
-  transactionIdsFor,
-  WORKFLOW_BUNDLE_PATH,
-} from '@opi/workflows';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { journalEntry, type RoundIntent, resumeUnstartedRounds, transactionIdsFor } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 /*
@@ -32,7 +14,6 @@ import { until } from '../test-support/until.js';
  * (/api/provider/v1/free-rounds), a launch, free rounds played through /api/runtime/spin, their
  * settlement workflows on the Temporal dev server, credits (never a debit) at the sandbox wallet.
  */
-const SECRET = 'wsec_free_rounds_secret_0123456789ab';
 const OP = 'op_fr';
 const slots = CATALOG.filter(
   (e) => e.provider_id === 'prov_a' && e.release.status === 'accepted' && SLOT_SYMBOLS.includes(e.symbol),
@@ -40,47 +21,25 @@ const slots = CATALOG.filter(
 const slotA = slots[0]!;
 const slotA2 = slots[1]!;
 const provC = CATALOG.find((e) => e.provider_id === 'prov_c')!;
-const taskQueue = `free-rounds-${randomUUID()}`;
+let w: PlayWorld;
+let taskQueue: string;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 let otherKey: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'fr-test-admin-token-0000' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'fr-test-admin-token-0000' });
-  await admin.setSecret(OP, SECRET);
-  key = (await createOperator(h.base, OP, { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })).key;
-  await assign(h.base, OP, [slotA.symbol, slotA2.symbol, provC.symbol]);
-  otherKey = (await createOperator(h.base, 'op_fr_other')).key;
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  w = await startPlayWorld({
+    queue: 'free-rounds',
+    operators: [
+      { id: OP, titles: [slotA.symbol, slotA2.symbol, provC.symbol] },
+      { id: 'op_fr_other', wallet: 'none' },
+    ],
   });
-  running = worker.run();
+  ({ h, admin, key, taskQueue } = w);
+  otherKey = w.operators.op_fr_other!.key;
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 const api = (method: string, path: string, body?: unknown, k = key) =>
   call(h.base, method, `/api/provider/v1${path}`, {

@@ -1,83 +1,36 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createSecretBox } from '@opi/db';
 import { applyRatio, minesMultiplier } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { NATIVE_PAGE_CSP } from './page.js';
 
 // The native titles end to end, real parts only: launch through the provider API, the page and
 // its grant exchange, bets and actions through /api/runtime/native, rounds settled by the
 // settlement workflow on the Temporal dev server against the sandbox wallet over HTTP. The abandon
 // rule runs with a 3-second idle time (NATIVE_ABANDON_AFTER_SECONDS).
-const SECRET = 'wsec_native_test_secret_0123456789ab';
 const OP = 'op_native';
 const ABANDON_S = 3;
-const taskQueue = `native-${randomUUID()}`;
 const TITLES = { cnmines: 'ember-mines', cnhilo: 'ash-hilo', cndice: 'spark-dice' } as const;
 type Symbol = keyof typeof TITLES;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 const players = new Set<string>();
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    NATIVE_ABANDON_AFTER_SECONDS: String(ABANDON_S),
+  w = await startPlayWorld({
+    queue: 'native',
+    env: { NATIVE_ABANDON_AFTER_SECONDS: String(ABANDON_S) },
+    operatorWalletTitles: Object.keys(TITLES),
+    operators: [{ id: OP, titles: Object.keys(TITLES) }],
   });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'native-test-admin-token' }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'native-test-admin-token' });
-  await admin.setSecret(OP, SECRET);
-  key = (await createOperator(h.base, OP, { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })).key;
-  for (const symbol of Object.keys(TITLES)) {
-    const res = await call(h.base, 'PUT', `/api/admin/v1/games/${symbol}/operator-wallet`, {
-      key: ADMIN_KEY,
-      body: { enabled: true },
-      sign: true,
-    });
-    assert.equal(res.status, 200, res.text);
-  }
-  await assign(h.base, OP, Object.keys(TITLES));
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
+  ({ h, admin, key } = w);
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────
 

@@ -1,85 +1,42 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, crashPointCents } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The reality check on native (prov_c) and crash (prov_d) titles (issue 18), end to end with real
 // parts only: the API, the settlement workflow on the Temporal dev server, PostgreSQL and the
 // sandbox wallet over HTTP. The operator's interval is 60 s; a check is made due by moving the
 // session's reality_check_due_at into the past (the clock is the database's, as in production).
-const SECRET = 'wsec_rc_native_crash_secret_012345';
 const OP = 'op_rc_nc';
 const OP_NONE = 'op_rc_nc_none';
-const WALLET_ADMIN = 'rc-native-crash-admin-token';
 const INTERVAL_S = 60;
-const taskQueue = `rc-nc-${randomUUID()}`;
 const box = createSecretBox(SERVICE_SECRET);
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 let keyNone: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: WALLET_ADMIN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: WALLET_ADMIN });
-  const settings = {
-    wallet_base_url: `${base}/wallet`,
-    wallet_secret: SECRET,
-    default_currency: 'EUR',
-    allowed_currencies: ['EUR', 'USD'],
-  };
-  for (const op of [OP, OP_NONE]) await admin.setSecret(op, SECRET);
-  key = (await createOperator(h.base, OP, { ...settings, reality_check_interval_seconds: INTERVAL_S })).key;
-  keyNone = (await createOperator(h.base, OP_NONE, settings)).key;
-  const res = await call(h.base, 'PUT', '/api/admin/v1/games/cndice/operator-wallet', {
-    key: ADMIN_KEY,
-    body: { enabled: true },
-    sign: true,
+  const settings = { default_currency: 'EUR', allowed_currencies: ['EUR', 'USD'] };
+  const titles = ['cndice', 'dcrash1'];
+  w = await startPlayWorld({
+    queue: 'rc-nc',
+    operatorWalletTitles: ['cndice'],
+    operators: [
+      { id: OP, titles, settings: { ...settings, reality_check_interval_seconds: INTERVAL_S } },
+      { id: OP_NONE, titles, settings },
+    ],
   });
-  assert.equal(res.status, 200, res.text);
-  for (const op of [OP, OP_NONE]) await assign(h.base, op, ['cndice', 'dcrash1']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box }),
-  });
-  running = worker.run();
+  ({ h, admin, key } = w);
+  keyNone = w.operators[OP_NONE]!.key;
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function newPlayer(op = OP, currency = 'EUR'): Promise<string> {
   const id = `rcnc-${randomUUID().slice(0, 8)}`;
@@ -95,10 +52,7 @@ async function launch(body: Record<string, unknown>, k = key) {
   return { json: res.json, url: new URL(res.json.launch_url), sessionId: res.json.session_id as string };
 }
 const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  call(h.base, method, path, {
-    headers: { 'x-session-token': token },
-    ...(body === undefined ? {} : { body }),
-  });
+  w.runtime(token, method, path, body);
 /** Makes the session's reality check due now (as if its interval had passed). */
 async function makeDue(sessionId: string): Promise<void> {
   await h.db.pool.query(
