@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { walletRefusalMessage } from '@opi/contract';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, commitmentOf, crashPointCents, formatMultiplier, payoutMinor } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The crash page in a real browser (Debian's chromium driven by playwright-core) on the real stack:
@@ -28,12 +16,8 @@ import { until } from '../test-support/until.js';
 // http://games.test) is mapped to the API's port by Chromium's host resolver; the operator's lobby
 // is answered by route interception. Crash points are chosen by typing a client seed into the page,
 // picked from the chain's next seed (the test knows SERVICE_SECRET), as a player could not.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'crash-browser-admin-token';
-const SECRET = 'wsec_crash_browser_secret_012345678';
 const OP = 'op_crash_browser';
 const LOBBY = 'https://lobby.operator.test/crash-return';
-const taskQueue = `crash-browser-${randomUUID()}`;
 const box = createSecretBox(SERVICE_SECRET);
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = {
@@ -45,57 +29,29 @@ const MOBILE = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
 };
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  await admin.setSecret(OP, SECRET);
-  key = (
-    await createOperator(h.base, OP, {
-      wallet_base_url: `${walletBase}/wallet`,
-      wallet_secret: SECRET,
-      default_currency: 'USD',
-      allowed_currencies: ['USD', 'EUR', 'GBP'],
-    })
-  ).key;
-  await assign(h.base, OP, ['dcrash1', 'dcrash2']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box }),
+  w = await startPlayWorld({
+    queue: 'crash-browser',
+    browser: true,
+    operators: [
+      {
+        id: OP,
+        titles: ['dcrash1', 'dcrash2'],
+        settings: { default_currency: 'USD', allowed_currencies: ['USD', 'EUR', 'GBP'] },
+      },
+    ],
   });
-  running = worker.run();
-  const apiPort = new URL(h.base).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP * ~NOTFOUND`],
-  });
+  ({ h, admin, key } = w);
+  browser = w.browser!;
 });
 
-after(async () => {
-  await browser?.close();
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────
 

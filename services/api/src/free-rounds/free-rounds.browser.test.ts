@@ -1,37 +1,19 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
-import { createSecretBox } from '@opi/db';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, Page } from 'playwright-core';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The slot page with free rounds in real chromium (desktop and phone): the page shows the count,
 // the stake and what they won so far, plays them (credits only at the sandbox wallet), and offers
 // paid spins once they are used up. The launch URL's host is mapped to the API by the resolver.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'fr-browser-admin-token-00';
-const SECRET = 'wsec_fr_browser_secret_0123456789ab';
 const OPERATOR = 'op_fr_browser';
 const slot = CATALOG.find(
   (e) => e.provider_id === 'prov_a' && e.release.status === 'accepted' && SLOT_SYMBOLS.includes(e.symbol),
 )!;
-const taskQueue = `fr-browser-${randomUUID()}`;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = {
   viewport: { width: 390, height: 844 },
@@ -40,53 +22,22 @@ const MOBILE = {
   hasTouch: true,
 };
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  await admin.setSecret(OPERATOR, SECRET);
-  key = (
-    await createOperator(h.base, OPERATOR, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET })
-  ).key;
-  await assign(h.base, OPERATOR, [slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  w = await startPlayWorld({
+    queue: 'fr-browser',
+    browser: true,
+    operators: [{ id: OPERATOR, titles: [slot.symbol] }],
   });
-  running = worker.run();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${new URL(h.base).port}, MAP * ~NOTFOUND`,
-    ],
-  });
+  ({ h, admin, key } = w);
+  browser = w.browser!;
 });
-after(async () => {
-  await browser?.close();
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 const hook = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 

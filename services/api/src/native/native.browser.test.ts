@@ -1,26 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { walletRefusalMessage } from '@opi/contract';
-import { createSecretBox } from '@opi/db';
 import { minorToDecimalString } from '@opi/money';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The native pages in a real browser (Debian's chromium driven by playwright-core, launched the
@@ -28,12 +14,8 @@ import { until } from '../test-support/until.js';
 // API, the launch URL opened unchanged (games.test mapped to the API's port by Chromium's host
 // resolver), rounds settled by a Temporal worker against the sandbox wallet over HTTP. Desktop
 // (1280x800, mouse) and phone (390x844, touch): Mines to a cash-out, Hi-Lo to a loss.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'native-browser-admin-token';
-const SECRET = 'wsec_native_browser_secret_012345678';
 const OP = 'op_native_browser';
 const LOBBY = 'https://lobby.operator.test/return?from=native';
-const taskQueue = `native-browser-${randomUUID()}`;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -48,60 +30,24 @@ const DEVICES = [
   ['phone', PHONE, true],
 ] as const;
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  await admin.setSecret(OP, SECRET);
-  key = (await createOperator(h.base, OP, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET }))
-    .key;
-  for (const symbol of ['cnmines', 'cnhilo', 'cndice']) {
-    const res = await call(h.base, 'PUT', `/api/admin/v1/games/${symbol}/operator-wallet`, {
-      key: ADMIN_KEY,
-      body: { enabled: true },
-      sign: true,
-    });
-    assert.equal(res.status, 200, res.text);
-  }
-  await assign(h.base, OP, ['cnmines', 'cnhilo', 'cndice']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  const titles = ['cnmines', 'cnhilo', 'cndice'];
+  w = await startPlayWorld({
+    queue: 'native-browser',
+    browser: true,
+    operatorWalletTitles: titles,
+    operators: [{ id: OP, titles }],
   });
-  running = worker.run();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${new URL(h.base).port}, MAP * ~NOTFOUND`,
-    ],
-  });
+  ({ h, admin, key } = w);
+  browser = w.browser!;
 });
-after(async () => {
-  await browser?.close();
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────
 

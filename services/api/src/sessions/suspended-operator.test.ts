@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import { CATALOG, chainSeed, crashPointCents, msToReach, SLOT_SYMBOLS } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { ADMIN_KEY, call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 import { OPERATOR_SUSPENDED_MESSAGE } from './takes-bets.js';
 
@@ -29,56 +17,21 @@ import { OPERATOR_SUSPENDED_MESSAGE } from './takes-bets.js';
  * server) against the sandbox wallet over HTTP. Each test has its own operator.
  */
 const box = createSecretBox(SERVICE_SECRET);
-const ADMIN_TOKEN = 'suspend-test-admin-token';
 const slot = CATALOG.find(
   (e) => e.provider_id === 'prov_a' && e.release.status === 'accepted' && SLOT_SYMBOLS.includes(e.symbol),
 )!;
-const taskQueue = `suspend-${randomUUID()}`;
+let w: PlayWorld;
 let h: Harness;
 let h2: Harness;
-let wallet: Server;
-let walletBase: string;
 let admin: WalletAdminClient;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  const env = { TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue };
-  h = await startApi(env);
   // A second API process on the same database (its own pool and caches).
-  h2 = await startApi(env, { db: h.db });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  for (const symbol of ['cnmines']) {
-    const res = await call(h.base, 'PUT', `/api/admin/v1/games/${symbol}/operator-wallet`, {
-      key: ADMIN_KEY,
-      body: { enabled: true },
-      sign: true,
-    });
-    assert.equal(res.status, 200, res.text);
-  }
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box }),
-  });
-  running = worker.run();
+  w = await startPlayWorld({ queue: 'suspend', secondApi: true, operatorWalletTitles: ['cnmines'] });
+  ({ h, admin } = w);
+  h2 = w.h2!;
 });
-after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h2.close();
-  await h.close();
-});
+after(() => w.close());
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -93,12 +46,11 @@ interface Op {
 async function newOperator(): Promise<Op> {
   const id = `op_sus_${randomUUID().slice(0, 8)}`;
   const secret = `wsec_${randomUUID().replaceAll('-', '')}`;
-  await admin.setSecret(id, secret);
-  const { key } = await createOperator(h.base, id, {
-    wallet_base_url: `${walletBase}/wallet`,
-    wallet_secret: secret,
+  const { key } = await w.addOperator({
+    id,
+    walletSecret: secret,
+    titles: [slot.symbol, 'cnmines', 'dcrash1'],
   });
-  await assign(h.base, id, [slot.symbol, 'cnmines', 'dcrash1']);
   return { id, key };
 }
 
