@@ -3,24 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { walletRefusalMessage } from '@opi/contract';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
 import { minorToDecimalString } from '@opi/money';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The slot page in a real browser (Debian's chromium, driven by playwright-core), on the real
@@ -29,14 +18,10 @@ import { until } from '../test-support/until.js';
 // the API's port by Chromium's host resolver, and the operator's casino page that frames the game
 // to a tiny local server (both on loopback, so Chromium's local-network checks let the frame load);
 // the lobby (return_url) is answered by route interception. Nothing leaves the machine.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'browser-test-admin-token';
-const SECRET = 'wsec_browser_test_secret_0123456789';
 const OPERATOR = 'op_browser';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
 const WRAPPER = 'http://casino.operator.test/play';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `browser-${randomUUID()}`;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = {
   viewport: { width: 390, height: 844 },
@@ -47,39 +32,16 @@ const MOBILE = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
 };
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 let casino: Server;
 /** The launch URL the operator's casino page frames (set by the test that uses it). */
 let framed = '';
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  await admin.setSecret(OPERATOR, SECRET);
-  key = (
-    await createOperator(h.base, OPERATOR, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET })
-  ).key;
-  await assign(h.base, OPERATOR, [slot.symbol]);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
-  const apiPort = new URL(h.base).port;
   casino = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
@@ -88,25 +50,18 @@ before(async () => {
   }).listen(0, '127.0.0.1');
   await new Promise((r) => casino.once('listening', r));
   const casinoPort = (casino.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP casino.operator.test:80 127.0.0.1:${casinoPort}, MAP * ~NOTFOUND`,
-    ],
+  w = await startPlayWorld({
+    queue: 'browser',
+    browser: { hostRules: [`MAP casino.operator.test:80 127.0.0.1:${casinoPort}`] },
+    operators: [{ id: OPERATOR, titles: [slot.symbol] }],
   });
+  ({ h, admin, key } = w);
+  browser = w.browser!;
 });
 after(async () => {
-  await browser?.close();
+  await w?.close();
   casino.closeAllConnections();
   await new Promise<void>((r) => casino.close(() => r()));
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
 });
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────

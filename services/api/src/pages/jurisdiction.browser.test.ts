@@ -1,38 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, Page } from 'playwright-core';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // Jurisdiction rules on the slot page (issue 18), in Debian's chromium on the real stack: the
 // session's time played and net position always on screen, GB's 2.5 s between spin starts, no
 // autoplay or turbo offered, and the reality check (pause, continue, leave to return_url), at
 // 1280x800 and on a 390x844 touch phone.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'jurisdiction-browser-admin-token';
-const SECRET = 'wsec_jurisdiction_browser_secret_0123';
 const OP_GB = 'op_jr_page_gb';
 const OP_RC = 'op_jr_page_rc';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const taskQueue = `jr-browser-${randomUUID()}`;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = {
   viewport: { width: 390, height: 844 },
@@ -43,55 +26,26 @@ const MOBILE = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
 };
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 const keys: Record<string, string> = {};
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  const base = { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET };
-  for (const [op, over] of [
-    [OP_GB, { default_jurisdiction: 'GB' }],
-    [OP_RC, { reality_check_interval_seconds: 2 }],
-  ] as const) {
-    await admin.setSecret(op, SECRET);
-    keys[op] = (await createOperator(h.base, op, { ...base, ...over })).key;
-    await assign(h.base, op, [slot.symbol]);
-  }
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+  w = await startPlayWorld({
+    queue: 'jr-browser',
+    browser: true,
+    operators: [
+      { id: OP_GB, titles: [slot.symbol], settings: { default_jurisdiction: 'GB' } },
+      { id: OP_RC, titles: [slot.symbol], settings: { reality_check_interval_seconds: 2 } },
+    ],
   });
-  running = worker.run();
-  const apiPort = new URL(h.base).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP * ~NOTFOUND`],
-  });
+  ({ h, admin } = w);
+  for (const op of [OP_GB, OP_RC]) keys[op] = w.operators[op]!.key;
+  browser = w.browser!;
 });
-after(async () => {
-  await browser?.close();
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function launch(op: string): Promise<string> {
   const player = `jrp-${randomUUID().slice(0, 8)}`;

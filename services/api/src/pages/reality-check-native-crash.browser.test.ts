@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
-import { createSecretBox } from '@opi/db';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { Browser, Page } from 'playwright-core';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The reality check on the native (Spark Dice, prov_c) and crash (dcrash1, prov_d) pages (issue
@@ -27,12 +13,8 @@ import { until } from '../test-support/until.js';
 // (time played, net position, continue and leave) and the server refuses bets meanwhile;
 // continue lets the next bet through, leave goes to return_url. The operator's interval is 60 s;
 // the check is made due by moving the session's reality_check_due_at into the past.
-const CHROMIUM = process.env.OPI_TEST_CHROMIUM ?? DEFAULT_CHROMIUM;
-const ADMIN_TOKEN = 'rc-nc-browser-admin-token';
-const SECRET = 'wsec_rc_nc_browser_secret_012345678';
 const OP = 'op_rc_nc_page';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
-const taskQueue = `rc-nc-browser-${randomUUID()}`;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = {
   viewport: { width: 390, height: 844 },
@@ -43,63 +25,33 @@ const MOBILE = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
 };
 
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let native: NativeConnection;
 let browser: Browser;
 
 before(async () => {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: ADMIN_TOKEN }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: ADMIN_TOKEN });
-  await admin.setSecret(OP, SECRET);
-  key = (
-    await createOperator(h.base, OP, {
-      wallet_base_url: `${walletBase}/wallet`,
-      wallet_secret: SECRET,
-      default_currency: 'EUR',
-      allowed_currencies: ['EUR', 'USD'],
-      reality_check_interval_seconds: 60,
-    })
-  ).key;
-  const enabled = await call(h.base, 'PUT', '/api/admin/v1/games/cndice/operator-wallet', {
-    key: ADMIN_KEY,
-    body: { enabled: true },
-    sign: true,
+  w = await startPlayWorld({
+    queue: 'rc-nc-browser',
+    browser: true,
+    operatorWalletTitles: ['cndice'],
+    operators: [
+      {
+        id: OP,
+        titles: ['cndice', 'dcrash1'],
+        settings: {
+          default_currency: 'EUR',
+          allowed_currencies: ['EUR', 'USD'],
+          reality_check_interval_seconds: 60,
+        },
+      },
+    ],
   });
-  assert.equal(enabled.status, 200, enabled.text);
-  await assign(h.base, OP, ['cndice', 'dcrash1']);
-  native = await NativeConnection.connect({ address });
-  worker = await Worker.create({
-    connection: native,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
-  });
-  running = worker.run();
-  const apiPort = new URL(h.base).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP games.test:80 127.0.0.1:${apiPort}, MAP * ~NOTFOUND`],
-  });
+  ({ h, admin, key } = w);
+  browser = w.browser!;
 });
-after(async () => {
-  await browser?.close();
-  worker.shutdown();
-  await running;
-  await native.close();
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 const TITLES = {
   native: { symbol: 'cndice', currency: 'EUR', bet: 'play-button', betPath: '/api/runtime/native/bet' },
