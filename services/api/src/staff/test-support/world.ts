@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import {
-  createActivities,
-  type RoundIntent,
-  recordRound,
-  startSettlement,
-  transactionIdsFor,
-  WORKFLOW_BUNDLE_PATH,
-} from '@opi/workflows';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { type RoundIntent, recordRound, startSettlement, transactionIdsFor } from '@opi/workflows';
+import type { Client } from '@temporalio/client';
+import { ADMIN_KEY, call, type Harness } from '../../test-support/harness.js';
+import { startPlayWorld } from '../../test-support/play-world.js';
 
 /*
  * A real world for the staff tests: the API with Temporal, a worker, the sandbox wallet over HTTP,
@@ -77,60 +58,36 @@ export async function createStaffAccount(
 }
 
 export async function startWorld(extraEnv: Record<string, string> = {}): Promise<World> {
-  const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-  const taskQueue = `staff-${randomUUID()}`;
-  const h = await startApi({
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    STAFF_PORTAL_SECRET: PORTAL_SECRET,
-    ...extraEnv,
+  const w = await startPlayWorld({
+    queue: 'staff',
+    env: { STAFF_PORTAL_SECRET: PORTAL_SECRET, ...extraEnv },
+    walletSecret: WALLET_SECRET,
+    // Mines plays with the operator's wallet (its per-title flag on); Hi-Lo stays without it (blocked).
+    operatorWalletTitles: ['cnmines'],
+    operators: [
+      {
+        id: OP_A,
+        titles: [slot.symbol, 'cnmines', 'cnhilo'],
+        settings: { name: 'Staff Casino A', allowed_currencies: ['EUR', 'USD'] },
+      },
+    ],
+    worker: { settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 } },
+    client: true,
   });
-  const token = `staff-test-admin-token-${randomUUID()}`;
-  const wallet: Server = createWalletApp({ pool: h.db.pool, adminToken: token }).listen(0, '127.0.0.1');
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  const admin = createWalletAdminClient({ baseUrl: walletBase, token });
-  for (const op of [OP_A, OP_B]) await admin.setSecret(op, WALLET_SECRET);
-  const keyA = (
-    await createOperator(h.base, OP_A, {
-      name: 'Staff Casino A',
-      wallet_base_url: `${walletBase}/wallet`,
-      wallet_secret: WALLET_SECRET,
-      allowed_currencies: ['EUR', 'USD'],
-    })
-  ).key;
+  const { h, walletBase, admin, taskQueue } = w;
+  const client = w.client!;
+  const keyA = w.key;
   // Operator B's configured secret is not the one its wallet holds.
+  await admin.setSecret(OP_B, WALLET_SECRET);
   const keyB = (
-    await createOperator(h.base, OP_B, {
-      name: 'Staff Casino B',
-      wallet_base_url: `${walletBase}/wallet`,
-      wallet_secret: 'wsec_this_is_not_the_wallets_secret_0',
+    await w.addOperator({
+      id: OP_B,
+      wallet: 'unregistered',
+      walletSecret: 'wsec_this_is_not_the_wallets_secret_0',
+      settings: { name: 'Staff Casino B' },
+      titles: [slot.symbol],
     })
   ).key;
-  // Mines plays with the operator's wallet (its per-title flag on); Hi-Lo stays without it (blocked).
-  const flag = await call(h.base, 'PUT', '/api/admin/v1/games/cnmines/operator-wallet', {
-    key: ADMIN_KEY,
-    body: { enabled: true },
-    sign: true,
-  });
-  assert.equal(flag.status, 200, flag.text);
-  await assign(h.base, OP_A, [slot.symbol, 'cnmines', 'cnhilo']);
-  await assign(h.base, OP_B, [slot.symbol]);
-
-  const nativeConn = await NativeConnection.connect({ address });
-  const worker = await Worker.create({
-    connection: nativeConn,
-    taskQueue,
-    workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({
-      pool: h.db.pool,
-      box: createSecretBox(SERVICE_SECRET),
-      settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 },
-    }),
-  });
-  const running = worker.run();
-  const clientConn = await Connection.connect({ address });
-  const client = new Client({ connection: clientConn });
 
   const staff = {
     provider: await createStaffAccount(h.base, {
@@ -249,16 +206,7 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       });
       return roundId;
     },
-    async close() {
-      await admin.setFaults({}).catch(() => {});
-      worker.shutdown();
-      await running;
-      await nativeConn.close();
-      await clientConn.close();
-      wallet.closeAllConnections();
-      await new Promise<void>((r) => wallet.close(() => r()));
-      await h.close();
-    },
+    close: () => w.close(),
   };
 }
 
