@@ -5,9 +5,9 @@ import { walletRefusalMessage } from '@opi/contract';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, commitmentOf, crashPointCents, formatMultiplier, payoutMinor } from '@opi/games';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
+import { DESKTOP, PHONE as MOBILE, type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The crash page in a real browser (Debian's chromium driven by playwright-core) on the real stack:
@@ -19,21 +19,11 @@ import { until } from '../test-support/until.js';
 const OP = 'op_crash_browser';
 const LOBBY = 'https://lobby.operator.test/crash-return';
 const box = createSecretBox(SERVICE_SECRET);
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
 
 let w: PlayWorld;
 let h: Harness;
 let admin: WalletAdminClient;
 let key: string;
-let browser: Browser;
 
 before(async () => {
   w = await startPlayWorld({
@@ -48,7 +38,6 @@ before(async () => {
     ],
   });
   ({ h, admin, key } = w);
-  browser = w.browser!;
 });
 
 after(() => w.close());
@@ -79,14 +68,7 @@ interface Opened {
 }
 
 async function open(options: typeof DESKTOP | typeof MOBILE): Promise<Opened> {
-  const context = await browser.newContext(options);
-  await context.route('https://lobby.operator.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lobby</title><p>lobby',
-    }),
-  );
+  const context = await w.lobbyContext(options);
   const page = await context.newPage();
   const requests: Opened['requests'] = [];
   const problems: string[] = [];

@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { walletRefusalMessage } from '@opi/contract';
 import { minorToDecimalString } from '@opi/money';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
+import { DESKTOP, PHONE, type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The native pages in a real browser (Debian's chromium driven by playwright-core, launched the
@@ -16,15 +16,6 @@ import { until } from '../test-support/until.js';
 // (1280x800, mouse) and phone (390x844, touch): Mines to a cash-out, Hi-Lo to a loss.
 const OP = 'op_native_browser';
 const LOBBY = 'https://lobby.operator.test/return?from=native';
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
 const DEVICES = [
   ['desktop', DESKTOP, false],
   ['phone', PHONE, true],
@@ -34,7 +25,6 @@ let w: PlayWorld;
 let h: Harness;
 let admin: WalletAdminClient;
 let key: string;
-let browser: Browser;
 
 before(async () => {
   const titles = ['cnmines', 'cnhilo', 'cndice'];
@@ -45,7 +35,6 @@ before(async () => {
     operators: [{ id: OP, titles }],
   });
   ({ h, admin, key } = w);
-  browser = w.browser!;
 });
 after(() => w.close());
 
@@ -81,14 +70,7 @@ interface Opened {
 }
 
 async function openPage(device: typeof DESKTOP | typeof PHONE): Promise<Opened> {
-  const context = await browser.newContext(device);
-  await context.route('https://lobby.operator.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lobby</title><p>lobby',
-    }),
-  );
+  const context = await w.lobbyContext(device);
   const page = await context.newPage();
   const problems: string[] = [];
   const referers: string[] = [];

@@ -7,9 +7,9 @@ import { walletRefusalMessage } from '@opi/contract';
 import { CATALOG } from '@opi/games';
 import { minorToDecimalString } from '@opi/money';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
+import { DESKTOP, PHONE as MOBILE, type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The slot page in a real browser (Debian's chromium, driven by playwright-core), on the real
@@ -22,21 +22,11 @@ const OPERATOR = 'op_browser';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
 const WRAPPER = 'http://casino.operator.test/play';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
 
 let w: PlayWorld;
 let h: Harness;
 let admin: WalletAdminClient;
 let key: string;
-let browser: Browser;
 let casino: Server;
 /** The launch URL the operator's casino page frames (set by the test that uses it). */
 let framed = '';
@@ -56,7 +46,6 @@ before(async () => {
     operators: [{ id: OPERATOR, titles: [slot.symbol] }],
   });
   ({ h, admin, key } = w);
-  browser = w.browser!;
 });
 after(async () => {
   await w?.close();
@@ -107,14 +96,7 @@ interface Opened {
 }
 
 async function open(options: typeof DESKTOP | typeof MOBILE): Promise<Opened> {
-  const context = await browser.newContext(options);
-  await context.route('https://lobby.operator.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lobby</title><p>lobby',
-    }),
-  );
+  const context = await w.lobbyContext(options);
   const page = await context.newPage();
   const requests: Opened['requests'] = [];
   const problems: string[] = [];

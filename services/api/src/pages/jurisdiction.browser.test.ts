@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '@opi/games';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
+import { DESKTOP, PHONE as MOBILE, type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // Jurisdiction rules on the slot page (issue 18), in Debian's chromium on the real stack: the
@@ -16,21 +16,11 @@ const OP_GB = 'op_jr_page_gb';
 const OP_RC = 'op_jr_page_rc';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
 
 let w: PlayWorld;
 let h: Harness;
 let admin: WalletAdminClient;
 const keys: Record<string, string> = {};
-let browser: Browser;
 
 before(async () => {
   w = await startPlayWorld({
@@ -43,7 +33,6 @@ before(async () => {
   });
   ({ h, admin } = w);
   for (const op of [OP_GB, OP_RC]) keys[op] = w.operators[op]!.key;
-  browser = w.browser!;
 });
 after(() => w.close());
 
@@ -59,14 +48,7 @@ async function launch(op: string): Promise<string> {
 }
 
 async function open(device: typeof DESKTOP | typeof MOBILE, url: string) {
-  const context = await browser.newContext(device);
-  await context.route('https://lobby.operator.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lobby</title><p>lobby',
-    }),
-  );
+  const context = await w.lobbyContext(device);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
+import { DESKTOP, PHONE as MOBILE, type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 // The reality check on the native (Spark Dice, prov_c) and crash (dcrash1, prov_d) pages (issue
@@ -15,21 +15,11 @@ import { until } from '../test-support/until.js';
 // the check is made due by moving the session's reality_check_due_at into the past.
 const OP = 'op_rc_nc_page';
 const LOBBY = 'https://lobby.operator.test/return?from=game';
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const MOBILE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
 
 let w: PlayWorld;
 let h: Harness;
 let admin: WalletAdminClient;
 let key: string;
-let browser: Browser;
 
 before(async () => {
   w = await startPlayWorld({
@@ -49,7 +39,6 @@ before(async () => {
     ],
   });
   ({ h, admin, key } = w);
-  browser = w.browser!;
 });
 after(() => w.close());
 
@@ -81,14 +70,7 @@ const hook = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const press = (page: Page, id: string, tap: boolean) => (tap ? hook(page, id).tap() : hook(page, id).click());
 
 async function open(device: typeof DESKTOP | typeof MOBILE, url: string) {
-  const context = await browser.newContext(device);
-  await context.route('https://lobby.operator.test/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lobby</title><p>lobby',
-    }),
-  );
+  const context = await w.lobbyContext(device);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

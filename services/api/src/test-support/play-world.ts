@@ -9,7 +9,7 @@ import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-san
 import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import {
   ADMIN_KEY,
   assign,
@@ -27,6 +27,19 @@ import {
  * settlement worker on the task queue, and on request a Temporal client, a master key, a second
  * API process on the same database and a Chromium that resolves games.test to the API.
  */
+
+/** The browser tests' devices: a 1280x800 desktop and a 390x844 touch phone. */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+};
+/** Where the browser tests' launches return to: answered in the browser (see lobbyContext). */
+export const LOBBY_ORIGIN = 'https://lobby.operator.test';
 
 /** The wallet secret operators get unless they name one. */
 export const PLAY_WALLET_SECRET = 'wsec_play_world_secret_0123456789abcd';
@@ -111,6 +124,8 @@ export interface PlayWorld {
   masterKey: string | undefined;
   client: Client | undefined;
   browser: Browser | undefined;
+  /** A browser context on `browser` in which the operator's lobby (LOBBY_ORIGIN) answers a page. */
+  lobbyContext(device: BrowserContextOptions): Promise<BrowserContext>;
   addOperator(spec: OperatorSpec): Promise<PlayOperator>;
   enableOperatorWallet(symbols: string[]): Promise<void>;
   /** A player with a sandbox wallet account. */
@@ -263,6 +278,18 @@ export async function startPlayWorld(options: PlayWorldOptions = {}): Promise<Pl
       masterKey,
       client,
       browser,
+      async lobbyContext(device) {
+        if (!browser) throw new Error('startPlayWorld({ browser: true }) starts the browser');
+        const context = await browser.newContext(device);
+        await context.route(`${LOBBY_ORIGIN}/**`, (route) =>
+          route.fulfill({
+            status: 200,
+            contentType: 'text/html',
+            body: '<!doctype html><title>Lobby</title><p>lobby',
+          }),
+        );
+        return context;
+      },
       addOperator,
       enableOperatorWallet,
       async newPlayer(operatorId, opts = {}) {
