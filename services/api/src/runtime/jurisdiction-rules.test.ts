@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '@opi/games';
-import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
 import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
@@ -14,7 +13,6 @@ const OP_GB = 'op_juris_gb';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
 let w: PlayWorld;
 let h: Harness;
-let admin: WalletAdminClient;
 let key: string;
 let keyGb: string;
 
@@ -26,34 +24,23 @@ before(async () => {
       { id: OP_GB, titles: [slot.symbol], settings: { default_jurisdiction: 'GB' } },
     ],
   });
-  ({ h, admin, key } = w);
+  ({ h, key } = w);
   keyGb = w.operators[OP_GB]!.key;
 });
 after(() => w.close());
 
-async function newPlayer(op = OP): Promise<string> {
-  const id = `jr-${randomUUID().slice(0, 8)}`;
-  await admin.createPlayer({ operatorId: op, playerId: id, currency: 'EUR', balanceMinor: 1_000_000 });
-  return id;
-}
+const newPlayer = (op = OP) => w.newPlayer(op, { prefix: 'jr', balanceMinor: 1_000_000 });
 const launchRaw = (body: Record<string, unknown>, k = key) =>
   call(h.base, 'POST', '/api/provider/v1/launch-url', {
     key: k,
     body: { symbol: slot.symbol, currency: 'EUR', ...body },
   });
 async function launch(body: Record<string, unknown>, k = key) {
-  const res = await launchRaw(body, k);
-  assert.equal(res.status, 200, res.text);
-  return {
-    json: res.json,
-    token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
-    sessionId: res.json.session_id as string,
-  };
+  const l = await w.launch(k, { symbol: slot.symbol, currency: 'EUR', ...body });
+  return { json: l.json, token: l.token!, sessionId: l.sessionId };
 }
-const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  w.runtime(token, method, path, body);
-const spin = (token: string, extra: Record<string, unknown> = {}) =>
-  runtime(token, 'POST', '/api/runtime/spin', { bet_minor: 100, ...extra });
+const runtime: PlayWorld['runtime'] = (...args) => w.runtime(...args);
+const spin = (token: string, extra: Record<string, unknown> = {}) => w.spin(token, extra);
 const patchOperator = (op: string, body: Record<string, unknown>) =>
   call(h.base, 'PATCH', `/api/admin/v1/operators/${op}`, { key: ADMIN_KEY, sign: true, body });
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { walletRefusalMessage } from '@opi/contract';
 import { CATALOG } from '@opi/games';
@@ -33,11 +32,8 @@ before(async () => {
 });
 after(() => w.close());
 
-async function newPlayer(currency = 'EUR', balanceMinor = 100_000): Promise<string> {
-  const id = `pp-${randomUUID().slice(0, 8)}`;
-  await admin.createPlayer({ operatorId: OP, playerId: id, currency, balanceMinor });
-  return id;
-}
+const newPlayer = (currency = 'EUR', balanceMinor = 100_000) =>
+  w.newPlayer(OP, { prefix: 'pp', currency, balanceMinor });
 const refuse = (player: string, code: string | null, times?: number) =>
   admin.setProtection({
     operatorId: OP,
@@ -46,22 +42,15 @@ const refuse = (player: string, code: string | null, times?: number) =>
     ...(times ? { times } : {}),
   });
 
-async function launch(symbol: string, player: string, currency = 'EUR') {
-  const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
-    key,
-    body: { symbol, external_player_id: player, currency },
-  });
-  assert.equal(res.status, 200, res.text);
-  return { url: new URL(res.json.launch_url), sessionId: res.json.session_id as string };
-}
-const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  w.runtime(token, method, path, body);
+const launch = (symbol: string, player: string, currency = 'EUR') =>
+  w.launch(key, { symbol, external_player_id: player, currency });
+const runtime: PlayWorld['runtime'] = (...args) => w.runtime(...args);
 
 async function slotToken(player: string) {
   const l = await launch(slot.symbol, player);
   return { token: l.url.searchParams.get('mgckey')!, sessionId: l.sessionId };
 }
-const spin = (token: string) => runtime(token, 'POST', '/api/runtime/spin', { bet_minor: 100 });
+const spin = (token: string) => w.spin(token);
 
 async function walletRequests(player: string) {
   const { rows } = await h.db.pool.query<{ round_id: string; operation: string; error_code: string | null }>(

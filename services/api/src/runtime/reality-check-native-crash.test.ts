@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import { chainSeed, crashPointCents } from '@opi/games';
-import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
 import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
@@ -18,7 +16,6 @@ const INTERVAL_S = 60;
 const box = createSecretBox(SERVICE_SECRET);
 let w: PlayWorld;
 let h: Harness;
-let admin: WalletAdminClient;
 let key: string;
 let keyNone: string;
 
@@ -33,26 +30,16 @@ before(async () => {
       { id: OP_NONE, titles, settings },
     ],
   });
-  ({ h, admin, key } = w);
+  ({ h, key } = w);
   keyNone = w.operators[OP_NONE]!.key;
 });
 after(() => w.close());
 
-async function newPlayer(op = OP, currency = 'EUR'): Promise<string> {
-  const id = `rcnc-${randomUUID().slice(0, 8)}`;
-  await admin.createPlayer({ operatorId: op, playerId: id, currency, balanceMinor: 1_000_000 });
-  return id;
-}
-async function launch(body: Record<string, unknown>, k = key) {
-  const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
-    key: k,
-    body: { return_url: 'https://lobby.example/back', ...body },
-  });
-  assert.equal(res.status, 200, res.text);
-  return { json: res.json, url: new URL(res.json.launch_url), sessionId: res.json.session_id as string };
-}
-const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  w.runtime(token, method, path, body);
+const newPlayer = (op = OP, currency = 'EUR') =>
+  w.newPlayer(op, { prefix: 'rcnc', currency, balanceMinor: 1_000_000 });
+const launch = (body: Record<string, unknown>, k = key) =>
+  w.launch(k, { return_url: 'https://lobby.example/back', ...body });
+const runtime: PlayWorld['runtime'] = (...args) => w.runtime(...args);
 /** Makes the session's reality check due now (as if its interval had passed). */
 async function makeDue(sessionId: string): Promise<void> {
   await h.db.pool.query(
