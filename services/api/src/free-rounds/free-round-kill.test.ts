@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { Client, Connection } from '@temporalio/client';
-import {
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
+import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { until } from '../test-support/until.js';
 
 /*
@@ -29,42 +19,34 @@ import { until } from '../test-support/until.js';
  * win applied, never a debit, the journal row a success, the grant's won_minor equal to the
  * credits, the round completed, and the workflow finished by the new worker.
  */
-const SECRET = 'wsec_fr_kill_secret_0123456789abcdef';
 const OP = 'op_fr_kill';
 const OPENING = 10_000n;
 const slot = CATALOG.find(
   (e) => e.provider_id === 'prov_a' && e.release.status === 'accepted' && SLOT_SYMBOLS.includes(e.symbol),
 )!;
-const address = process.env.OPI_TEST_TEMPORAL_ADDRESS!;
-const taskQueue = `fr-kill-${randomUUID()}`;
 const WORKER_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../worker/src/main.ts');
+let w: PlayWorld | undefined;
+let address: string;
+let taskQueue: string;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 const workers: ChildProcess[] = [];
 
 before(async () => {
   // The API records rounds and starts their workflows; it hosts no worker: the worker processes do.
-  h = await startApi({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue });
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'fr-kill-admin-token-0000' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'fr-kill-admin-token-0000' });
-  await admin.setSecret(OP, SECRET);
-  key = (await createOperator(h.base, OP, { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET })).key;
-  await assign(h.base, OP, [slot.symbol]);
+  w = await startPlayWorld({
+    queue: 'fr-kill',
+    worker: false,
+    operators: [{ id: OP, titles: [slot.symbol] }],
+  });
+  ({ h, admin, key, address, taskQueue } = w);
 });
 
 after(async () => {
   await admin?.setFaults({}).catch(() => {});
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-  wallet?.closeAllConnections();
-  await new Promise<void>((r) => (wallet ? wallet.close(() => r()) : r()));
-  await h?.close();
+  for (const x of workers) if (x.exitCode === null && x.signalCode === null) x.kill('SIGKILL');
+  await w?.close();
 });
 
 /** A worker process as deployed (npm start runs the same entry), on this test's task queue. */
