@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { BalanceRefreshResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { hashLaunchToken, newLaunchToken } from '../sessions/tokens.js';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 
 /*
  * Balance refresh signalling end to end: a game page's event stream (GET /api/runtime/events),
@@ -16,7 +14,6 @@ import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from 
  * (two harnesses on one database).
  */
 
-const SECRET = 'wsec_refresh_test_secret_0123456789';
 const OP = 'op_br';
 const slots = CATALOG.filter((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted');
 const slotA = slots[0]!;
@@ -25,41 +22,33 @@ const provB = CATALOG.find((e) => e.provider_id === 'prov_b')!;
 const provC = CATALOG.find((e) => e.provider_id === 'prov_c')!;
 const provD = CATALOG.find((e) => e.provider_id === 'prov_d')!;
 
+let w: PlayWorld;
 let a: Harness;
 let b: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 let otherKey: string;
 let master: string;
 
 before(async () => {
-  a = await startApi();
-  b = await startApi({}, { db: a.db });
+  w = await startPlayWorld({
+    temporal: false,
+    secondApi: true,
+    operators: [
+      { id: OP, titles: [slotA.symbol, slotB.symbol] },
+      { id: 'op_br_other', wallet: 'none' },
+    ],
+  });
+  ({ h: a, admin, key } = w);
+  b = w.h2!;
   // The tests drive the heartbeat themselves (a timer tick would refresh a row made stale here).
   a.deps.refresh.stopHeartbeat();
   b.deps.refresh.stopHeartbeat();
-  wallet = createWalletApp({ pool: a.db.pool, adminToken: 'refresh-test-admin-token' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const walletBase = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: walletBase, token: 'refresh-test-admin-token' });
-  await admin.setSecret(OP, SECRET);
-  key = (await createOperator(a.base, OP, { wallet_base_url: `${walletBase}/wallet`, wallet_secret: SECRET }))
-    .key;
-  await assign(a.base, OP, [slotA.symbol, slotB.symbol]);
-  otherKey = (await createOperator(a.base, 'op_br_other')).key;
+  otherKey = w.operators.op_br_other!.key;
   master = (await call(a.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: { label: 't' } }))
     .json.data.api_key;
 });
-after(async () => {
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await b.close();
-  await a.close();
-});
+after(() => w.close());
 
 // --- helpers -------------------------------------------------------------------------------------
 

@@ -1,46 +1,28 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG, SYMBOL_NAMES } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 import { escapeHtml, pageLang } from './render.js';
 import { PAGE_CSP } from './routes.js';
 
 // The page as HTTP sees it: headers, the server-side grant check, escaping, static files, and the
 // page facts GET /api/runtime/session adds. The browser tests (game-page.browser.test.ts) drive it.
-const SECRET = 'wsec_pages_test_secret_0123456789ab';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let key: string;
 
 before(async () => {
-  h = await startApi();
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'pages-test-admin-token-0' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  const admin = createWalletAdminClient({ baseUrl: base, token: 'pages-test-admin-token-0' });
-  await admin.setSecret('op_pages', SECRET);
-  key = (
-    await createOperator(h.base, 'op_pages', {
-      wallet_base_url: `${base}/wallet`,
-      wallet_secret: SECRET,
-      bet_limits: { min: '20', max: '5000' },
-    })
-  ).key;
-  await assign(h.base, 'op_pages', [slot.symbol]);
+  w = await startPlayWorld({
+    temporal: false,
+    operators: [
+      { id: 'op_pages', titles: [slot.symbol], settings: { bet_limits: { min: '20', max: '5000' } } },
+    ],
+  });
+  ({ h, key } = w);
 });
-after(async () => {
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function launch(player: string, extra: Record<string, unknown> = {}) {
   const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {

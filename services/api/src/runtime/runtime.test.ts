@@ -1,38 +1,21 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '@opi/games';
-import { createWalletApp } from '@opi/wallet-sandbox';
-import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { call, type Harness } from '../test-support/harness.js';
+import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 
-const SECRET = 'wsec_runtime_test_secret_0123456789';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
+let w: PlayWorld;
 let h: Harness;
-let wallet: Server;
 let admin: WalletAdminClient;
 let key: string;
 
 before(async () => {
-  h = await startApi();
-  wallet = createWalletApp({ pool: h.db.pool, adminToken: 'runtime-test-admin-token' }).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((r) => wallet.once('listening', r));
-  const base = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
-  admin = createWalletAdminClient({ baseUrl: base, token: 'runtime-test-admin-token' });
-  await admin.setSecret('op_rt', SECRET);
-  key = (await createOperator(h.base, 'op_rt', { wallet_base_url: `${base}/wallet`, wallet_secret: SECRET }))
-    .key;
-  await assign(h.base, 'op_rt', [slot.symbol]);
+  w = await startPlayWorld({ temporal: false, operators: [{ id: 'op_rt', titles: [slot.symbol] }] });
+  ({ h, admin, key } = w);
 });
-after(async () => {
-  wallet.closeAllConnections();
-  await new Promise<void>((r) => wallet.close(() => r()));
-  await h.close();
-});
+after(() => w.close());
 
 async function launchToken(player: string): Promise<{ token: string; sessionId: string }> {
   const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {

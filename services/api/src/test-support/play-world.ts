@@ -70,6 +70,11 @@ export interface PlayOperator {
 export interface PlayWorldOptions {
   /** Prefix of the task queue's name (a UUID follows). */
   queue?: string;
+  /**
+   * false: the API without Temporal (no TEMPORAL_ADDRESS or task queue, no worker, no client), for
+   * tests that play no settled round.
+   */
+  temporal?: boolean;
   /** Extra API environment (e.g. NATIVE_ABANDON_AFTER_SECONDS). */
   env?: Record<string, string>;
   /** The sandbox wallet's admin token (default: a random one). */
@@ -153,7 +158,11 @@ export async function startPlayWorld(options: PlayWorldOptions = {}): Promise<Pl
   const taskQueue = `${options.queue ?? 'play'}-${randomUUID()}`;
   const walletAdminToken = options.walletAdminToken ?? `play-world-admin-${randomUUID()}`;
   const walletSecret = options.walletSecret ?? PLAY_WALLET_SECRET;
-  const env = { TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue, ...options.env };
+  const temporal = options.temporal !== false;
+  const env = {
+    ...(temporal ? { TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue } : {}),
+    ...options.env,
+  };
   const stops: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
@@ -216,7 +225,7 @@ export async function startPlayWorld(options: PlayWorldOptions = {}): Promise<Pl
       masterKey = res.json.data.api_key;
     }
 
-    if (options.worker !== false) {
+    if (temporal && options.worker !== false) {
       const native = await NativeConnection.connect({ address });
       stops.push(() => native.close());
       const worker = await Worker.create({
@@ -238,7 +247,7 @@ export async function startPlayWorld(options: PlayWorldOptions = {}): Promise<Pl
       });
     }
     let client: Client | undefined;
-    if (options.client) {
+    if (temporal && options.client) {
       const connection = await Connection.connect({ address });
       stops.push(() => connection.close());
       client = new Client({ connection });
