@@ -120,7 +120,7 @@ export class Service {
       this.log.write(chunk);
       if (this.kind === 'worker') {
         buffered = (buffered + chunk.toString('utf8')).slice(-4096);
-        // Our own line (at info level, stdout), or the SDK's (stderr, at every level).
+        // Our own line, at LOG_LEVEL=info (the reliability stack's workers also open a port).
         if (buffered.includes('"worker started"') || buffered.includes("state: 'RUNNING'")) ready();
       }
     };
@@ -398,13 +398,17 @@ export class ReliabilityStack {
       );
     }
     for (let i = 1; i <= this.options.workerProcesses; i++) {
+      // Its metrics port (free, so nothing collides) tells when it serves: it opens once the worker
+      // is created, and at LOG_LEVEL=warn no start line is printed (the SDK's lines go through our
+      // logger at that level too).
+      const metricsPort = await freePort();
       this.services.push(
         new Service(
           `worker-${i}`,
           'worker',
           'services/worker/src/main.ts',
-          platform,
-          undefined,
+          { ...platform, WORKER_METRICS_PORT: String(metricsPort) },
+          metricsPort,
           logDir,
           this.events,
         ),
