@@ -85,7 +85,7 @@ export function installTemporalRuntime(
     options.log.warn('temporal runtime already created with the SDK defaults; its logs are not routed', {});
     return 'too-late';
   }
-  Runtime.install({
+  const runtime = Runtime.install({
     logger: temporalLogger(options.level, options.log),
     telemetryOptions: {
       logging: {
@@ -96,6 +96,11 @@ export function installTemporalRuntime(
     },
     ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
   });
+  // Installing creates the Runtime at once, and an idle one (no Worker or NativeConnection ever
+  // made in this process: a test of HTTP only, a process whose workers are children) keeps the
+  // process alive after its work. Let it go now: the SDK re-creates it with these options (logger,
+  // signals) when the first Worker or NativeConnection needs it.
+  void runtime.shutdown();
   return 'installed';
 }
 

@@ -6,7 +6,6 @@ import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import { installTemporalRuntime, testTemporalLevel } from '@opi/workflows/worker';
-import { Runtime } from '@temporalio/worker';
 import { createApp } from '../app.js';
 import { seedCatalog } from '../catalog/seed.js';
 import { createDeps } from '../create-deps.js';
@@ -52,11 +51,7 @@ export async function startApi(
   // The SDK's own lines in this test process (its hosted worker's, the test's own workers'): one
   // JSON line each, warnings and errors only unless the run sets LOG_LEVEL. Once per process.
   const sdkLevel = testTemporalLevel();
-  // Installing creates the Runtime at once; one no worker or native connection ever used would keep
-  // this process alive (and hold SIGTERM) after the tests. Let it go until one needs it: the SDK
-  // re-creates it with the installed options.
-  if (installTemporalRuntime({ level: sdkLevel, log: createLogger('temporal', sdkLevel) }) === 'installed')
-    await Runtime._instance?.shutdown();
+  installTemporalRuntime({ level: sdkLevel, log: createLogger('temporal', sdkLevel) });
   const deps = await createDeps(loadConfig(env));
   if (!shared) {
     await seedCatalog(deps.pool);
