@@ -9,8 +9,8 @@
  *                worker in the bench process (as the API's hosted worker); checks each start was eager
  *   local        round + intent insert, then settleRound (local activities) from the bench client
  *   regular      the same with regular activities (half the rounds)
- *   spin off     POST /api/runtime/spin through the API, API_SETTLEMENT_WORKER=off (starts not eager)
- *   spin on      the same with API_SETTLEMENT_WORKER=on (hosted worker, eager starts)
+ *   spin off     POST /api/runtime/spin through the API, GAME_SETTLEMENT_WORKER=off (starts not eager)
+ *   spin on      the same with GAME_SETTLEMENT_WORKER=on (hosted worker, eager starts)
  *   free round   a campaign's free round through the same API (free_round: true; credit only),
  *                for players of their own granted 1,000 rounds each
  *

@@ -60,9 +60,9 @@ export type SettlementMode =
   | 'local'
   /** The same with regular activities. */
   | 'regular'
-  /** POST /api/runtime/spin through the API processes, API_SETTLEMENT_WORKER=off (starts not eager). */
+  /** POST /api/runtime/spin through the API processes, GAME_SETTLEMENT_WORKER=off (starts not eager). */
   | 'spin-off'
-  /** The same with API_SETTLEMENT_WORKER=on (the default): a hosted worker per API process, eager starts. */
+  /** The same with GAME_SETTLEMENT_WORKER=on (the default): a hosted worker per API process, eager starts. */
   | 'spin'
   /**
    * A free round of an operator's campaign through the same API (hosted worker on): POST
@@ -353,7 +353,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       return total;
     };
 
-    // The API, per spin mode (API_SETTLEMENT_WORKER is read at start): one API at a time, so a
+    // The API, per spin mode (GAME_SETTLEMENT_WORKER is read at start): one API at a time, so a
     // hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
     const ensureApi = async (mode: SettlementMode): Promise<boolean> => {
       if (api && hostsWorker(api.mode) === hostsWorker(mode)) return false;
@@ -365,7 +365,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
         API_PROCESSES: String(apis),
-        API_SETTLEMENT_WORKER: hostsWorker(mode) ? 'on' : 'off',
+        GAME_SETTLEMENT_WORKER: hostsWorker(mode) ? 'on' : 'off',
         WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
         WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
       };

@@ -53,8 +53,10 @@ export const EnvSchema = z.object({
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   /** Where the default stack caches the Temporal CLI it fetches or builds (outside the checkout). */
   TEMPORAL_CLI_CACHE: z.string().min(1).optional(),
-  /** API port. */
+  /** API port (the operator API: provider, audit, admin and staff routes). */
   PORT: port.default(8080),
+  /** Game server port (the players' side: game pages, runtime routes, event streams). */
+  GAME_SERVER_PORT: port.default(8081),
   /** Sandbox wallet port. */
   WALLET_PORT: port.default(8090),
   /** Portal port. */
@@ -74,8 +76,16 @@ export const EnvSchema = z.object({
    */
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
-  /** Public base address of the game pages, e.g. https://games.example.com. Required in production. */
+  /**
+   * Public base address of the operator API, e.g. https://api.example.com (artwork URLs in the
+   * catalog). Defaults to http://HOST:PORT.
+   */
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  /**
+   * Public base address of the game server, e.g. https://games.example.com: every launch URL points
+   * at it. HTTPS in production. Defaults to http://HOST:GAME_SERVER_PORT.
+   */
+  GAME_BASE_URL: optionalUrl(['http:', 'https:']),
   /** The bootstrap provider-admin key; the default stack otherwise generates one under DATA_DIR. */
   PROVIDER_ADMIN_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** Secret that encrypts API keys and wallet secrets at rest (32+ characters). */
@@ -88,12 +98,12 @@ export const EnvSchema = z.object({
   WORKER_MAX_ACTIVITIES: positiveInt.max(1000).default(100),
   WORKER_MAX_WORKFLOW_TASKS: positiveInt.max(1000).default(100),
   /**
-   * `on`: each API process also hosts a settlement worker on TEMPORAL_TASK_QUEUE, sharing its
+   * `on`: each game-server process also hosts a settlement worker on TEMPORAL_TASK_QUEUE, sharing its
    * NativeConnection with the client that starts round workflows, which are then started eagerly
    * (the first workflow task comes back in the start response). `off`: no hosted worker; starts
    * are ordinary and the worker processes take every task.
    */
-  API_SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
+  GAME_SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
   /** Wallet callback timeout per attempt, milliseconds. */
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
@@ -130,6 +140,8 @@ export const EnvSchema = z.object({
    * each new connection to the next process, round robin) and how many settlement workers run.
    */
   API_PROCESSES: positiveInt.max(64).default(1),
+  /** The same for the game server: how many game-server processes share GAME_SERVER_PORT. */
+  GAME_PROCESSES: positiveInt.max(64).default(1),
   WORKER_PROCESSES: positiveInt.max(64).default(1),
   /** The default stack starts the staff portal; `off` leaves it out (e.g. the go-live suite's stack). */
   STACK_PORTAL: z.enum(['on', 'off']).default('on'),
@@ -138,6 +150,8 @@ export const EnvSchema = z.object({
    * API_METRICS_PORT; each worker on its own port: the stack gives worker i WORKER_METRICS_PORT + i.
    */
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** The game server's metrics (the sum over its processes) and readiness details. */
+  GAME_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9470),
   /** Logging threshold. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -227,7 +227,7 @@ test('rounds settle exactly once across the processes, started eagerly in both A
       ['completed', 1, 1, 0],
     );
 
-  // Each API process hosts a settlement worker (API_SETTLEMENT_WORKER=on, the default) and starts
+  // Each API process hosts a settlement worker (GAME_SETTLEMENT_WORKER=on, the default) and starts
   // its rounds eagerly: a round's first workflow task is recorded under the starting process's
   // identity (api-<pid>-start@...), and both API processes took part (the cluster hands each
   // connection to the next). Eager start is best effort: when the starting worker has no free

@@ -5,10 +5,10 @@ import { after, before, test } from 'node:test';
 import { loadConfig } from '@opi/config';
 import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
+import { ADMIN_KEY, assign, call, createOperator, SERVICE_SECRET } from '@opi/testkit/harness';
 import { createApp } from './app.js';
 import { seedCatalog } from './catalog/seed.js';
 import { createDeps } from './create-deps.js';
-import { ADMIN_KEY, assign, call, createOperator, SERVICE_SECRET } from './test-support/harness.js';
 
 /*
  * Read-your-own-writes in the process that took the admin write: its caches must not wait for the

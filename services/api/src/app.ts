@@ -1,5 +1,17 @@
 import Router from '@koa/router';
+import { opsRoutes } from '@opi/play/ops/routes';
+import {
+  ARTWORK_BODY_LIMIT,
+  ARTWORK_BODY_TIMEOUT_MS,
+  readBody,
+  readRawBody,
+} from '@opi/service-kit/http/body';
+import { errorBoundary } from '@opi/service-kit/http/errors';
+import { healthRoutes } from '@opi/service-kit/http/health';
+import { requestId } from '@opi/service-kit/http/request-id';
+import { observe } from '@opi/service-kit/ops/observe';
 import Koa from 'koa';
+import { revokeSessionRoutes } from './admin/revoke-session.js';
 import { adminRoutes } from './admin/routes.js';
 import { nativeHistoryRoutes } from './audit/native-history.js';
 import { auditRoutes } from './audit/routes.js';
@@ -8,26 +20,18 @@ import { operatorScope } from './auth/operator-scope.js';
 import { balanceRefreshRoutes } from './balance-refresh/routes.js';
 import { artworkRoutes } from './catalog/artwork-routes.js';
 import { catalogRoutes } from './catalog/routes.js';
-import { crashRoutes } from './crash/routes.js';
 import type { ApiDeps } from './deps.js';
 import { freeRoundRoutes } from './free-rounds/routes.js';
-import { ARTWORK_BODY_LIMIT, ARTWORK_BODY_TIMEOUT_MS, readBody, readRawBody } from './http/body.js';
-import { errorBoundary } from './http/errors.js';
-import { requestId } from './http/request-id.js';
 import { launchRoutes } from './launch/routes.js';
-import { nativeRoutes } from './native/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
-import { observe } from './ops/observe.js';
-import { opsRoutes } from './ops/routes.js';
-import { pageRoutes } from './pages/routes.js';
-import { healthRoutes } from './routes/health.js';
-import { runtimeRoutes } from './runtime/routes.js';
-import { authenticateRuntime } from './sessions/authenticate.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 
 /**
- * Builds the API application; `listen()` is the caller's, so tests drive it in-process.
+ * Builds the operator API: the provider, audit, admin and staff routes and the OpenAPI document,
+ * for operators' servers, the provider's admins and the staff portal. It serves no player page:
+ * launch URLs point at the game server (GAME_BASE_URL, services/game-server). `listen()` is the
+ * caller's, so tests drive it in-process.
  * Each keyed route declares its chain: a known key (before any body byte is read), read the body,
  * authenticate (key, signature over the body, nonce), resolve the operator scope, then the handler.
  */
@@ -77,10 +81,7 @@ export function createApp(deps: ApiDeps): Koa {
     adminRoutes(deps, adminGuard, artworkGuard),
     staffAdminRoutes(deps, adminGuard),
     staffRoutes(deps),
-    runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
-    nativeRoutes(deps),
-    pageRoutes(deps),
-    ...crashRoutes(deps, adminGuard),
+    revokeSessionRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { ServiceErrorResponse } from '@opi/contract';
 import { escapeXml } from '@opi/games';
-import { ADMIN_KEY, call, createOperator, type Harness, startApi } from './test-support/harness.js';
+import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 
 /*
  * GET /api/provider/v1/game-art/{symbol} (public) and its upload route

@@ -22,13 +22,13 @@ import {
 } from '@opi/contract';
 import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
+import type { Logger } from '@opi/service-kit/http/logger';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { ADMIN_KEY, assign, call, createOperator, SERVICE_SECRET } from '@opi/testkit/harness';
 import type { z } from 'zod';
 import { createApp } from './app.js';
 import { seedCatalog } from './catalog/seed.js';
 import { createDeps } from './create-deps.js';
-import type { Logger } from './http/logger.js';
-import { ADMIN_KEY, assign, call, createOperator, SERVICE_SECRET } from './test-support/harness.js';
 
 const SEED = process.env.BAD_INPUT_SEED
   ? Number(process.env.BAD_INPUT_SEED) >>> 0

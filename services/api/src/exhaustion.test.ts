@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { DEMO_LIVE_CAP, DEMO_PER_ADDRESS_LIMIT } from '@opi/game-server/crash/demo';
 import { CATALOG } from '@opi/games';
-import { DEMO_LIVE_CAP, DEMO_PER_ADDRESS_LIMIT } from './crash/demo.js';
-import { DEFAULT_BODY_TIMEOUT_MS } from './http/body.js';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from './test-support/harness.js';
-import { until } from './test-support/until.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from '@opi/service-kit/http/body';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
+import { until } from '@opi/testkit/until';
 
 /*
  * Issue 23 point 6, "no one exhausts what others need", against the real API on a real database:
@@ -205,7 +205,7 @@ describe('request bodies', () => {
 
 describe('POST /api/runtime/crash/demo', () => {
   const demo = (address: string) =>
-    call(h.base, 'POST', '/api/runtime/crash/demo', {
+    call(h.game, 'POST', '/api/runtime/crash/demo', {
       body: { slug: 'paper-kite' },
       headers: { 'x-forwarded-for': address },
     });
@@ -296,7 +296,7 @@ describe('GET /api/runtime/events', () => {
   /** An event stream as the page reads it: its events, and whether the server ended it. */
   async function stream(token: string) {
     const abort = new AbortController();
-    const res = await fetch(`${h.base}/api/runtime/events`, {
+    const res = await fetch(`${h.game}/api/runtime/events`, {
       headers: { 'x-session-token': token },
       signal: abort.signal,
     });
@@ -371,7 +371,7 @@ describe('GET /api/runtime/events', () => {
       const c = await launch('ex-full-c');
       const sa = await stream(a.token);
       const sb = await stream(b.token);
-      const refused = await fetch(`${h.base}/api/runtime/events`, {
+      const refused = await fetch(`${h.game}/api/runtime/events`, {
         headers: { 'x-session-token': c.token },
       });
       assert.equal(refused.status, 503);

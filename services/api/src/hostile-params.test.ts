@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '@opi/games';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from './test-support/harness.js';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 
 /*
  * Values PostgreSQL would refuse never reach it (issue 17): the reported 500s of the audit API (a

@@ -1,18 +1,17 @@
 import cluster from 'node:cluster';
 import { createLogger, listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
 import { bootstrapAdminKeyState, REVOKED_BOOTSTRAP_KEY_MESSAGE } from '@opi/db';
+import { sharedReadiness } from '@opi/play/ops/ready';
+import { readyRoute } from '@opi/play/ops/routes';
+import { apiMetrics } from '@opi/service-kit/ops/metrics';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
 import { createDeps } from './create-deps.js';
-import { apiMetrics } from './ops/metrics.js';
-import { sharedReadiness } from './ops/ready.js';
-import { readyRoute } from './ops/routes.js';
 
 const config = loadConfigOrExit();
-// The hosted settlement worker drains when deps.close() runs, after the server has stopped taking
-// requests (stopOnSignals below), not at the signal itself (the SDK's default). The SDK's own lines
-// go through the API's logger at LOG_LEVEL (one per API process under the cluster: each runs this).
+// The SDK's own lines (its client's) go through the API's logger at LOG_LEVEL. The API hosts no
+// settlement worker: the game server starts every round.
 installTemporalRuntime({
   level: config.LOG_LEVEL,
   log: createLogger('api', config.LOG_LEVEL),
@@ -41,6 +40,7 @@ const server = listenHttp(
     logger.info('api listening', {
       url: `${protocol}://${config.HOST}:${config.PORT}`,
       public_base_url: deps.publicBaseUrl,
+      game_base_url: deps.gameBaseUrl,
       pid: process.pid,
     }),
 );
@@ -68,9 +68,4 @@ const purge = setInterval(() => {
 }, 60_000);
 purge.unref();
 
-// Open event streams would hold server.close() until the grace timeout: end them first.
-stopOnSignals(
-  server,
-  () => deps.close(),
-  () => deps.refresh.closeStreams(),
-);
+stopOnSignals(server, () => deps.close());

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GameResponse, GamesListResponse, ServiceErrorResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from './test-support/harness.js';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 
 let h: Harness;
 let opA: { key: string; keyId: string };

@@ -12,7 +12,7 @@ import {
   type Harness,
   startApi,
   waitForHealth,
-} from './test-support/harness.js';
+} from '@opi/testkit/harness';
 
 let h: Harness;
 let required: Harness;

@@ -12,6 +12,8 @@ import {
 } from '@opi/contract';
 import { withTransaction } from '@opi/db';
 import { isSafeSvg, sniffImageType } from '@opi/games';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
 import { walletUrlRefusal } from '@opi/workflows';
 import type { Context, Middleware } from 'koa';
 import { createApiKey } from '../auth/keys.js';
@@ -21,8 +23,6 @@ import { BLOCKER_TEXT } from '../catalog/availability.js';
 import { presentGame } from '../catalog/present.js';
 import { loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { parseOr422 } from '../http/validate.js';
 
 const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
   wallet_base_url, wallet_secret_enc, artwork_format, default_jurisdiction, reality_check_interval_seconds,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { createStaffAccount, login, staffCall } from '../staff/test-support/world.js';
-import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
 
 // Issue 23 point 5: operators' wallet URLs cannot reach inside. Link-local and metadata addresses
 // are refused always; loopback and private ones in production unless WALLET_ALLOW_PRIVATE_NETWORKS=1;
@@ -81,7 +81,7 @@ describe('production without WALLET_ALLOW_PRIVATE_NETWORKS', () => {
   let wallet: http.Server;
   let walletRequests = 0;
   before(async () => {
-    h = await startApi({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://games.test' });
+    h = await startApi({ NODE_ENV: 'production', GAME_BASE_URL: 'https://games.test' });
     wallet = http.createServer((_req, res) => {
       walletRequests++;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"balance":"100.00"}');
@@ -144,7 +144,7 @@ describe('production with WALLET_ALLOW_PRIVATE_NETWORKS=1', () => {
   before(async () => {
     h = await startApi({
       NODE_ENV: 'production',
-      PUBLIC_BASE_URL: 'https://games.test',
+      GAME_BASE_URL: 'https://games.test',
       WALLET_ALLOW_PRIVATE_NETWORKS: '1',
     });
   });

@@ -11,6 +11,9 @@ import {
   TransactionSearchResponse,
 } from '@opi/contract';
 import { CATALOG } from '@opi/games';
+import { call, type Harness } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
   cancelUpdate,
@@ -21,9 +24,6 @@ import {
   transactionIdsFor,
 } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
-import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
-import { until } from '../test-support/until.js';
 import { journalDrift } from './reconciliation.js';
 import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';
 
@@ -78,7 +78,7 @@ async function player(op: string, key: string, currency: string, balance: number
   };
 }
 const spin = (token: string, bet: number) =>
-  call(h.base, 'POST', '/api/runtime/spin', {
+  call(h.game, 'POST', '/api/runtime/spin', {
     headers: { 'x-session-token': token },
     body: { bet_minor: bet },
   });

@@ -1,5 +1,5 @@
 import { INSTANT_MAX_MICROS } from '@opi/contract';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '@opi/service-kit/http/errors';
 
 /**
  * Keyset cursors: the last item's creation instant in microseconds and its id, base64url. Opaque

@@ -9,6 +9,9 @@ import {
   NativeWalletEntry,
 } from '@opi/contract';
 import { CATALOG } from '@opi/games';
+import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
   finishUpdate,
@@ -19,9 +22,6 @@ import {
   transactionIdsFor,
 } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
-import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
-import { until } from '../test-support/until.js';
 
 // A native round with its stages, settled by the workflow (debit, stages, finish, credit) against
 // the sandbox wallet; then the two native history reads and their statuses.
@@ -201,10 +201,10 @@ test('a Mines round played through /api/runtime/native: stages, ledger and walle
   assert.equal(launched.status, 200, launched.text);
   const played = launched.json.session_id as string;
   const grant = new URL(launched.json.launch_url).searchParams.get('grant')!;
-  const exchanged = await call(h.base, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
+  const exchanged = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
   assert.equal(exchanged.status, 200, exchanged.text);
   const rt = (path: 'bet' | 'action', body: Record<string, unknown>) =>
-    call(h.base, 'POST', `/api/runtime/native/${path}`, {
+    call(h.game, 'POST', `/api/runtime/native/${path}`, {
       headers: { 'x-session-token': exchanged.json.token },
       body,
     });

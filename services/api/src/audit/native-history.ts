@@ -9,12 +9,12 @@ import {
   type NativeWalletEntry,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { sendJson } from '@opi/service-kit/http/json';
+import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { sendJson } from '../http/json.js';
-import { flatQuery, parseOr422 } from '../http/validate.js';
 
 /*
  * Native (prov_c) history: what a round intended, each stage as it was played, what moved at the

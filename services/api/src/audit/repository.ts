@@ -7,8 +7,8 @@ import {
   type TransactionSearchQuery,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
-import { HttpError } from '../http/errors.js';
-import { type BetsBlockedRow, presentBetsBlocked } from '../sessions/bets-blocked.js';
+import { type BetsBlockedRow, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
+import { HttpError } from '@opi/service-kit/http/errors';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*

@@ -1,7 +1,7 @@
+import { bodyPending, closeAfterAnswer } from '@opi/service-kit/http/body';
+import { HttpError } from '@opi/service-kit/http/errors';
 import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP, verifyOperatorRequest } from '@opi/signing';
 import type { Context, Next } from 'koa';
-import { bodyPending, closeAfterAnswer } from '../http/body.js';
-import { HttpError } from '../http/errors.js';
 import type { ApiKeyRecord, KeyStore } from './keys.js';
 import type { NonceClaimer } from './nonces.js';
 

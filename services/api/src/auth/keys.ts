@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, SecretBox } from '@opi/db';
-import { type ChangeFeed, ConfigCache } from '../cache/change-feed.js';
+import { type ChangeFeed, ConfigCache } from '@opi/service-kit/cache/change-feed';
 
 export type KeyKind = 'operator' | 'master' | 'admin';
 

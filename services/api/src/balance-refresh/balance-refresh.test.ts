@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { BalanceRefreshResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
+import { hashLaunchToken, newLaunchToken } from '@opi/play/sessions/tokens';
+import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { hashLaunchToken, newLaunchToken } from '../sessions/tokens.js';
-import { ADMIN_KEY, call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
 
 /*
  * Balance refresh signalling end to end: a game page's event stream (GET /api/runtime/events),
@@ -224,14 +224,14 @@ describe('GET /api/runtime/events', () => {
   });
 
   test('needs the session token; other families get 409', async () => {
-    const none = await call(a.base, 'GET', '/api/runtime/events');
+    const none = await call(a.game, 'GET', '/api/runtime/events');
     assert.equal(none.status, 401);
     assert.equal(typeof none.json.detail, 'string');
-    const apiKey = await call(a.base, 'GET', '/api/runtime/events', { key });
+    const apiKey = await call(a.game, 'GET', '/api/runtime/events', { key });
     assert.equal(apiKey.status, 401, 'an API key is not a session token');
     await launch('br-stream-2');
     const native = await foreignSession('br-stream-2', provC.symbol, 'prov_c');
-    const res = await call(a.base, 'GET', '/api/runtime/events', {
+    const res = await call(a.game, 'GET', '/api/runtime/events', {
       headers: { 'x-session-token': native.token },
     });
     assert.equal(res.status, 409);
@@ -305,7 +305,7 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
       event: 'balance-refresh',
       data: { request_id: 'dep-1', reason: 'deposit' },
     });
-    const balance = await call(a.base, 'GET', '/api/runtime/balance', {
+    const balance = await call(a.game, 'GET', '/api/runtime/balance', {
       headers: { 'x-session-token': token },
     });
     assert.equal(balance.status, 200, balance.text);

@@ -1,12 +1,11 @@
 import { type BalanceRefreshData, BalanceRefreshRequest, type ProviderId } from '@opi/contract';
+import { PRESENCE_FRESH_SECONDS, REFRESH_FAMILY } from '@opi/play/balance-refresh/hub';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { parseOr422 } from '../http/validate.js';
-import { PRESENCE_FRESH_SECONDS } from './hub.js';
 
 /** Balance refresh signalling is supported for this family only (spec, Provider families). */
-export const REFRESH_FAMILY: ProviderId = 'prov_a';
 
 /** A body that is not a JSON object, or lacks external_player_id: 400 (as launch); malformed: 422. */
 function requireFields(body: unknown): void {

@@ -11,11 +11,11 @@ import {
 } from '@opi/contract';
 import { type PoolClient, withTransaction } from '@opi/db';
 import { SLOT_SYMBOLS, slotConfig } from '@opi/games';
+import { stakeOptions } from '@opi/play/engines/stakes';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
-import { stakeOptions } from '../engines/stakes.js';
-import { HttpError } from '../http/errors.js';
-import { flatQuery, parseOr422 } from '../http/validate.js';
 
 /*
  * Free-round campaigns of an operator (POST/GET /api/provider/v1/free-rounds, GET/DELETE

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { GameArtQuery } from '@opi/contract';
 import { etagFor, renderFallbackSvg } from '@opi/games';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { flatQuery, parseOr422 } from '../http/validate.js';
 
 /** Symbols and slugs are simple tokens; anything else never reaches a lookup. */
 export const SAFE_SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { type Game, GamesListQuery, PROVIDER_IDS } from '@opi/contract';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { flatQuery, parseOr422 } from '../http/validate.js';
 import { presentGame } from './present.js';
 import { loadCatalog } from './repository.js';
 

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { type CliRun, runAdminCli } from '../test-support/admin-cli.js';
-import { ADMIN_KEY, call, freePort, type Harness, startApi } from '../test-support/harness.js';
+import { type CliRun, runAdminCli } from '@opi/testkit/admin-cli';
+import { ADMIN_KEY, call, freePort, type Harness, startApi } from '@opi/testkit/harness';
 
 /* The admin CLI as a child process against a real API (harness), over HTTP, every request signed. */
 

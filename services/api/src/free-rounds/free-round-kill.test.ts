@@ -4,11 +4,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
+import { call, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { Client, Connection } from '@temporalio/client';
-import { call, type Harness, SERVICE_SECRET } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
-import { until } from '../test-support/until.js';
 
 /*
  * A free round's credit survives a worker SIGKILL (issue 18). The standalone worker process
@@ -86,7 +86,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
 }
 
 const freeSpin = (token: string) =>
-  call(h.base, 'POST', '/api/runtime/spin', {
+  call(h.game, 'POST', '/api/runtime/spin', {
     headers: { 'x-session-token': token },
     body: { bet_minor: 100, free_round: true },
   });

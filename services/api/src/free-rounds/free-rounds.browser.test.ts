@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
+import { call, type Harness } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import type { Browser, Page } from 'playwright-core';
-import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
-import { until } from '../test-support/until.js';
 
 // The slot page with free rounds in real chromium (desktop and phone): the page shows the count,
 // the stake and what they won so far, plays them (credits only at the sandbox wallet), and offers

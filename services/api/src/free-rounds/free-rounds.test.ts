@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
+import { call, type Harness } from '@opi/testkit/harness';
+import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { journalEntry, type RoundIntent, resumeUnstartedRounds, transactionIdsFor } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
-import { call, type Harness } from '../test-support/harness.js';
-import { type PlayWorld, startPlayWorld } from '../test-support/play-world.js';
-import { until } from '../test-support/until.js';
 
 /*
  * Free-round campaigns end to end (issue 18), real parts only: the provider API

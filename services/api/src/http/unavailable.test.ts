@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createPool } from '@opi/db';
+import { dependencyUnavailable } from '@opi/service-kit/http/errors';
+import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { Connection } from '@temporalio/client';
 import { createApp } from '../app.js';
-import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
-import { dependencyUnavailable } from './errors.js';
 
 // A dependency that cannot be reached is a 503 with Retry-After and a JSON detail, not a masked
 // 500: the errors are real ones (a refused PostgreSQL port, a server that hangs up, Temporal at a

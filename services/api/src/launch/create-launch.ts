@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest, rulesFor } from '@opi/contract';
+import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
+import { LIFETIMES, newLaunchToken } from '@opi/play/sessions/tokens';
+import { settlementProbe } from '@opi/play/settlement/settlement-probe';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { parseOr422 } from '../http/validate.js';
-import { sessionFreeRounds } from '../sessions/free-rounds.js';
-import { LIFETIMES, newLaunchToken } from '../sessions/tokens.js';
-import { settlementProbe } from '../settlement/settlement-probe.js';
 import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
 
 /** A named (prepared once per connection) statement: the launch path skips parse and plan. */
@@ -214,8 +214,8 @@ export async function createLaunch(
 ): Promise<LaunchResult> {
   requireLaunchFields(rawBody);
   const req = parseOr422(LaunchUrlRequest, rawBody, 'body');
-  if (deps.isProduction && !deps.publicBaseUrl.startsWith('https://')) {
-    throw new HttpError(500, 'The public game base address must be HTTPS in production');
+  if (deps.isProduction && !deps.gameBaseUrl.startsWith('https://')) {
+    throw new HttpError(500, 'The game server public address (GAME_BASE_URL) must be HTTPS in production');
   }
   const game = await resolveGame(deps, operator.operator_id, req.symbol, req.slug);
   requireLaunchable(game, operator, deps.isProduction);
@@ -306,7 +306,7 @@ export async function createLaunch(
     currency,
     ...(req.lang ? { lang: req.lang } : {}),
     session_id: row.session_id,
-    launch_url: launchUrlFor(deps.publicBaseUrl, game, launchPath, token),
+    launch_url: launchUrlFor(deps.gameBaseUrl, game, launchPath, token),
     expires_at: expiresAt.toISOString(),
     contract_version: CONTRACT_VERSION,
     amount_unit: AMOUNT_UNIT,

@@ -3,9 +3,9 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { LaunchUrlResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
-import { hashLaunchToken } from '../sessions/tokens.js';
-import { settlementProbe } from '../settlement/settlement-probe.js';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import { hashLaunchToken } from '@opi/play/sessions/tokens';
+import { settlementProbe } from '@opi/play/settlement/settlement-probe';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 
 let h: Harness;
 let a: { key: string };
@@ -499,7 +499,7 @@ describe('launch-url', () => {
   test('production without an HTTPS public game base address: 500', async () => {
     const prod = await startApi({
       NODE_ENV: 'production',
-      PUBLIC_BASE_URL: 'http://games.test',
+      GAME_BASE_URL: 'http://games.test',
     });
     try {
       const op = await createOperator(prod.base, 'op_prod', { wallet_base_url: 'https://wallet.example/pp' });

@@ -1,7 +1,7 @@
 import * as c from '@opi/contract';
+import { HealthResponse, ReadinessResponse } from '@opi/play/ops/schemas';
 import { z } from 'zod';
-import { RevokeRequest } from '../crash/routes.js';
-import { HealthResponse, ReadinessResponse } from '../ops/schemas.js';
+import { RevokeRequest } from '../admin/revoke-session.js';
 
 /*
  * The named schemas of the OpenAPI document: every one is a zod schema of packages/contract (or

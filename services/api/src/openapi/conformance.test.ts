@@ -7,6 +7,17 @@ import { after, before, describe, test } from 'node:test';
 import type Router from '@koa/router';
 import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
+import {
+  ADMIN_KEY,
+  assign,
+  call,
+  createOperator,
+  type Harness,
+  SERVICE_SECRET,
+  startApi,
+} from '@opi/testkit/harness';
+import { type DocumentValidator, documentValidator } from '@opi/testkit/openapi';
+import { until } from '@opi/testkit/until';
 import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
@@ -26,17 +37,6 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createApp } from '../app.js';
-import {
-  ADMIN_KEY,
-  assign,
-  call,
-  createOperator,
-  type Harness,
-  SERVICE_SECRET,
-  startApi,
-} from '../test-support/harness.js';
-import { type DocumentValidator, documentValidator } from '../test-support/openapi.js';
-import { until } from '../test-support/until.js';
 import { buildOpenApiDocument } from './document.js';
 import { FIELD_DOCS_FILE, fieldDocsJson } from './extract-field-docs.js';
 
@@ -358,7 +358,7 @@ describe('real answers agree with the document', () => {
 
   test('rounds settle through the wallet callbacks (spins, a balance read, a native round, a cancel)', async () => {
     const spin = (bet: number) =>
-      call(h.base, 'POST', '/api/runtime/spin', {
+      call(h.game, 'POST', '/api/runtime/spin', {
         headers: { 'x-session-token': slotToken },
         body: { bet_minor: bet },
       });
@@ -367,7 +367,7 @@ describe('real answers agree with the document', () => {
       assert.equal(r.json.status, 'completed', r.text);
       roundId = r.json.round_id;
     }
-    const balance = await call(h.base, 'GET', '/api/runtime/balance', {
+    const balance = await call(h.game, 'GET', '/api/runtime/balance', {
       headers: { 'x-session-token': slotToken },
     });
     assert.equal(balance.status, 200, balance.text);
@@ -442,7 +442,7 @@ describe('real answers agree with the document', () => {
       key: keyA,
       body: { symbol: slot.symbol, external_player_id: 'cf-poor', currency: 'EUR' },
     });
-    const refused = await call(h.base, 'POST', '/api/runtime/spin', {
+    const refused = await call(h.game, 'POST', '/api/runtime/spin', {
       headers: { 'x-session-token': new URL(poor.json.launch_url).searchParams.get('mgckey')! },
       body: { bet_minor: 100 },
     });

@@ -8,9 +8,9 @@ import {
   fuzzOperations,
   newStats,
   prepareFuzzWorld,
-} from '../test-support/fuzz.js';
-import { ADMIN_KEY, call, type Harness, startApi } from '../test-support/harness.js';
-import { documentValidator } from '../test-support/openapi.js';
+} from '@opi/testkit/fuzz';
+import { ADMIN_KEY, call, type Harness, startApi } from '@opi/testkit/harness';
+import { documentValidator } from '@opi/testkit/openapi';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 
 /*

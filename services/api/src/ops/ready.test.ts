@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startMetricsServer } from '@opi/config';
 import { createPool } from '@opi/db';
-import { call, freePort, type Harness, startApi } from '../test-support/harness.js';
-import { publicReadiness, readiness, sharedReadiness } from './ready.js';
-import { readyRoute } from './routes.js';
+import { publicReadiness, readiness, sharedReadiness } from '@opi/play/ops/ready';
+import { readyRoute } from '@opi/play/ops/routes';
+import { call, freePort, type Harness, startApi } from '@opi/testkit/harness';
 
 // Issue 23 point 7: the public /ready says which check failed, never why (driver and Temporal
 // messages name hosts, ports and users). The reasons go to the log and to /ready on the metrics port.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateStaffRequest, StaffRole, UpdateStaffRequest } from '@opi/contract';
 import { type Pool, withTransaction } from '@opi/db';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '@opi/service-kit/http/errors';
 import { generatePassword, hashPassword } from './password.js';
 
 /** A staff account as the admin API shows it: never the password hash. */

@@ -6,10 +6,10 @@ import {
   StaffUsername,
   UpdateStaffRequest,
 } from '@opi/contract';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
-import { parseOr422 } from '../http/validate.js';
 import { createStaff, getStaff, grantRole, listStaff, revokeRole, updateStaff } from './accounts.js';
 
 const body = (ctx: Context) => ctx.state.body ?? {};

@@ -2,10 +2,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type AddressSet, normalizeIp } from '@opi/config';
 import { OperatorId, type StaffRole } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import { clientAddress } from '@opi/service-kit/http/client-address';
+import { HttpError } from '@opi/service-kit/http/errors';
 import type { Context, Next } from 'koa';
 import { loadOperator, type OperatorRow } from '../auth/operator-scope.js';
-import { clientAddress } from '../http/client-address.js';
-import { HttpError } from '../http/errors.js';
 
 /** A staff session lasts 12 hours at most, and ends after 2 hours without a request. */
 export const SESSION_MAX_SECONDS = 12 * 3600;

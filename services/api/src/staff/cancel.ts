@@ -1,8 +1,8 @@
 import type { Pool } from '@opi/db';
+import { HttpError } from '@opi/service-kit/http/errors';
 import { staffCancelSignal } from '@opi/workflows';
 import { getRound } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
 import { type AuditEntry, writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
 

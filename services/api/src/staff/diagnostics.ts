@@ -7,6 +7,7 @@ import {
 } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { decimalStringToMinor, minorToDecimalString } from '@opi/money';
+import { HttpError } from '@opi/service-kit/http/errors';
 import {
   buildCallbackBody,
   type MoneyOperation,
@@ -18,7 +19,6 @@ import {
   walletUrlRefusal,
 } from '@opi/workflows';
 import type { OperatorRow } from '../auth/operator-scope.js';
-import { HttpError } from '../http/errors.js';
 
 /*
  * The go-live wallet checks (spec, "Go-live checks": callback signature verification; balance,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, type Harness, startApi } from '../test-support/harness.js';
+import { call, type Harness, startApi } from '@opi/testkit/harness';
 import { HASH_CONCURRENCY, HASH_QUEUE_LIMIT, hashLoad, hashPassword, SCRYPT_COST } from './password.js';
 import { ACCOUNT_DELAY_CAP_S, ACCOUNT_SLOWDOWN_AFTER, LOGIN_LIMITS } from './rate-limit.js';
 import { createStaffAccount, PORTAL_SECRET } from './test-support/world.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { AddressSet, resolveClientIp } from '@opi/config';
-import { type Harness, startApi } from '../test-support/harness.js';
+import { type Harness, startApi } from '@opi/testkit/harness';
 import {
   launchPortal,
   PORTAL_DIR,

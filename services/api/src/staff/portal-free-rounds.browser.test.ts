@@ -4,8 +4,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
+import { call } from '@opi/testkit/harness';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { call } from '../test-support/harness.js';
 import { watchPage } from './test-support/page-problems.js';
 import { launchPortal, PORTAL_DIR, type Portal } from './test-support/portal.js';
 import { OP_A, slot, startWorld, type World } from './test-support/world.js';
@@ -68,7 +68,7 @@ before(async () => {
     body: { symbol: slot.symbol, external_player_id: played.ext, currency: 'EUR' },
   });
   assert.equal(launched.status, 200, launched.text);
-  const spin = await call(w.h.base, 'POST', '/api/runtime/spin', {
+  const spin = await call(w.h.game, 'POST', '/api/runtime/spin', {
     headers: { 'x-session-token': new URL(launched.json.launch_url).searchParams.get('mgckey')! },
     body: { bet_minor: 100, free_round: true },
   });

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
+import { ADMIN_KEY, call } from '@opi/testkit/harness';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { ADMIN_KEY, call } from '../test-support/harness.js';
 import { watchPage } from './test-support/page-problems.js';
 import { PORTAL_DIR, type Portal, startPortal } from './test-support/portal.js';
 import { OP_A, startWorld, type World } from './test-support/world.js';
@@ -87,7 +87,7 @@ test('protection: refused debits by code and the recent ones, the blocked sessio
     assert.equal((await patch(null)).status, 200);
   }
   await w.until('the reality check is answered', async () => {
-    const res = await call(w.h.base, 'POST', '/api/runtime/reality-check', {
+    const res = await call(w.h.game, 'POST', '/api/runtime/reality-check', {
       headers: { 'x-session-token': checked.token },
       body: { action: 'continue' },
     });

@@ -11,15 +11,15 @@ import {
   StaffUsername,
   WalletDiagnosticsRequest,
 } from '@opi/contract';
+import { readBody } from '@opi/service-kit/http/body';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { sendJson } from '@opi/service-kit/http/json';
+import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
 import { getSession, searchRounds } from '../audit/repository.js';
 import { campaignIdParam } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
-import { readBody } from '../http/body.js';
-import { HttpError } from '../http/errors.js';
-import { sendJson } from '../http/json.js';
-import { flatQuery, parseOr422 } from '../http/validate.js';
 import { getAudit, listAudit, writeAudit } from './audit-log.js';
 import {
   authenticateStaff,

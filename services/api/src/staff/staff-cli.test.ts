@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StaffAccountResponse, StaffAccountsResponse } from '@opi/contract';
-import { runAdminCli } from '../test-support/admin-cli.js';
-import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '../test-support/harness.js';
+import { runAdminCli } from '@opi/testkit/admin-cli';
+import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 
 // The staff commands of the admin CLI (staff:create, staff:role, staff:unrole, staff:list,
 // staff:update) as a child process against a real API and its test database: every effect is read

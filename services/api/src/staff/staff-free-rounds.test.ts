@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { call } from '../test-support/harness.js';
+import { call } from '@opi/testkit/harness';
 import { login, OP_A, OP_B, slot, staffCall, startWorld, type World } from './test-support/world.js';
 
 // The staff API's free-round campaign routes (issue 18, item 4) over a real world: a campaign made
@@ -69,7 +69,7 @@ before(async () => {
   assert.equal(launched.status, 200, launched.text);
   assert.equal(launched.json.free_rounds?.campaign_id, 'stf-c1', launched.text);
   played.token = new URL(launched.json.launch_url).searchParams.get('mgckey')!;
-  const spin = await call(w.h.base, 'POST', '/api/runtime/spin', {
+  const spin = await call(w.h.game, 'POST', '/api/runtime/spin', {
     headers: { 'x-session-token': played.token },
     body: { bet_minor: 100, free_round: true },
   });
@@ -253,7 +253,7 @@ test('cancel: a viewer is refused (403); an admin cancels (audit-logged), again 
   const seen = await operatorApi('GET', '/free-rounds/stf-c1');
   assert.equal(seen.json.data.status, 'cancelled');
   assert.equal(seen.json.data.cancelled_at, d.campaign.cancelled_at);
-  const spin = await call(w.h.base, 'POST', '/api/runtime/spin', {
+  const spin = await call(w.h.game, 'POST', '/api/runtime/spin', {
     headers: { 'x-session-token': played.token },
     body: { bet_minor: 100, free_round: true },
   });

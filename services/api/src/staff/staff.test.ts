@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RECONCILIATION_CSV_HEADER, StaffAccountResponse, StaffAccountsResponse } from '@opi/contract';
-import { ADMIN_KEY, call } from '../test-support/harness.js';
+import { ADMIN_KEY, call } from '@opi/testkit/harness';
 import { hashPassword, verifyPassword } from './password.js';
 import { LOGIN_LIMITS } from './rate-limit.js';
 import {
@@ -177,7 +177,7 @@ describe('login, sessions and rate limits', () => {
     assert.equal(refused.status, 429, refused.text);
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
     // The count is in PostgreSQL: a second API process on the same database refuses too.
-    const { startApi } = await import('../test-support/harness.js');
+    const { startApi } = await import('@opi/testkit/harness');
     const second = await startApi({ STAFF_PORTAL_SECRET: PORTAL_SECRET }, { db: w.h.db });
     try {
       const other = await call(second.base, 'POST', '/api/staff/v1/login', {

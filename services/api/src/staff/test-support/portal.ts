@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort } from '../../test-support/harness.js';
+import { freePort } from '@opi/testkit/harness';
 import { PORTAL_SECRET } from './world.js';
 
 /*

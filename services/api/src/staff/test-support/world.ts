@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CATALOG } from '@opi/games';
+import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
+import { startPlayWorld } from '@opi/testkit/play-world';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { type RoundIntent, recordRound, startSettlement, transactionIdsFor } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
-import { ADMIN_KEY, call, type Harness } from '../../test-support/harness.js';
-import { startPlayWorld } from '../../test-support/play-world.js';
 
 /*
  * A real world for the staff tests: the API with Temporal, a worker, the sandbox wallet over HTTP,
@@ -143,7 +143,7 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       };
     },
     async spin(token, betMinor) {
-      const res = await call(h.base, 'POST', '/api/runtime/spin', {
+      const res = await call(h.game, 'POST', '/api/runtime/spin', {
         headers: { 'x-session-token': token },
         body: { bet_minor: betMinor },
       });
@@ -159,7 +159,7 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       });
       assert.equal(launched.status, 200, launched.text);
       const grant = new URL(launched.json.launch_url).searchParams.get('grant')!;
-      const ex = await call(h.base, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
+      const ex = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
       assert.equal(ex.status, 200, ex.text);
       const runtime = (path: string, body: unknown) =>
         call(h.base, 'POST', path, { headers: { 'x-session-token': ex.json.token }, body });

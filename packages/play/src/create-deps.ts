@@ -1,0 +1,106 @@
+import { AddressSet, type Config } from '@opi/config';
+import { createPool, createSecretBox } from '@opi/db';
+import { ChangeFeed, ConfigCache } from '@opi/service-kit/cache/change-feed';
+import { PgListener } from '@opi/service-kit/cache/pg-listener';
+import { createLogger } from '@opi/service-kit/http/logger';
+import { createLocalOutcomes, walletNetworkPolicy } from '@opi/workflows';
+import { Client, Connection } from '@temporalio/client';
+import { RefreshHub } from './balance-refresh/hub.js';
+import type { PlayDeps } from './deps.js';
+import { type HostedWorker, startHostedWorker } from './settlement/hosted-worker.js';
+
+export interface PlayDepsOptions {
+  /** The service (`api`, `game-server`): its logger's name and its connections' application_name. */
+  name: string;
+  /** Host a settlement worker in this process (the game server's GAME_SETTLEMENT_WORKER=on). */
+  hostWorker: boolean;
+}
+
+/**
+ * What both services build the same way from the configuration: the pool, the secret box, the
+ * process's one LISTEN connection with the change feed and the refresh hub on it, the operators'
+ * cache, the Temporal client (and, when asked, the hosted settlement worker that round starts
+ * reach eagerly). `close()` releases them in order.
+ */
+export async function createPlayDeps(
+  config: Config,
+  options: PlayDepsOptions,
+): Promise<PlayDeps & { close(): Promise<void> }> {
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required (npm start sets it)');
+  if (!config.SERVICE_SECRET) throw new Error('SERVICE_SECRET is required (npm start generates one)');
+  const pool = createPool(config.DATABASE_URL, {
+    max: config.DATABASE_POOL_SIZE,
+    applicationName: `opi-${options.name}`,
+  });
+  const box = createSecretBox(config.SERVICE_SECRET);
+  const logger = createLogger(options.name, config.LOG_LEVEL);
+  // One LISTEN connection per process: channels are registered (feed, hub) before it starts.
+  const listener = new PgListener(config.DATABASE_URL);
+  const feed = new ChangeFeed(listener);
+  const refresh = new RefreshHub(pool, listener, logger);
+  await listener.start();
+  refresh.start();
+  // Lazy: the service starts before Temporal answers; calls wait for it.
+  const connection = config.TEMPORAL_ADDRESS
+    ? Connection.lazy({ address: config.TEMPORAL_ADDRESS })
+    : undefined;
+  const temporal: PlayDeps['temporal'] = connection
+    ? {
+        client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        eagerClient: null,
+      }
+    : undefined;
+  // The process's own settlement worker: round workflows it starts run here, eagerly.
+  let hosted: HostedWorker | undefined;
+  if (temporal && config.TEMPORAL_ADDRESS && options.hostWorker) {
+    // Its activities tell the routes each round's outcome as soon as it is recorded.
+    const outcomes = createLocalOutcomes();
+    temporal.outcomes = outcomes;
+    hosted = startHostedWorker({
+      outcomes,
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      pool,
+      box,
+      walletTimeoutMs: config.WALLET_TIMEOUT_MS,
+      requireHttps: config.isProduction,
+      allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
+      maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
+      maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
+      logger,
+      onEagerClient: (client) => {
+        temporal.eagerClient = client;
+      },
+    });
+  }
+  return {
+    ...(temporal ? { temporal } : {}),
+    ...(hosted ? { hostedWorker: hosted } : {}),
+    pool,
+    listener,
+    feed,
+    refresh,
+    caches: { operators: new ConfigCache(feed) },
+    box,
+    logger,
+    trustedProxies: AddressSet.parse(config.TRUSTED_PROXIES),
+    isProduction: config.isProduction,
+    walletNetwork: walletNetworkPolicy(config),
+    async close() {
+      // Drains the hosted worker: workflow tasks and wallet steps in hand finish first.
+      await hosted?.stop();
+      await connection?.close().catch(() => {});
+      // Ends the event streams and deletes this process's presence rows (needs the pool).
+      await refresh.stop();
+      await listener.stop();
+      await pool.end();
+    },
+  };
+}
+
+/** GAME_BASE_URL, else the game server on this host (the default stack's): every launch URL's origin. */
+export function gameBaseUrl(config: Config): string {
+  return config.GAME_BASE_URL ?? `http://${config.HOST}:${config.GAME_SERVER_PORT}`;
+}

@@ -1,0 +1,40 @@
+import { opsRoutes } from '@opi/play/ops/routes';
+import { authenticateRuntime } from '@opi/play/sessions/authenticate';
+import { readBody } from '@opi/service-kit/http/body';
+import { errorBoundary } from '@opi/service-kit/http/errors';
+import { healthRoutes } from '@opi/service-kit/http/health';
+import { requestId } from '@opi/service-kit/http/request-id';
+import { observe } from '@opi/service-kit/ops/observe';
+import Koa from 'koa';
+import { crashRoutes } from './crash/routes.js';
+import type { GameDeps } from './deps.js';
+import { nativeRoutes } from './native/routes.js';
+import { pageRoutes } from './pages/routes.js';
+import { runtimeRoutes } from './runtime/routes.js';
+
+/**
+ * Builds the game server: the players' side, on its own origin (GAME_BASE_URL). The slot, native
+ * and crash pages with their static files, the runtime routes a page calls with its session token
+ * (spin, decline, native stages, crash bets and cash-outs, the crash demo), the event streams, and
+ * health and readiness. No keyed route and no operator-API CORS: operators' servers talk to
+ * services/api. `listen()` is the caller's, so tests drive it in-process.
+ */
+export function createGameApp(deps: GameDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(requestId(deps.logger));
+  app.use(observe());
+  app.use(errorBoundary(deps.logger));
+  for (const router of [
+    healthRoutes(),
+    opsRoutes(deps),
+    runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
+    nativeRoutes(deps),
+    pageRoutes(deps),
+    ...crashRoutes(deps),
+  ]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  loadRealityCheckAssets,
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '@opi/play/sessions/reality-check-page';
+import type { Context } from 'koa';
+
+export interface CrashAsset {
+  /** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
+  path: string;
+  type: string;
+  body: Buffer;
+}
+
+/** The page's script and style sheet, served as written (no build step) from `src/crash/static/`. */
+const STATIC_DIR = new URL('../../src/crash/static/', import.meta.url);
+
+function load(name: string, ext: string, type: string): CrashAsset {
+  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { path: `/games/assets/${name}-${hash}.${ext}`, type, body };
+}
+
+export interface CrashAssets {
+  js: CrashAsset;
+  css: CrashAsset;
+  /** The shared session bar and reality check (script and style sheet), under `/games/assets/`. */
+  realityCheck: RealityCheckAssets;
+  byPath: Map<string, CrashAsset>;
+}
+
+export function loadCrashAssets(): CrashAssets {
+  const js = load('crash', 'js', 'text/javascript; charset=utf-8');
+  const css = load('crash', 'css', 'text/css; charset=utf-8');
+  const realityCheck = loadRealityCheckAssets('/games/assets/');
+  const all = [js, css, realityCheck.js, realityCheck.css];
+  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
+}
+
+/**
+ * Same-origin script and styles only, no inline code, calls to the own origin only, and no HTML
+ * string sinks (Trusted Types with no policy). Framing stays open: operators may embed the game.
+ */
+export const CRASH_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+/** The launch URL carries a bearer secret: never cached, never sent on as a referrer. */
+export function crashPageHeaders(ctx: Context): void {
+  ctx.set('Content-Security-Policy', CRASH_PAGE_CSP);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Robots-Tag', 'noindex, nofollow');
+  ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function lang(value: string | null | undefined): string {
+  return value && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(value) ? value : 'en';
+}
+
+function head(
+  title: string,
+  language: string,
+  assets: { css: CrashAsset; js?: CrashAsset; realityCheck?: RealityCheckAssets },
+): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+}
+
+/**
+ * The crash page: server-rendered markup that the same-origin script fills in. `mode` tells the
+ * script where its token comes from: `launch` (exchange the URL's login grant), `resume` (the
+ * tab's stored session token) or `demo` (a play-money session). No token is ever written into
+ * the HTML.
+ */
+export function renderCrashPage(
+  page: { title: string; slug: string; lang: string | null; mode: 'launch' | 'resume' | 'demo' },
+  assets: CrashAssets,
+): string {
+  const demo = page.mode === 'demo';
+  return `${head(demo ? `${page.title} (demo)` : page.title, lang(page.lang), assets)}
+<body>
+<main class="crash" data-testid="game" data-state="loading" data-mode="${page.mode}" data-slug="${escapeHtml(page.slug)}">
+  <header class="bar">
+    <h1 class="title">${escapeHtml(page.title)}${demo ? ' <span class="badge" data-testid="demo-badge">Demo &middot; play money</span>' : ''}</h1>
+    <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
+  </header>
+  ${sessionPlayBar({ hidden: demo })}
+  <section class="stage" aria-label="Multiplier">
+    <output class="multiplier" data-testid="multiplier" data-state="idle" data-cents="100" aria-live="off">1.00&times;</output>
+    <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
+  </section>
+  <p class="error" data-testid="game-error" role="alert" hidden></p>
+  <section class="panel" data-testid="controls" aria-label="Game controls">
+    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance-minor="">&#8230;</output></div>
+    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
+    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    <label class="field"><span class="label">Auto cash-out</span><input data-testid="auto-cashout" inputmode="decimal" placeholder="off" autocomplete="off" disabled></label>
+    <div class="buttons">
+      <button type="button" class="bet" data-testid="bet-button" disabled>Bet</button>
+      <button type="button" class="cashout" data-testid="cashout-button" disabled>Cash out</button>
+    </div>
+  </section>
+  <section class="fairness" data-testid="fairness" aria-label="Provably fair">
+    <h2>Provably fair</h2>
+    <dl>
+      <dt>Commitment of the round (SHA-256 of its server seed, shown before the bet)</dt><dd><code data-testid="commitment">&#8230;</code></dd>
+      <dt>Nonce (chain position)</dt><dd><code data-testid="nonce">&#8230;</code></dd>
+      <dt>Chain terminal hash</dt><dd><code data-testid="chain-terminal">&#8230;</code></dd>
+      <dt><label for="client-seed">Your client seed</label></dt><dd><input id="client-seed" data-testid="client-seed" maxlength="64" spellcheck="false" autocomplete="off" disabled></dd>
+      <dt>Last round</dt><dd><code data-testid="round-id">&#8212;</code></dd>
+      <dt>Last crash point</dt><dd><code data-testid="crash-point">&#8212;</code></dd>
+      <dt>Last revealed server seed</dt><dd><code data-testid="revealed-seed">&#8212;</code></dd>
+    </dl>
+    <p class="hint">After a round its server seed is revealed: its SHA-256 is the commitment shown before the bet, and it becomes the next round's commitment. Check a round with <code>npm run crash-verify -- &lt;round id&gt;</code>.</p>
+  </section>
+  ${realityCheckDialog()}
+</main>
+<noscript><p class="error">This game needs JavaScript.</p></noscript>
+</body>
+</html>
+`;
+}
+
+const ERROR_TEXT = {
+  invalid: 'This game link is not valid. Please open the game again from the casino.',
+  expired: 'This game link has expired. Please open the game again from the casino.',
+  malformed: 'This game link was changed. Please open the game again from the casino.',
+  unknown: 'This game does not exist.',
+} as const;
+
+/** A link that opens no game: the message and no game controls, no script. */
+export function renderCrashError(reason: keyof typeof ERROR_TEXT, assets: { css: CrashAsset }): string {
+  return `${head('Game unavailable', 'en', { css: assets.css })}
+<body>
+<main class="crash" data-state="error">
+  <p class="error" data-testid="game-error" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,18 @@
+import type { Config } from '@opi/config';
+import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
+import { createSlotPlayer } from '@opi/play/engines/slot-player';
+import type { GameDeps } from './deps.js';
+
+/** Builds the game server's dependencies: the shared play ones, the engines, the hosted worker. */
+export async function createGameDeps(config: Config): Promise<GameDeps & { close(): Promise<void> }> {
+  const play = await createPlayDeps(config, {
+    name: 'game-server',
+    hostWorker: config.GAME_SETTLEMENT_WORKER === 'on',
+  });
+  return {
+    ...play,
+    slots: createSlotPlayer(),
+    native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
+    gameBaseUrl: gameBaseUrl(config),
+  };
+}

@@ -1,0 +1,12 @@
+import type { PlayDeps } from '@opi/play/deps';
+import type { SlotPlayer } from '@opi/play/engines/slot-player';
+
+/** Everything the game server's routes need, built once by its create-deps.ts (or a test). */
+export interface GameDeps extends PlayDeps {
+  /** The slot engine the runtime's /spin plays (prov_a, prov_b). */
+  slots?: SlotPlayer;
+  /** prov_c native titles: the abandon rule's idle time (NATIVE_ABANDON_AFTER_SECONDS; 300 s by default). */
+  native?: { abandonAfterSeconds: number };
+  /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
+  gameBaseUrl: string;
+}

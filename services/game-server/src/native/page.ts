@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  loadRealityCheckAssets,
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '@opi/play/sessions/reality-check-page';
+import type { NativeFamily } from './titles.js';
+
+export interface NativeAsset {
+  /** `/native/static/<name>-<content hash>.<ext>`: a new file gets a new URL, so it is cached for good. */
+  path: string;
+  type: string;
+  body: Buffer;
+}
+
+/** Served as written (no build step), from `src/native/static/` whether running src/ or dist/. */
+const STATIC_DIR = new URL('../../src/native/static/', import.meta.url);
+
+function load(name: string, ext: string, type: string): NativeAsset {
+  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { path: `/native/static/${name}-${hash}.${ext}`, type, body };
+}
+
+export interface NativeAssets {
+  js: NativeAsset;
+  css: NativeAsset;
+  /** The shared session bar and reality check (script and style sheet), under `/native/static/`. */
+  realityCheck: RealityCheckAssets;
+  byPath: Map<string, NativeAsset>;
+}
+
+export function loadNativeAssets(): NativeAssets {
+  const js = load('native', 'js', 'text/javascript; charset=utf-8');
+  const css = load('native', 'css', 'text/css; charset=utf-8');
+  const realityCheck = loadRealityCheckAssets('/native/static/');
+  const all = [js, css, realityCheck.js, realityCheck.css];
+  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
+}
+
+/**
+ * Same-origin script and styles only, no inline code, no HTML string sinks (Trusted Types with no
+ * policy), calls only to its own origin. Framing is left to the operator (an iframe of its site).
+ */
+export const NATIVE_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function pageLang(lang: string | null): string {
+  return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
+}
+
+function head(
+  title: string,
+  lang: string,
+  assets: { css: NativeAsset; js?: NativeAsset; realityCheck?: RealityCheckAssets },
+): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+}
+
+/** The title-specific board, filled in by the script. */
+function board(family: NativeFamily): string {
+  if (family === 'mines') {
+    const cells = Array.from(
+      { length: 25 },
+      (_, i) =>
+        `<button type="button" class="cell" data-testid="mine-cell-${i}" data-cell="${i}" data-state="hidden" aria-label="Cell ${i + 1}" disabled></button>`,
+    ).join('');
+    return `<section class="board mines" data-testid="mines-board" aria-label="Mines field">${cells}</section>
+  <section class="options">
+    <label class="field"><span class="label">Mines</span><select data-testid="mines-select" disabled></select></label>
+    <div class="stat"><span class="label">Next</span><output data-testid="next-multiplier">&#8212;</output></div>
+  </section>`;
+  }
+  if (family === 'hilo') {
+    return `<section class="board hilo" aria-label="Cards">
+    <div class="card" data-testid="hilo-card" data-card="" data-rank="">?</div>
+    <ol class="history" data-testid="hilo-history" aria-label="Cards so far"></ol>
+  </section>
+  <section class="options guesses">
+    <button type="button" class="guess" data-testid="hilo-higher" data-guess="higher" disabled>Higher<small></small></button>
+    <button type="button" class="guess" data-testid="hilo-same" data-guess="same" disabled>Same<small></small></button>
+    <button type="button" class="guess" data-testid="hilo-lower" data-guess="lower" disabled>Lower<small></small></button>
+  </section>`;
+  }
+  return `<section class="board dice" aria-label="Dice">
+    <output class="roll" data-testid="dice-roll" data-roll="">&#8212;</output>
+  </section>
+  <section class="options">
+    <label class="field"><span class="label">Roll under</span><input data-testid="dice-target" type="number" inputmode="decimal" min="1.00" max="98.00" step="0.01" value="50.00" disabled></label>
+    <div class="stat"><span class="label">Pays</span><output data-testid="dice-multiplier">&#8212;</output></div>
+  </section>`;
+}
+
+/**
+ * The native page: server-rendered markup, filled in by the same-origin script, which reads the
+ * `grant` from the page's own URL and exchanges it for a play token. Tokens never enter the HTML.
+ */
+export function renderNativePage(
+  page: { title: string; lang: string | null; family: NativeFamily; symbol: string },
+  assets: NativeAssets,
+): string {
+  const play = page.family === 'dice' ? 'Roll' : 'Bet';
+  return `${head(page.title, pageLang(page.lang), assets)}
+<body>
+<main class="game" data-testid="game" data-family="${page.family}" data-symbol="${escapeHtml(page.symbol)}" data-state="loading">
+  <header class="bar">
+    <h1 class="title">${escapeHtml(page.title)}</h1>
+    <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
+  </header>
+  ${sessionPlayBar()}
+  ${board(page.family)}
+  <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
+  <p class="error" data-testid="game-error" role="alert" hidden></p>
+  <section class="panel" data-testid="controls" aria-label="Game controls">
+    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance="" data-balance-minor="">&#8230;</output></div>
+    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
+    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    <button type="button" class="play" data-testid="play-button" disabled>${play}</button>
+    <button type="button" class="cashout" data-testid="cashout-button" disabled${page.family === 'dice' ? ' hidden' : ''}>Cash out</button>
+  </section>
+  ${realityCheckDialog()}
+</main>
+<noscript><p class="error">This game needs JavaScript.</p></noscript>
+</body>
+</html>
+`;
+}
+
+const ERROR_TEXT = {
+  invalid: 'This game link is not valid. Please open the game again from the casino.',
+  expired: 'This game link has expired. Please open the game again from the casino.',
+  session_expired: 'This game session has expired. Please open the game again from the casino.',
+  malformed: 'This game link was changed. Please open the game again from the casino.',
+} as const;
+export type NativePageProblem = keyof typeof ERROR_TEXT;
+
+/** A link that opens no game: a message, no controls, no script. */
+export function renderNativeErrorPage(reason: NativePageProblem, assets: { css: NativeAsset }): string {
+  return `${head('Game unavailable', 'en', { css: assets.css })}
+<body>
+<main class="game" data-state="error">
+  <p class="error" data-testid="game-error" data-reason="${reason}" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,96 @@
+import {
+  type RealityCheckAssets,
+  realityCheckDialog,
+  sessionPlayBar,
+} from '@opi/play/sessions/reality-check-page';
+import type { PageAsset } from './assets.js';
+
+/** Escapes text for HTML element content and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A BCP 47-looking language tag for `<html lang>`, else `en` (the session's lang is free text). */
+export function pageLang(lang: string | null): string {
+  return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
+}
+
+function head(
+  title: string,
+  lang: string,
+  assets: { css: PageAsset; js?: PageAsset; realityCheck?: RealityCheckAssets },
+): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+}
+
+/**
+ * The slot page: server-rendered markup, filled in by the same-origin script (`static/game.js`),
+ * which reads `mgckey` from the page's own URL and calls the runtime routes with it. The token is
+ * never written into the HTML.
+ */
+export function renderGamePage(
+  page: { title: string; lang: string | null },
+  assets: { css: PageAsset; js: PageAsset; realityCheck: RealityCheckAssets },
+): string {
+  const reelCells = Array.from(
+    { length: 15 },
+    () => '<div class="cell" data-testid="reel-cell" data-symbol=""></div>',
+  ).join('');
+  return `${head(page.title, pageLang(page.lang), assets)}
+<body>
+<main class="game" data-testid="game" data-state="loading">
+  <header class="bar">
+    <h1 class="title">${escapeHtml(page.title)}</h1>
+    <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
+  </header>
+  <section class="reels" data-testid="reels" aria-label="Reels">${reelCells}</section>
+  <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
+  <p class="error" data-testid="game-error" role="alert" hidden></p>
+  <section class="panel" data-testid="controls" aria-label="Game controls">
+    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance-minor="">&#8230;</output></div>
+    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
+    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    <label class="field" data-field="bet-level" hidden><span class="label">Bet level</span><select data-testid="bet-level-select" disabled></select></label>
+    <button type="button" class="spin" data-testid="spin-button" disabled>Spin</button>
+  </section>
+  <section class="free-rounds" data-testid="free-rounds" aria-label="Free rounds" hidden>
+    <div class="stat"><span class="label">Free rounds</span><output data-testid="free-rounds-count"></output></div>
+    <div class="stat"><span class="label">Stake</span><output data-testid="free-rounds-stake"></output></div>
+    <div class="stat"><span class="label">Won so far</span><output data-testid="free-rounds-won" data-won-minor=""></output></div>
+    <button type="button" data-testid="free-rounds-decline">Play for money instead</button>
+  </section>
+  ${sessionPlayBar()}
+  ${realityCheckDialog()}
+</main>
+<noscript><p class="error">This game needs JavaScript.</p></noscript>
+</body>
+</html>
+`;
+}
+
+const ERROR_TEXT = {
+  invalid: 'This game link is not valid. Please open the game again from the casino.',
+  expired: 'This game session has expired. Please open the game again from the casino.',
+  malformed: 'This game link was changed. Please open the game again from the casino.',
+} as const;
+
+/** The page for a grant that does not open a game: a message and no game controls, no script. */
+export function renderErrorPage(reason: keyof typeof ERROR_TEXT, assets: { css: PageAsset }): string {
+  return `${head('Game unavailable', 'en', { css: assets.css })}
+<body>
+<main class="game" data-state="error">
+  <p class="error" data-testid="game-error" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
+</main>
+</body>
+</html>
+`;
+}

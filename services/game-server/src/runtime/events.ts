@@ -1,0 +1,61 @@
+import { REFRESH_FAMILY } from '@opi/play/balance-refresh/hub';
+import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { hashLaunchToken } from '@opi/play/sessions/tokens';
+import { HttpError } from '@opi/service-kit/http/errors';
+import type { Context } from 'koa';
+import type { GameDeps } from '../deps.js';
+
+/**
+ * GET /api/runtime/events: the open game page's server-sent-event stream (read with fetch()
+ * streaming, so the session token travels in `x-session-token`). `ready` carries the subscriber
+ * id once the page counts as present; `balance-refresh` asks the page to read its balance again;
+ * a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409). A session
+ * holds at most 3 streams per process (the oldest is ended with `closed` `{reason:'superseded'}`),
+ * a process at most 2,000 (else 503 with Retry-After), and a stream ends (`closed`
+ * `{reason:'session_ended'}`) when its session is revoked, expires or is relaunched (hub.ts sweep).
+ */
+/** Seconds a page is asked to wait before trying again when this process holds all the streams it may. */
+export const STREAMS_FULL_RETRY_AFTER_S = 30;
+
+export function eventStream(deps: GameDeps) {
+  return async (ctx: Context) => {
+    const session = ctx.state.session as RuntimeSession;
+    if (session.provider_id !== REFRESH_FAMILY) {
+      throw new HttpError(
+        409,
+        `Unsupported provider operation: balance refresh events are supported for ${REFRESH_FAMILY} sessions only`,
+      );
+    }
+    const token = ctx.get('x-session-token') || /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+    const subscriber = deps.refresh.open(session.session_id, token ? hashLaunchToken(token) : null);
+    if (!subscriber) {
+      throw new HttpError(
+        503,
+        'Too many open event streams on this server: retry after Retry-After seconds',
+        {},
+        { 'Retry-After': String(STREAMS_FULL_RETRY_AFTER_S) },
+      );
+    }
+    // The page going away (or the server ending the stream) removes its presence row.
+    ctx.res.once('close', () => subscriber.close());
+    try {
+      await subscriber.ready;
+    } catch (err) {
+      subscriber.close();
+      throw err;
+    }
+    const socket = ctx.req.socket;
+    socket.setTimeout(0);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      // No proxy buffering; the connection is not reused after the stream ends.
+      'X-Accel-Buffering': 'no',
+      Connection: 'close',
+    });
+    ctx.body = subscriber.stream;
+  };
+}

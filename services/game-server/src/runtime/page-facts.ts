@@ -1,0 +1,44 @@
+import type { Pool } from '@opi/db';
+import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig } from '@opi/games';
+import { currencyExponent } from '@opi/money';
+import { type StakeOptions, stakeOptions } from '@opi/play/engines/stakes';
+import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+
+/** What the game page needs beyond the session row (added to `GET /api/runtime/session`). */
+export interface PageFacts extends StakeOptions {
+  /** The title's display name. */
+  title: string;
+  /** ISO 4217 minor-unit exponent of the session currency (0, 2 or 3). */
+  currency_exponent: number;
+  /** The operator's bet limits in minor units (decimal strings). */
+  bet_limits: { min_minor: string; max_minor: string };
+  /** Names of the engine's symbol ids as they appear in a spin's `outcome.grid` (slots; else []). */
+  symbol_names: string[];
+}
+
+export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<PageFacts> {
+  const { rows } = await pool.query<{ title: string; bet_min_minor: bigint; bet_max_minor: bigint }>(
+    `SELECT g.title, o.bet_min_minor, o.bet_max_minor
+     FROM games g, operators o WHERE g.symbol = $1 AND o.operator_id = $2`,
+    [session.symbol, session.operator_id],
+  );
+  const row = rows[0]!;
+  const isSlot =
+    (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
+    SLOT_SYMBOLS.includes(session.symbol);
+  const stakes = isSlot
+    ? stakeOptions({
+        betMinMinor: row.bet_min_minor,
+        betMaxMinor: row.bet_max_minor,
+        coinMinor: session.coin_minor,
+        config: slotConfig(session.symbol),
+      })
+    : { stakes_minor: [], bet_levels: [] };
+  return {
+    title: row.title,
+    currency_exponent: currencyExponent(session.currency),
+    bet_limits: { min_minor: row.bet_min_minor.toString(), max_minor: row.bet_max_minor.toString() },
+    ...stakes,
+    symbol_names: isSlot ? [...SYMBOL_NAMES] : [],
+  };
+}

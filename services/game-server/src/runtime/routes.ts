@@ -1,0 +1,76 @@
+import Router from '@koa/router';
+import { readBetsBlocked, refusalFacts } from '@opi/play/sessions/bets-blocked';
+import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
+import { acknowledgeRealityCheck, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
+import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
+import { HttpError } from '@opi/service-kit/http/errors';
+import type { Middleware } from 'koa';
+import type { GameDeps } from '../deps.js';
+import { eventStream } from './events.js';
+import { pageFacts } from './page-facts.js';
+import { spin } from './spin.js';
+
+/** Runtime routes for the launched game page (never server to server). */
+export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
+  const router = new Router({ prefix: '/api/runtime' });
+  router.get('/session', ...guard, async (ctx) => {
+    const s = ctx.state.session as RuntimeSession;
+    const facts = await pageFacts(deps.pool, s);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      session_id: s.session_id,
+      symbol: s.symbol,
+      provider_id: s.provider_id,
+      currency: s.currency,
+      coin_minor: s.coin_minor === null ? null : s.coin_minor.toString(),
+      device: s.device,
+      lang: s.lang,
+      return_url: s.return_url,
+      expires_at: s.expires_at?.toISOString() ?? null,
+      // What the game page shows and offers: title, currency exponent, the stakes (server-side).
+      ...facts,
+      // Player protection: set while the operator's wallet has stopped this session's bets.
+      bets_blocked: await readBetsBlocked(deps.pool, s.session_id),
+      // Jurisdiction rules in force, the session's elapsed time and net position, the reality check.
+      ...(await sessionRulesFacts(deps.pool, s.session_id)),
+      // Free rounds this session can play now (campaign, stake, rounds left, won so far), or null.
+      free_rounds: await sessionFreeRounds(deps.pool, s),
+    };
+  });
+  // The player declines the free rounds in this session: paid spins are allowed again (the rounds
+  // stay granted and are shown; another session of the player offers them again).
+  router.post('/free-rounds/decline', ...guard, async (ctx) => {
+    const s = ctx.state.session as RuntimeSession;
+    if (s.provider_id !== 'prov_a' && s.provider_id !== 'prov_b')
+      throw new HttpError(409, 'This title has no free rounds');
+    await deps.pool.query(
+      `UPDATE sessions SET free_rounds_declined_at = coalesce(free_rounds_declined_at, now()) WHERE session_id = $1`,
+      [s.session_id],
+    );
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { free_rounds: await sessionFreeRounds(deps.pool, s) };
+  });
+  router.post('/spin', ...guard, async (ctx) => {
+    if (!deps.slots) throw new HttpError(503, 'Provider runtime not configured (no slot engine)');
+    ctx.set('Cache-Control', 'no-store');
+    const session = ctx.state.session as RuntimeSession;
+    const played = await spin(deps, deps.slots, session, ctx.state.body);
+    // A refused debit: the player-facing text of the wallet's code, and whether bets stopped.
+    ctx.body =
+      played.status === 'rejected' && played.error
+        ? { ...played, ...(await refusalFacts(deps.pool, session.session_id, played.error)) }
+        : { ...played, error_message: null, bets_blocked: null };
+  });
+  // The player answers a due reality check: continue (spins allowed again) or leave.
+  router.post('/reality-check', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await acknowledgeRealityCheck(deps.pool, ctx.state.session as RuntimeSession, ctx.state.body);
+  });
+  router.get('/balance', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await readWalletBalance(deps, ctx.state.session as RuntimeSession);
+  });
+  router.get('/events', ...guard, eventStream(deps));
+  return router;
+}

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { type PoolClient, withTransaction } from '@opi/db';
+import type { SlotPlayer, SlotPlayResult } from '@opi/play/engines/slot-player';
+import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
+import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
+import {
+  realityCheckDueError,
+  refuseAutoplayTurbo,
+  type SpinRulesRow,
+  spinTooSoonError,
+} from '@opi/play/sessions/jurisdiction-rules';
+import { loadOperator } from '@opi/play/sessions/operators';
+import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import {
+  operatorSuspendedError,
+  refuseSuspendedOperator,
+  sessionRevokedError,
+} from '@opi/play/sessions/takes-bets';
+import { startRoundSettlement } from '@opi/play/settlement/start-round';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
+import { journalEntry, type RoundIntent, transactionIdsFor, withTrace } from '@opi/workflows';
+import { z } from 'zod';
+import type { GameDeps } from '../deps.js';
+
+export const SpinRequest = z.object({
+  /** Total stake in minor units (integer, as a number or a decimal string). */
+  bet_minor: z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/)]),
+  /** base spin, buy the feature, or the special bet (when the title has them). */
+  mode: z.enum(['base', 'buy', 'special']).default('base'),
+  /** Special bet level (one of the title's `bls`). */
+  bet_level: z.number().int().positive().optional(),
+  /**
+   * Play one of the session's free rounds (a base spin at the campaign's stake: `bet_minor` must be
+   * that stake). Without it, a paid spin while free rounds remain (not declined) is 409.
+   */
+  free_round: z.boolean().optional(),
+});
+
+/** Engine outcomes carry bigint amounts; JSON carries them as decimal strings. */
+export function jsonSafe(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonSafe(v)]),
+    );
+  }
+  return value;
+}
+
+/** How long the page waits for the settlement before answering `pending` (it polls after). */
+export const SPIN_WAIT_MS = 15_000;
+
+/**
+ * POST /api/runtime/spin: the outcome comes from the engine (CSPRNG), the round and its intent are
+ * written in one transaction, then the round's settlement workflow runs (debit, credit). The page
+ * shows the balance the wallet answered.
+ */
+export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSession, body: unknown) {
+  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') {
+    throw new HttpError(409, 'This title is not played through /spin');
+  }
+  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  // A suspended operator starts no round (403); the round's statement checks again, atomically.
+  refuseSuspendedOperator(session);
+  const req = parseOr422(SpinRequest, body ?? {}, 'body');
+  // Jurisdiction rules: autoplay or turbo asked for where they are not allowed (GB) is 422.
+  await refuseAutoplayTurbo(deps.pool, session, body);
+  const betMinor = BigInt(req.bet_minor);
+  // Free rounds are played before any paid spin, unless the player declined them in this session.
+  const free = await sessionFreeRounds(deps.pool, session);
+  if (req.free_round) {
+    if (!free) throw new HttpError(409, 'No free rounds are left for this title');
+    if (req.mode !== 'base' || req.bet_level !== undefined)
+      throw new HttpError(422, [
+        { loc: ['body', 'mode'], msg: 'a free round is a base spin', type: 'value_error' },
+      ]);
+    if (betMinor.toString() !== free.bet_minor)
+      throw new HttpError(422, [
+        {
+          loc: ['body', 'bet_minor'],
+          msg: `a free round of this campaign is played at ${free.bet_minor} minor units`,
+          type: 'value_error',
+        },
+      ]);
+  } else if (free && !free.declined) {
+    throw new HttpError(
+      409,
+      `Free rounds remain for this title (${free.rounds_remaining}): play them or decline them first`,
+      { error: 'free_rounds_pending', free_rounds: free },
+    );
+  }
+  // The operator's limits from the process's operator cache (dropped by the change feed when an
+  // admin changes the operator): no round trip per spin.
+  const operator = await deps.caches.operators.get(session.operator_id, () =>
+    loadOperator(deps.pool, session.operator_id),
+  );
+  if (!operator) throw new HttpError(401, 'Missing or invalid session token');
+  const limits = operator;
+  if (betMinor < limits.bet_min_minor || betMinor > limits.bet_max_minor) {
+    throw new HttpError(422, [
+      {
+        loc: ['body', 'bet_minor'],
+        msg: `the bet must be between ${limits.bet_min_minor} and ${limits.bet_max_minor} minor units`,
+        type: 'value_error',
+      },
+    ]);
+  }
+  let result: SlotPlayResult;
+  try {
+    result = play(session.symbol, {
+      betMinor,
+      mode: req.mode,
+      ...(req.bet_level !== undefined ? { betLevel: req.bet_level } : {}),
+    });
+  } catch (err) {
+    throw new HttpError(422, err instanceof Error ? err.message : 'this play is not available for the title');
+  }
+  // What is debited (a special bet's bet x level, a bought feature's price) stays within the
+  // operator's limits too. The check does not depend on the outcome, so refusing here biases nothing.
+  if (result.costMinor > limits.bet_max_minor) {
+    throw new HttpError(422, [
+      {
+        loc: ['body', req.mode === 'buy' ? 'mode' : 'bet_level'],
+        msg: `this play costs ${result.costMinor} minor units, above the operator's maximum of ${limits.bet_max_minor}`,
+        type: 'value_error',
+      },
+    ]);
+  }
+
+  const roundId = `r_${randomUUID()}`;
+  const intent: RoundIntent = {
+    roundId,
+    operatorId: session.operator_id,
+    sessionId: session.session_id,
+    playerId: session.external_player_id,
+    gameSymbol: session.symbol,
+    providerId: session.provider_id,
+    currency: session.currency,
+    actionType: req.mode === 'buy' ? 'buy_feature' : 'spin',
+    stakeMinor: result.costMinor.toString(),
+    winMinor: result.totalWinMinor.toString(),
+    transactions: transactionIdsFor(roundId),
+    journalAhead: true,
+    // Debit and credit first tried in one local activity (settle-round/workflow.ts, step 0).
+    oneStep: true,
+  };
+  let freeRound: { campaign_id: string; bet_minor: string; last: boolean; rounds_remaining: number } | null =
+    null;
+  if (req.free_round && free) {
+    const counted = await recordFreeRound(
+      deps,
+      session,
+      free.campaign_id,
+      (last) => {
+        intent.actionType = 'free_round';
+        intent.stakeMinor = '0';
+        intent.freeRound = { campaignId: free.campaign_id, betMinor: free.bet_minor, last };
+        return intent;
+      },
+      jsonSafe(result.outcome),
+    );
+    freeRound = { campaign_id: free.campaign_id, bet_minor: free.bet_minor, ...counted };
+  } else {
+    await recordSpinRound(deps.pool, session, intent, jsonSafe(result.outcome));
+  }
+  const started = await startRoundSettlement(deps.temporal, intent, { awaitOutcome: true });
+  const settled = await started.settled(SPIN_WAIT_MS);
+  return {
+    round_id: roundId,
+    status: settled?.status ?? 'pending',
+    bet_minor: freeRound ? '0' : result.costMinor.toString(),
+    win_minor: result.totalWinMinor.toString(),
+    free_round: freeRound,
+    free_round_last: freeRound?.last ?? false,
+    balance: settled && 'balance' in settled ? settled.balance : null,
+    error: settled && settled.status === 'rejected' ? settled.error : null,
+    outcome: jsonSafe(result.outcome),
+  };
+}
+
+/**
+ * The spin's one statement (one round trip, autocommit): under a share lock of the session row, the
+ * round with its intent and the debit's pending journal row (journal ahead: the workflow's first
+ * debit attempt sends these bytes at once), unless the session was revoked (401) or its operator
+ * suspended (403), the session has an unfinished round (409; two racing spins meet at the unique
+ * index rounds_one_open_spin) or its bets are blocked by the operator's wallet (409 with the
+ * code). The share lock waits for a refusal or a revocation being recorded (which update the
+ * session row) and then reads the new row; the operator row's key-share lock (the one the rounds
+ * foreign key takes anyway) waits for a deactivation (the PATCH locks the row FOR UPDATE) and then
+ * reads its new status (sessions/takes-bets.ts).
+ */
+async function recordSpinRound(
+  db: GameDeps['pool'] | PoolClient,
+  session: RuntimeSession,
+  intent: RoundIntent,
+  outcome: unknown,
+) {
+  // A free round has no debit: its journal-ahead row is the credit's.
+  const step = intent.freeRound
+    ? journalEntry(intent, 'credit', intent.winMinor ?? '0')
+    : journalEntry(intent, 'debit', intent.stakeMinor);
+  const stepType = intent.freeRound ? 'credit' : 'debit';
+  const stepAmount = intent.freeRound ? (intent.winMinor ?? '0') : intent.stakeMinor;
+  const { rows } = await db.query<
+    BetsBlockedRow &
+      SpinRulesRow & {
+        session_status: string;
+        operator_status: string | null;
+        open_round_id: string | null;
+        inserted: number;
+        journalled: number;
+      }
+  >(
+    `WITH s AS (
+       SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
+              reality_check_due_at
+         FROM sessions WHERE session_id = $3 FOR SHARE
+     ), o AS (
+       SELECT status FROM operators WHERE operator_id = $2 FOR KEY SHARE
+     ), open_round AS (
+       SELECT round_id FROM rounds
+        WHERE session_id = $3 AND status = 'open' LIMIT 1
+     ), last_spin AS (
+       SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
+     ), ins AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor)
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10, $15, $16 FROM s
+        WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
+          AND s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
+          -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
+          -- minimum interval after the session's latest round started.
+          AND NOT coalesce(s.reality_check_due_at <= now(), false)
+          AND NOT coalesce((SELECT created_at FROM last_spin)
+                           > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
+       ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING
+       RETURNING round_id
+     ), journal AS (
+       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+       SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
+       RETURNING 1
+     )
+     SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
+            (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
+            s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
+            (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
+              AS retry_after_ms,
+            (SELECT count(*) FROM ins)::int AS inserted,
+            (SELECT count(*) FROM journal)::int AS journalled
+       FROM s`,
+    [
+      intent.roundId,
+      intent.operatorId,
+      intent.sessionId,
+      session.player_id,
+      intent.gameSymbol,
+      intent.providerId,
+      intent.currency,
+      intent.stakeMinor,
+      JSON.stringify(withTrace(intent)),
+      JSON.stringify(outcome),
+      step.transactionId,
+      intent.playerId,
+      step.body,
+      step.requestHash,
+      intent.freeRound?.campaignId ?? null,
+      intent.freeRound?.betMinor ?? null,
+      stepType,
+      stepAmount,
+    ],
+  );
+  const row = rows[0];
+  if (!row) throw new HttpError(401, 'Missing or invalid session token');
+  if (row.inserted === 1 && row.journalled === 1) return;
+  // Revoked, or its operator suspended, by the time the round would be written: no round.
+  if (row.session_status !== 'active') throw sessionRevokedError();
+  if (row.operator_status !== 'active') throw operatorSuspendedError();
+  // Jurisdiction rules: too soon after the latest spin's start (GB), even while that round is
+  // still settling, so the answer says how long to wait.
+  if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
+  // One unfinished round at a time per session: the previous one must settle first.
+  if (row.open_round_id) throw new HttpError(409, `Round ${row.open_round_id} is still being settled`);
+  // Player protection: a session whose debit the operator refused with a blocking code takes no
+  // bets until relaunch.
+  const blocked = presentBetsBlocked(row);
+  if (blocked) throw betsBlockedError(blocked);
+  // Jurisdiction rules: a reality check waits for the player (sessions/jurisdiction-rules.ts).
+  if (row.reality_check_due) throw realityCheckDueError(row.reality_check_due_at);
+  throw new HttpError(409, 'Another round of this session is still being settled');
+}
+
+/**
+ * A free round: in one transaction, the player's grant is counted (rounds_used + 1, only while
+ * rounds remain and the campaign is not cancelled and inside its window, checked against the
+ * database clock now: expiry is a query on expires_at at spend time) and the round is recorded
+ * with its credit's journal row (recordSpinRound). No grant row counted: no round (409). A round
+ * the session cannot take (one still open, bets blocked) rolls the count back. Two pages spending
+ * the last round at once meet at the grant's row lock: one round between them.
+ */
+async function recordFreeRound(
+  deps: GameDeps,
+  session: RuntimeSession,
+  campaignId: string,
+  buildIntent: (last: boolean) => RoundIntent,
+  outcome: unknown,
+): Promise<{ last: boolean; rounds_remaining: number }> {
+  return withTransaction(deps.pool, async (client) => {
+    const { rows } = await client.query<{ rounds_used: number; rounds_total: number }>(
+      `WITH c AS (
+         SELECT 1 FROM free_round_campaigns
+          WHERE operator_id = $1 AND campaign_id = $2 AND cancelled_at IS NULL
+            AND now() >= valid_from AND now() < expires_at AND $4 = ANY (symbols) AND currency = $5
+          FOR SHARE
+       )
+       UPDATE free_round_grants SET rounds_used = rounds_used + 1
+        WHERE operator_id = $1 AND campaign_id = $2 AND external_player_id = $3
+          AND rounds_used < rounds_total AND EXISTS (SELECT 1 FROM c)
+       RETURNING rounds_used, rounds_total`,
+      [session.operator_id, campaignId, session.external_player_id, session.symbol, session.currency],
+    );
+    const grant = rows[0];
+    if (!grant) throw new HttpError(409, 'No free rounds are left for this title');
+    const last = grant.rounds_used === grant.rounds_total;
+    await recordSpinRound(client, session, buildIntent(last), outcome);
+    return { last, rounds_remaining: grant.rounds_total - grant.rounds_used };
+  });
+}
