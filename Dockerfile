@@ -4,7 +4,7 @@
 #   deps      the locked dependencies (npm ci: exactly package-lock.json)
 #   build     turbo build: every package's dist/, the Temporal workflow bundle, the portal's .next/
 #   runtime   production dependencies only, the built files, a non-root user
-#   bootstrap | api | worker | wallet-sandbox | portal   one target per service (docker-compose.yml)
+#   bootstrap | api | game-server | worker | wallet-sandbox | portal   one target per service (docker-compose.yml)
 #
 #   docker build --target api -t opi-api .
 
@@ -47,6 +47,13 @@ EXPOSE 8080 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "services/api/dist/cluster.js"]
+
+# The game server: GAME_PROCESSES processes share GAME_SERVER_PORT; metrics on GAME_METRICS_PORT.
+FROM runtime AS game-server
+EXPOSE 8081 9465
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.GAME_SERVER_PORT||8081)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "services/game-server/dist/cluster.js"]
 
 # A settlement worker: metrics (and its liveness) on WORKER_METRICS_PORT.
 FROM runtime AS worker

@@ -17,8 +17,8 @@ import {
   fuzzOperations,
   newStats,
   prepareFuzzWorld,
-} from '@opi/api/test-support/fuzz';
-import { documentValidator } from '@opi/api/test-support/openapi';
+} from '@opi/testkit/fuzz';
+import { documentValidator } from '@opi/testkit/openapi';
 import { BENCH_ADMIN_KEY, startBenchStack } from './lib/stack.js';
 
 function arg(name: string, fallback: number): number {

@@ -27,7 +27,10 @@ export interface StackSecrets {
 
 export interface RunningStack {
   kind: 'default' | 'cluster';
+  /** The operator API. */
   baseUrl: string;
+  /** The game server (GAME_SERVER_PORT): the origin of every launch URL. */
+  gameUrl: string;
   /** The sandbox wallet's base (its staff API is under /admin). */
   walletUrl: string;
   apiKey: string;
@@ -94,7 +97,15 @@ export async function startDefaultStack(options: StackOptions = {}): Promise<Run
   const kind = cluster ? 'cluster' : 'default';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `opi-golive-${cluster ? 'cluster-' : ''}`));
   await chmod(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
-  const names = ['PORT', 'PG_PORT', 'WALLET_PORT', 'PORTAL_PORT', 'API_METRICS_PORT'];
+  const names = [
+    'PORT',
+    'GAME_SERVER_PORT',
+    'PG_PORT',
+    'WALLET_PORT',
+    'PORTAL_PORT',
+    'API_METRICS_PORT',
+    'GAME_METRICS_PORT',
+  ];
   if (!cluster) names.push('TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'WORKER_METRICS_PORT');
   const ports: Record<string, string> = {};
   for (const n of names) ports[n] = String(await freePort());
@@ -122,6 +133,7 @@ export async function startDefaultStack(options: StackOptions = {}): Promise<Run
     'PROVIDER_ADMIN_KEY',
     'SERVICE_SECRET',
     'PUBLIC_BASE_URL',
+    'GAME_BASE_URL',
     ...(cluster
       ? [
           'NODE_ENV',
@@ -129,6 +141,7 @@ export async function startDefaultStack(options: StackOptions = {}): Promise<Run
           'TLS_CERT_FILE',
           'TLS_KEY_FILE',
           'API_PROCESSES',
+          'GAME_PROCESSES',
           'WORKER_PROCESSES',
           'SIGNED_REQUESTS',
         ]
@@ -219,6 +232,7 @@ export async function startDefaultStack(options: StackOptions = {}): Promise<Run
   return {
     kind,
     baseUrl: `${scheme}://127.0.0.1:${ports.PORT}`,
+    gameUrl: `${scheme}://127.0.0.1:${ports.GAME_SERVER_PORT}`,
     walletUrl: `${scheme}://127.0.0.1:${ports.WALLET_PORT}`,
     apiKey: secrets.demoOperatorKey,
     dataDir,

@@ -75,11 +75,14 @@ const envOf = (name: string): Record<string, string> =>
 const JOBS = ['temporal-schema', 'temporal-namespace', 'bootstrap'];
 
 describe('docker-compose.yml', () => {
-  test('every part of the platform is there, the API and the worker twice', () => {
+  test('every part of the platform is there, the API, the game server and the worker twice', () => {
     assert.deepEqual(Object.keys(services).sort(), [
       'api-1',
       'api-2',
       'bootstrap',
+      'game-1',
+      'game-2',
+      'game-lb',
       'lb',
       'portal',
       'postgres',
@@ -99,9 +102,16 @@ describe('docker-compose.yml', () => {
       services.lb!.command!.filter((_a, i, all) => all[i - 1] === '--to'),
       ['api-1:8080', 'api-2:8080'],
     );
+    // The game origin has its own balancer over the game servers only (issue 24).
+    assert.deepEqual(
+      services['game-lb']!.command!.filter((_a, i, all) => all[i - 1] === '--to'),
+      ['game-1:8081', 'game-2:8081'],
+    );
+    assert.equal(services['game-1']!.build!.target, 'game-server');
+    assert.equal(services['api-1']!.build!.target, 'api');
   });
 
-  test('published ports: only the API and the portal beyond loopback; the Temporal UI read-only', () => {
+  test('published ports: only the API, the game origin and the portal beyond loopback; the Temporal UI read-only', () => {
     // Issue 23, point 8: the Temporal Web UI was published on every interface with its write
     // actions on (terminate, reset, signal: around the staff cancel's role check and audit log).
     const published: Record<string, string[]> = {};
@@ -111,11 +121,11 @@ describe('docker-compose.yml', () => {
       .filter(([, ports]) => ports.some((p) => !p.startsWith('127.0.0.1:')))
       .map(([name]) => name)
       .sort();
-    assert.deepEqual(open, ['lb', 'portal'], JSON.stringify(published));
+    assert.deepEqual(open, ['game-lb', 'lb', 'portal'], JSON.stringify(published));
     assert.deepEqual(published['temporal-ui'], ['127.0.0.1:8233:8080']);
     assert.deepEqual(published['wallet-sandbox'], ['127.0.0.1:8090:8090']);
     assert.equal(String(services['temporal-ui']!.environment!.TEMPORAL_DISABLE_WRITE_ACTIONS), 'true');
-    for (const name of ['temporal', 'postgres', 'api-1', 'api-2', 'worker-1', 'worker-2'])
+    for (const name of ['temporal', 'postgres', 'api-1', 'api-2', 'game-1', 'game-2', 'worker-1', 'worker-2'])
       assert.equal(published[name], undefined, `${name} publishes no port`);
   });
 
@@ -162,6 +172,7 @@ describe('docker-compose.yml', () => {
       'runtime',
       'bootstrap',
       'api',
+      'game-server',
       'worker',
       'wallet-sandbox',
       'portal',
@@ -198,7 +209,7 @@ describe('docker-compose.yml', () => {
           assert.ok(services[dep]!.healthcheck, `${dep} has a health check to wait for`);
       }
     }
-    for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
+    for (const name of ['api-1', 'api-2', 'game-1', 'game-2', 'worker-1', 'worker-2']) {
       assert.equal(services[name]!.depends_on!.bootstrap!.condition, 'service_completed_successfully');
       assert.equal(
         services[name]!.depends_on!['temporal-namespace']!.condition,
@@ -215,7 +226,7 @@ describe('docker-compose.yml', () => {
 
   test('the platform services get the default stack’s variables, and parse them', () => {
     const known = new Set(Object.keys(EnvSchema.shape));
-    for (const name of ['bootstrap', 'api-1', 'api-2', 'worker-1', 'worker-2']) {
+    for (const name of ['bootstrap', 'api-1', 'api-2', 'game-1', 'game-2', 'worker-1', 'worker-2']) {
       const env = envOf(name);
       for (const k of Object.keys(env)) assert.ok(known.has(k), `${name}: ${k} is not a platform variable`);
       const config = loadConfig(env);
@@ -224,10 +235,13 @@ describe('docker-compose.yml', () => {
       assert.equal(config.TEMPORAL_ADDRESS, 'temporal:7233');
       assert.equal(config.DATABASE_URL, 'postgres://opi:opi@postgres:5432/opi');
       assert.match(config.PUBLIC_BASE_URL ?? '', /^https:\/\//);
+      assert.match(config.GAME_BASE_URL ?? '', /^https:\/\//);
       assert.equal(config.SERVICE_SECRET, SECRETS.SERVICE_SECRET);
       assert.equal(config.HOST, '0.0.0.0');
     }
     assert.equal(loadConfig(envOf('api-1')).PORT, 8080);
+    assert.equal(loadConfig(envOf('game-1')).GAME_SERVER_PORT, 8081);
+    assert.equal(loadConfig(envOf('game-1')).GAME_SETTLEMENT_WORKER, 'on');
     assert.equal(loadConfig(envOf('worker-1')).WORKER_METRICS_PORT, 9470);
 
     const walletEnv = envOf('wallet-sandbox');

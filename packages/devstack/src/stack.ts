@@ -57,13 +57,16 @@ const clusterMode = process.argv.includes('--cluster');
 const CLUSTER_DEFAULTS: Record<string, string> = {
   DATA_DIR: '.data/cluster',
   PORT: '8180',
+  GAME_SERVER_PORT: '8181',
   WALLET_PORT: '8190',
   PORTAL_PORT: '3100',
   PG_PORT: '54339',
   TEMPORAL_PORT: '7333',
   API_METRICS_PORT: '9564',
+  GAME_METRICS_PORT: '9565',
   WORKER_METRICS_PORT: '9570',
   API_PROCESSES: '2',
+  GAME_PROCESSES: '2',
   WORKER_PROCESSES: '2',
   SIGNED_REQUESTS: 'required',
   // Issue 23 point 5: production refuses wallets on loopback and private networks; the sandbox
@@ -311,7 +314,9 @@ try {
           NODE_EXTRA_CA_CERTS: tls.certFile,
           SIGNED_REQUESTS: config.SIGNED_REQUESTS ?? 'required',
           PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `https://${config.HOST}:${config.PORT}`,
+          GAME_BASE_URL: config.GAME_BASE_URL ?? `https://${config.HOST}:${config.GAME_SERVER_PORT}`,
           API_PROCESSES: String(config.API_PROCESSES),
+          GAME_PROCESSES: String(config.GAME_PROCESSES),
           WORKER_PROCESSES: String(config.WORKER_PROCESSES),
         }
       : {}),
@@ -363,10 +368,17 @@ try {
   });
 
   await requirePort('PORT', config.PORT);
+  await requirePort('GAME_SERVER_PORT', config.GAME_SERVER_PORT);
   // API_PROCESSES > 1: a cluster primary and N processes sharing PORT (services/api/src/cluster.ts).
   service('api', 'services/api/src/cluster.ts', {
     PORT: String(config.PORT),
     API_PROCESSES: String(config.API_PROCESSES),
+  });
+  // The players' side, scaled on its own: GAME_PROCESSES game-server processes sharing
+  // GAME_SERVER_PORT (services/game-server/src/cluster.ts), each hosting a settlement worker.
+  service('game-server', 'services/game-server/src/cluster.ts', {
+    GAME_SERVER_PORT: String(config.GAME_SERVER_PORT),
+    GAME_PROCESSES: String(config.GAME_PROCESSES),
   });
   // WORKER_PROCESSES settlement workers on the one task queue; worker i serves its metrics on
   // WORKER_METRICS_PORT + i.
@@ -376,6 +388,7 @@ try {
     });
   }
   await waitForPort(config.HOST, config.PORT, 60_000);
+  await waitForPort(config.HOST, config.GAME_SERVER_PORT, 60_000);
 
   // The staff portal: `next start` of the production build, reading through the API (it gets
   // neither the database nor the service secret).
@@ -406,13 +419,15 @@ try {
   }
 
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  const gameBase = config.GAME_BASE_URL ?? `${scheme}://${config.HOST}:${config.GAME_SERVER_PORT}`;
   say(`ready in ${seconds} s`);
   process.stdout.write(
     [
       '',
-      `  API            ${scheme}://${config.HOST}:${config.PORT}   (health: /health, readiness: /ready, reference: /docs)`,
-      `  Processes      ${config.API_PROCESSES} API, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, WORKER_PROCESSES)`,
-      `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
+      `  API            ${scheme}://${config.HOST}:${config.PORT}   (operators' servers, admins, portal; health: /health, readiness: /ready, reference: /docs)`,
+      `  Game server    ${gameBase}   (players' browsers: every launch URL points here)`,
+      `  Processes      ${config.API_PROCESSES} API, ${config.GAME_PROCESSES} game server, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, GAME_PROCESSES, WORKER_PROCESSES)`,
+      `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; game server http://${config.HOST}:${config.GAME_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       `  Wallet sandbox ${scheme}://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
       withPortal

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/api/test-support';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { CATALOG } from '@opi/games';
 import { createOperatorClient, OperatorApiError } from './index.js';
 

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 /* The provider-admin CLI (services/api/src/cli/admin.ts) as a child process, the way an operator runs it. */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const REPO_ROOT = path.resolve(here, '../../../..');
-const CLI = path.resolve(here, '../cli/admin.ts');
+export const REPO_ROOT = path.resolve(here, '../../..');
+const CLI = path.join(REPO_ROOT, 'services/api/src/cli/admin.ts');
 
 export interface CliRun {
   /** The exit code (-1 when it was killed). */

@@ -156,7 +156,7 @@ describe('catalog availability by family, switch, flag and registry', () => {
       assert.equal(g.operator_integration.mode, 'operator-wallet');
       assert.equal(g.operator_integration.balance_refresh, g.provider_id === 'prov_a');
       assert.equal(g.release_readiness.accepted, true);
-      assert.match(g.thumbnail_url, /^http:\/\/games\.test\/api\/provider\/v1\/game-art\//);
+      assert.match(g.thumbnail_url, /^http:\/\/api\.test\/api\/provider\/v1\/game-art\//);
     }
   });
   test('the provider filter: canonical ids, unknown ids give an empty list', async () => {

@@ -42,8 +42,8 @@ before(async () => {
   ({ h: a, admin, key } = w);
   b = w.h2!;
   // The tests drive the heartbeat themselves (a timer tick would refresh a row made stale here).
-  a.deps.refresh.stopHeartbeat();
-  b.deps.refresh.stopHeartbeat();
+  a.gameDeps.refresh.stopHeartbeat();
+  b.gameDeps.refresh.stopHeartbeat();
   otherKey = w.operators.op_br_other!.key;
   master = (await call(a.base, 'POST', '/api/admin/v1/master-keys', { key: ADMIN_KEY, body: { label: 't' } }))
     .json.data.api_key;
@@ -211,14 +211,14 @@ async function foreignSession(player: string, symbol: string, providerId: string
 describe('GET /api/runtime/events', () => {
   test('answers a text/event-stream, uncached, that starts with ready', async () => {
     const { token, sessionId } = await launch('br-stream-1');
-    const page = await openPage(a.base, token);
+    const page = await openPage(a.game, token);
     assert.equal(page.res.headers.get('content-type'), 'text/event-stream');
     assert.equal(page.res.headers.get('cache-control'), 'no-store');
     assert.equal(page.res.headers.get('content-encoding'), null);
     const row = await presence(page.subscriberId);
     assert.equal(row.session_id, sessionId);
-    assert.equal(row.api_instance, a.deps.refresh.instance);
-    await a.deps.refresh.heartbeat();
+    assert.equal(row.api_instance, a.gameDeps.refresh.instance);
+    await a.gameDeps.refresh.heartbeat();
     assert.deepEqual(await page.next({ comments: true }), { comment: 'keepalive' });
     page.close();
   });
@@ -244,12 +244,12 @@ describe('GET /api/runtime/events', () => {
 
   test('a disconnect removes the presence row', async () => {
     const { token, sessionId } = await launch('br-disconnect');
-    const page = await openPage(a.base, token);
+    const page = await openPage(a.game, token);
     assert.ok(await presence(page.subscriberId));
-    assert.equal(a.deps.refresh.localCount(sessionId), 1);
+    assert.equal(a.gameDeps.refresh.localCount(sessionId), 1);
     page.close();
     await eventually(async () => (await presence(page.subscriberId)) === undefined, 'presence row deleted');
-    assert.equal(a.deps.refresh.localCount(sessionId), 0);
+    assert.equal(a.gameDeps.refresh.localCount(sessionId), 0);
     const res = await refreshOk({ external_player_id: 'br-disconnect' });
     assert.equal(res.sessions[0].active_subscribers, 0);
     assert.equal(res.subscribers_notified, 0);
@@ -257,8 +257,8 @@ describe('GET /api/runtime/events', () => {
 
   test('ending the streams (shutdown) ends the response and deletes the process rows', async () => {
     const { token } = await launch('br-shutdown');
-    const page = await openPage(b.base, token);
-    b.deps.refresh.closeStreams();
+    const page = await openPage(b.game, token);
+    b.gameDeps.refresh.closeStreams();
     await eventually(async () => page.ended, 'stream ended');
     await eventually(async () => (await presence(page.subscriberId)) === undefined, 'rows deleted');
   });
@@ -271,7 +271,7 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
     const player = 'br-player-1';
     await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor: 1_000 });
     const { token, sessionId } = await launch(player);
-    const page = await openPage(a.base, token);
+    const page = await openPage(a.game, token);
     await admin.deposit({
       operatorId: OP,
       playerId: player,
@@ -315,10 +315,10 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
 
   test('two API processes: the page on B hears a refresh sent to A, counted from A', async () => {
     const { token, sessionId } = await launch('br-two');
-    const onB = await openPage(b.base, token);
-    const onA = await openPage(a.base, token);
-    assert.equal((await presence(onB.subscriberId)).api_instance, b.deps.refresh.instance);
-    assert.notEqual(a.deps.refresh.instance, b.deps.refresh.instance);
+    const onB = await openPage(b.game, token);
+    const onA = await openPage(a.game, token);
+    assert.equal((await presence(onB.subscriberId)).api_instance, b.gameDeps.refresh.instance);
+    assert.notEqual(a.gameDeps.refresh.instance, b.gameDeps.refresh.instance);
 
     const res = await refreshOk({ external_player_id: 'br-two', reason: 'manual adjustment' });
     assert.equal(res.sessions_found, 1);
@@ -355,9 +355,9 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
     const usd = await launch(player, slotA.symbol, 'USD');
     const other = await launch(player, slotB.symbol, 'EUR');
     const pages = {
-      eur: await openPage(a.base, eur.token),
-      usd: await openPage(b.base, usd.token),
-      other: await openPage(a.base, other.token),
+      eur: await openPage(a.game, eur.token),
+      usd: await openPage(b.game, usd.token),
+      other: await openPage(a.game, other.token),
     };
     const ids = (r: { sessions: { session_id: string }[] }) => r.sessions.map((s) => s.session_id).sort();
 
@@ -430,7 +430,7 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
 
   test('stale presence (a dead process) is not counted; the heartbeat refreshes and purges', async () => {
     const { token, sessionId } = await launch('br-stale');
-    const page = await openPage(a.base, token);
+    const page = await openPage(a.game, token);
     await a.db.pool.query(
       `UPDATE subscriber_presence SET last_seen_at = now() - interval '60 seconds' WHERE subscriber_id = $1`,
       [page.subscriberId],
@@ -447,7 +447,7 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
     assert.equal(stale.subscribers_notified, 0);
     assert.equal((await page.next()).event, 'balance-refresh', 'the signal still reaches the page');
 
-    await a.deps.refresh.heartbeat();
+    await a.gameDeps.refresh.heartbeat();
     assert.deepEqual(await page.next({ comments: true }), { comment: 'keepalive' });
     const fresh = await refreshOk({ external_player_id: 'br-stale' });
     assert.equal(fresh.sessions[0].active_subscribers, 1);
@@ -458,11 +458,11 @@ describe('POST /api/provider/v1/player-balance-refresh', () => {
 
   test('the heartbeat re-inserts a purged row of a live page', async () => {
     const { token } = await launch('br-reinsert');
-    const page = await openPage(a.base, token);
+    const page = await openPage(a.game, token);
     await a.db.pool.query(`DELETE FROM subscriber_presence WHERE subscriber_id = $1`, [page.subscriberId]);
     assert.equal((await refreshOk({ external_player_id: 'br-reinsert' })).subscribers_notified, 0);
     await page.next(); // the signal
-    await a.deps.refresh.heartbeat();
+    await a.gameDeps.refresh.heartbeat();
     assert.equal((await refreshOk({ external_player_id: 'br-reinsert' })).subscribers_notified, 1);
     page.close();
   });

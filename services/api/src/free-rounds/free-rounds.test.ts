@@ -71,7 +71,7 @@ async function launch(player: string, symbol = slotA.symbol): Promise<string> {
   return new URL(res.json.launch_url).searchParams.get('mgckey')!;
 }
 const runtime = (token: string, method: string, path: string, body?: unknown) =>
-  call(h.base, method, `/api/runtime${path}`, {
+  call(h.game, method, `/api/runtime${path}`, {
     headers: { 'x-session-token': token },
     ...(body !== undefined ? { body } : {}),
   });

@@ -17,7 +17,7 @@ const SOURCES = [
   ...readdirSync(path.resolve(HERE, '../../../../packages/contract/src'))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
     .map((f) => path.resolve(HERE, '../../../../packages/contract/src', f)),
-  path.resolve(HERE, '../ops/schemas.ts'),
+  path.resolve(HERE, '../../../../packages/play/src/ops/schemas.ts'),
 ];
 
 /** `{ ExportName: { '': doc of the schema, 'field': doc, 'field.sub': doc } }` */

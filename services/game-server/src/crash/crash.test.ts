@@ -342,7 +342,7 @@ describe('aborted rounds', () => {
   test('a debit not confirmed within the start window: the round is cancelled through the workflow', async () => {
     const player = await newPlayer();
     const { token } = await open(player);
-    const runtime = crashRuntime(h.deps);
+    const runtime = crashRuntime(h.gameDeps);
     runtime.options.startWindowMs = 700;
     await admin.setFaults({ latencyMs: [2_000, 2_000], latencyRate: 1 });
     try {
@@ -379,7 +379,7 @@ describe('aborted rounds', () => {
     const state = await call(b.game, 'GET', '/api/runtime/crash/state', {
       headers: { 'x-session-token': token },
     });
-    const runtime = crashRuntime(h.deps);
+    const runtime = crashRuntime(h.gameDeps);
     await admin.setFaults({ latencyMs: [1_500, 1_500], latencyRate: 1 });
     try {
       const pending = call(b.game, 'POST', '/api/runtime/crash/bet', {

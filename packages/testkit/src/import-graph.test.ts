@@ -1,0 +1,308 @@
+/**
+ * The module edges (docs/architecture.md, "Module edges"), over the two services and the packages
+ * they share (services/api, services/game-server, packages/play, packages/service-kit; tests and
+ * test support excluded from the graph; `import type` counts):
+ * - no import cycle, across packages too (`@opi/play/x` is the module packages/play/src/x.ts);
+ * - each game family's folder depends on shared modules only, never on another family's; shared
+ *   modules import no family folder; only the composition roots mount or document routes;
+ * - neither service imports the other, in any file, tests included (their tests compose both
+ *   through @opi/testkit), and the shared packages import neither service.
+ * Plain parsing with the TypeScript compiler's pre-processor: no database, no network.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Module names are relative to the repository root. */
+const SRC = REPO;
+const API = 'services/api/src';
+const GAME = 'services/game-server/src';
+/** The source roots of the graph, by the package name their subpaths are imported as. */
+const ROOTS: Record<string, string> = {
+  '@opi/api': API,
+  '@opi/game-server': GAME,
+  '@opi/play': 'packages/play/src',
+  '@opi/service-kit': 'packages/service-kit/src',
+};
+
+/** The game families and their folders. */
+const FAMILIES: Record<string, string[]> = {
+  launch: [`${API}/launch`],
+  slots: [`${GAME}/runtime`, `${GAME}/pages`, `${API}/free-rounds`],
+  native: [`${GAME}/native`],
+  crash: [`${GAME}/crash`],
+};
+/** Modules outside the families that may import them: the apps mount their routes, openapi documents them. */
+const COMPOSITION_ROOTS = [`${API}/app.ts`, `${API}/openapi/`, `${GAME}/app.ts`];
+
+type Graph = Map<string, string[]>;
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== 'test-support' && name !== 'static' && name !== 'node_modules')
+        out.push(...sourceFiles(full));
+    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+/** The module a specifier names (`./x.js` is `./x.ts`, a folder its index.ts, `@opi/play/x` packages/play/src/x.ts). */
+function resolve(from: string, specifier: string): string {
+  const pkg = Object.keys(ROOTS).find((name) => specifier === name || specifier.startsWith(`${name}/`));
+  const base = pkg
+    ? path.join(REPO, ROOTS[pkg]!, specifier === pkg ? 'index' : specifier.slice(pkg.length + 1))
+    : path.resolve(path.dirname(from), specifier);
+  for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return base;
+}
+
+/** Every specifier a file imports: import and export-from (type-only too), require, import(). */
+function specifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** Every module of the graph's roots a file imports (relative, or a subpath of a root's package). */
+export function localImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  return specifiers(text)
+    .filter(
+      (s) => s.startsWith('.') || Object.keys(ROOTS).some((name) => s === name || s.startsWith(`${name}/`)),
+    )
+    .map((s) => resolve(file, s));
+}
+
+function buildGraph(): Graph {
+  const graph: Graph = new Map();
+  for (const root of Object.values(ROOTS)) {
+    for (const file of sourceFiles(path.join(REPO, root))) {
+      graph.set(
+        path.relative(SRC, file),
+        localImports(file).map((target) => path.relative(SRC, target)),
+      );
+    }
+  }
+  return graph;
+}
+
+/** Every .ts file under a folder, tests and test support included. */
+function allFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'static') out.push(...allFiles(full));
+    } else if (name.endsWith('.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** The imports of `files` that reach into a forbidden service, as `file -> specifier`. */
+export function boundaryViolations(files: string[], forbidden: { pkg: string; dir: string }[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    for (const s of specifiers(readFileSync(file, 'utf8'))) {
+      const target = s.startsWith('.') ? path.resolve(path.dirname(file), s) : undefined;
+      for (const f of forbidden) {
+        if (s === f.pkg || s.startsWith(`${f.pkg}/`) || target?.startsWith(path.join(REPO, f.dir) + path.sep))
+          out.push(`${path.relative(REPO, file)} -> ${s}`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+/**
+ * The cycles of a graph: per strongly connected component that loops, its modules and one
+ * concrete path through them back to the start.
+ */
+export function findCycles(graph: Graph): { modules: string[]; path: string[] }[] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string): void => {
+    indices.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+      }
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(component);
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!indices.has(v)) visit(v);
+  return components.map((component) => ({ modules: [...component].sort(), path: loopOf(graph, component) }));
+}
+
+/** A path from the component's first module back to itself, inside the component. */
+function loopOf(graph: Graph, component: string[]): string[] {
+  const members = new Set(component);
+  const start = [...component].sort()[0]!;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (!members.has(w)) continue;
+      if (w === start) {
+        const loop = [start];
+        for (let u = v; u !== start; u = previous.get(u)!) loop.splice(1, 0, u);
+        return [...loop, start];
+      }
+      if (!previous.has(w)) {
+        previous.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [...component, start];
+}
+
+function familyOf(module: string): string | undefined {
+  return Object.keys(FAMILIES).find((family) =>
+    FAMILIES[family]!.some((dir) => module === dir || module.startsWith(`${dir}/`)),
+  );
+}
+
+/** Imports that break the family rule, as `from -> to (why)`. */
+export function familyViolations(graph: Graph): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of graph) {
+    const fromFamily = familyOf(from);
+    for (const to of targets) {
+      const toFamily = familyOf(to);
+      if (!toFamily || toFamily === fromFamily) continue;
+      if (fromFamily) out.push(`${from} -> ${to} (family ${fromFamily} imports family ${toFamily})`);
+      else if (!COMPOSITION_ROOTS.some((root) => from === root || from.startsWith(root)))
+        out.push(`${from} -> ${to} (a shared module imports family ${toFamily})`);
+    }
+  }
+  return out.sort();
+}
+
+describe('the import graph of the two services and their shared packages', () => {
+  const graph = buildGraph();
+
+  test('is read from the source (sanity: the families and the shared session module are there)', () => {
+    assert.ok(graph.size > 100, `only ${graph.size} modules found`);
+    for (const module of [
+      'packages/play/src/sessions/authenticate.ts',
+      `${API}/launch/create-launch.ts`,
+      `${GAME}/crash/routes.ts`,
+      `${API}/deps.ts`,
+      `${GAME}/deps.ts`,
+    ])
+      assert.ok(graph.has(module), `${module} not found`);
+    assert.ok(graph.get(`${GAME}/crash/routes.ts`)!.includes('packages/play/src/sessions/tokens.ts'));
+  });
+
+  test('neither service imports the other (tests too); the shared packages import neither', () => {
+    const api = { pkg: '@opi/api', dir: API };
+    const game = { pkg: '@opi/game-server', dir: GAME };
+    assert.deepEqual(
+      boundaryViolations(allFiles(path.join(REPO, API)), [game]),
+      [],
+      'services/api imports the game server',
+    );
+    assert.deepEqual(
+      boundaryViolations(allFiles(path.join(REPO, GAME)), [api]),
+      [],
+      'services/game-server imports the API',
+    );
+    for (const pkg of ['packages/play/src', 'packages/service-kit/src'])
+      assert.deepEqual(
+        boundaryViolations(allFiles(path.join(REPO, pkg)), [api, game]),
+        [],
+        `${pkg} imports a service`,
+      );
+    // The check sees both kinds of reach: a package subpath and a relative path.
+    const probe = path.join(REPO, API, 'probe.ts');
+    assert.deepEqual(
+      specifiers(
+        "import { x } from '@opi/game-server/app';\nimport y from '../../game-server/src/app.js';\n",
+      ).map((s) =>
+        s.startsWith('.')
+          ? path.resolve(path.dirname(probe), s).startsWith(path.join(REPO, GAME))
+          : s.startsWith('@opi/game-server'),
+      ),
+      [true, true],
+    );
+  });
+
+  test('has no import cycle', () => {
+    const cycles = findCycles(graph);
+    assert.deepEqual(
+      cycles.map((c) => `${c.path.join(' > ')} (the loop's modules: ${c.modules.join(', ')})`),
+      [],
+      'import cycles (type imports count): move what both sides need into a shared module (docs/architecture.md)',
+    );
+  });
+
+  test('keeps each game family to itself: no family imports another, shared modules import none', () => {
+    assert.deepEqual(
+      familyViolations(graph),
+      [],
+      'move what several families use into a shared folder (sessions/ for a session and its tokens, ' +
+        'settlement/ for starting and settling rounds): see docs/architecture.md, "Module edges"',
+    );
+  });
+
+  test('the checks find what they look for (a cycle, a type-only import, a cross-family import)', () => {
+    const fake: Graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+    ]);
+    assert.deepEqual(findCycles(fake), [
+      { modules: ['a.ts', 'b.ts', 'c.ts'], path: ['a.ts', 'b.ts', 'c.ts', 'a.ts'] },
+      { modules: ['d.ts'], path: ['d.ts', 'd.ts'] },
+    ]);
+    const file = path.join(REPO, GAME, 'crash', 'x.ts');
+    assert.deepEqual(
+      localImports(
+        file,
+        "import type { A } from '../runtime/spin.js';\nexport { b } from './chain.js';\nimport { c } from '@opi/play/sessions/tokens';\n",
+      ).map((m) => path.relative(SRC, m)),
+      [`${GAME}/runtime/spin.ts`, `${GAME}/crash/chain.ts`, 'packages/play/src/sessions/tokens.ts'],
+    );
+    const crossing: Graph = new Map([
+      [`${GAME}/crash/x.ts`, [`${GAME}/runtime/spin.ts`]],
+      ['packages/play/src/deps.ts', [`${GAME}/native/rounds.ts`]],
+      [`${GAME}/app.ts`, [`${GAME}/crash/routes.ts`]],
+    ]);
+    assert.deepEqual(familyViolations(crossing), [
+      `packages/play/src/deps.ts -> ${GAME}/native/rounds.ts (a shared module imports family native)`,
+      `${GAME}/crash/x.ts -> ${GAME}/runtime/spin.ts (family crash imports family slots)`,
+    ]);
+  });
+});
