@@ -23,6 +23,7 @@ function labelOf(pid: string): string | undefined {
   if (cmd.includes('services/worker/')) return 'worker';
   if (cmd.includes('services/wallet-sandbox/')) return 'wallet sandbox';
   if (cmd.includes('services/api/')) return 'api';
+  if (cmd.includes('services/game-server/')) return 'game';
   return undefined;
 }
 

@@ -60,9 +60,9 @@ export type SettlementMode =
   | 'local'
   /** The same with regular activities. */
   | 'regular'
-  /** POST /api/runtime/spin through the API processes, GAME_SETTLEMENT_WORKER=off (starts not eager). */
+  /** POST /api/runtime/spin through the game-server processes, GAME_SETTLEMENT_WORKER=off (starts not eager). */
   | 'spin-off'
-  /** The same with GAME_SETTLEMENT_WORKER=on (the default): a hosted worker per API process, eager starts. */
+  /** The same with GAME_SETTLEMENT_WORKER=on (the default): a hosted worker per game-server process, eager starts. */
   | 'spin'
   /**
    * A free round of an operator's campaign through the same API (hosted worker on): POST
@@ -96,7 +96,7 @@ export const MODE_NAME: Record<SettlementMode, string> = {
 
 /** The modes through the API (the others run without it). */
 const isSpin = (m: SettlementMode) => m === 'spin' || m === 'spin-off' || m === 'free';
-/** Whether the mode's API process hosts a settlement worker. */
+/** Whether the mode's game-server process hosts a settlement worker. */
 const hostsWorker = (m: SettlementMode) => m !== 'spin-off';
 
 export interface SettlementBenchOptions {
@@ -113,7 +113,7 @@ export interface SettlementBenchOptions {
   warmupRounds?: number;
   /** Settlement workers on the task queue. */
   workerProcesses?: number;
-  /** API processes for the spin modes (services/api/src/cluster.ts). */
+  /** Game-server processes for the spin modes (services/game-server/src/cluster.ts); one API process beside them. */
   apiProcesses?: number;
   /**
    * Which Temporal: the CLI's dev server (default), or the real server (cluster: v1.32.1 on a second
@@ -251,17 +251,22 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
   // Stopped in `finally` too: a failed measurement must not leave the Temporal server running.
   let stopTemporal: (() => Promise<void>) | undefined;
   let nativeConnection: NativeConnection | undefined;
-  let api: { origin: string; pid: number; child: ChildProcess; mode: SettlementMode } | undefined;
+  /** The operator API (launch, admin: `origin`) and the game server the spins reach (`game`). */
+  let api:
+    | { origin: string; game: string; pid: number; children: ChildProcess[]; mode: SettlementMode }
+    | undefined;
   const stopApi = async () => {
     if (!api) return;
-    const { child } = api;
+    const { children: running } = api;
     api = undefined;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
+    for (const child of running) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
   };
   try {
     await migrateWallet(stack.databaseUrl);
@@ -364,15 +369,26 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         SIGNED_REQUESTS: 'required',
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
-        API_PROCESSES: String(apis),
+        GAME_PROCESSES: String(apis),
         GAME_SETTLEMENT_WORKER: hostsWorker(mode) ? 'on' : 'off',
         WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
         WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
       };
-      const started =
-        apis > 1 ? await stack.startApi(extra, 'services/api/src/cluster.ts') : await stack.startApi(extra);
-      api = { ...started, mode };
-      await waitForApiProcesses(started.pid, apis);
+      // The spins' side: `apis` game-server processes (each hosting a worker in the eager modes).
+      const game =
+        apis > 1
+          ? await stack.startGameServer(extra, 'services/game-server/src/cluster.ts')
+          : await stack.startGameServer(extra);
+      // The operator API (launch and admin; it hosts no worker): its launch URLs name the game server.
+      const operatorApi = await stack.startApi({ ...extra, GAME_BASE_URL: game.origin });
+      api = {
+        origin: operatorApi.origin,
+        game: game.origin,
+        pid: game.pid,
+        children: [game.child, operatorApi.child],
+        mode,
+      };
+      await waitForApiProcesses(game.pid, apis);
       return true;
     };
 
@@ -611,7 +627,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     const viaApi =
       (request: string) =>
       async (_i: number, p: Player): Promise<RoundInfo> => {
-        const res = await fetch(`${api!.origin}/api/runtime/spin`, {
+        const res = await fetch(`${api!.game}/api/runtime/spin`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-session-token': p.token },
           body: request,
@@ -644,7 +660,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       `settlement on the ${temporalName}: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
         `${o.runs} run${o.runs > 1 ? 's' : ''}, modes ${modesInOrder.map((m) => MODE_NAME[m]).join(', ')}; ` +
         `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
-        (withApi ? `, ${apis} API process${apis > 1 ? 'es' : ''}` : ''),
+        (withApi ? `, 1 API process, ${apis} game-server process${apis > 1 ? 'es' : ''}` : ''),
     );
     // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements;
     // on the cluster also the Temporal server's own, on its PostgreSQL (where a round's cost goes
@@ -853,6 +869,7 @@ const CPU_COLUMNS: [string[], string][] = [
   [[TEMPORAL_PG_LABEL], 'tpg'],
   [['worker'], 'worker'],
   [['api'], 'api'],
+  [['game'], 'game'],
   [['postgresql'], 'pg'],
   [['wallet sandbox'], 'wallet'],
   [['bench client'], 'client'],
@@ -877,7 +894,7 @@ export function settlementTable(o: {
   );
   out.push(
     `settlement${o.temporal ? ` on the ${o.temporal}` : ''}: medians of ${o.runs} run${o.runs > 1 ? 's' : ''}; CPU ms per round by process (last run); ` +
-      `${o.workers} standalone worker${o.workers > 1 ? 's' : ''}, ${o.apis} API process${o.apis > 1 ? 'es' : ''}`,
+      `${o.workers} standalone worker${o.workers > 1 ? 's' : ''}, 1 API process, ${o.apis} game-server process${o.apis > 1 ? 'es' : ''}`,
   );
   out.push(
     `${'clients'.padEnd(7)} ${'mode'.padEnd(11)} ${pad('rounds/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} |` +

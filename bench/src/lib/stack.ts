@@ -31,6 +31,15 @@ export interface BenchStack {
     extra?: Record<string, string>,
     entry?: string,
   ): Promise<{ origin: string; pid: number; child: ChildProcess }>;
+  /**
+   * A game-server process on a free port (production mode; launch URLs of startApi's processes
+   * started after it point at it). `entry` services/game-server/src/cluster.ts with GAME_PROCESSES
+   * > 1 in `extra` starts that many processes sharing the port.
+   */
+  startGameServer(
+    extra?: Record<string, string>,
+    entry?: string,
+  ): Promise<{ origin: string; pid: number; child: ChildProcess }>;
   /** The second PostgreSQL server, for the Temporal server's databases (`temporalPostgres: true`). */
   temporalPostgres?: TemporalPostgresServer;
   stop(): Promise<void>;
@@ -104,46 +113,52 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     SERVICE_SECRET: BENCH_SERVICE_SECRET,
-    PUBLIC_BASE_URL: 'https://games.bench.test',
+    PUBLIC_BASE_URL: 'https://api.bench.test',
+    GAME_BASE_URL: 'https://games.bench.test',
     LOG_LEVEL: 'warn',
     SIGNED_REQUESTS: 'required',
   };
   const children: ChildProcess[] = [];
+  /** One service process (the API or the game server) on a free port. */
+  const startService = async (entry: string, portVariable: string, extra: Record<string, string>) => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        // API_CPU_PROF=<dir>: a CPU profile of the service process, written when it stops.
+        ...(process.env.API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.API_CPU_PROF}`] : []),
+        path.join(REPO_ROOT, entry),
+      ],
+      {
+        // Metrics ports 0: no metrics server (benchmarks scrape nothing; no port clashes).
+        env: {
+          ...process.env,
+          API_METRICS_PORT: '0',
+          GAME_METRICS_PORT: '0',
+          ...env,
+          ...extra,
+          [portVariable]: String(port),
+          HOST: '127.0.0.1',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    children.push(child);
+    // A loaded machine compiles the TypeScript slowly: give it time to listen.
+    await waitForPort('127.0.0.1', port, 120_000);
+    return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, child };
+  };
   return {
     databaseUrl,
     pool,
     env,
     ...(temporalPostgres ? { temporalPostgres } : {}),
-    async startApi(extra = {}, entry = 'services/api/src/main.ts') {
-      const port = await freePort();
-      const child = spawn(
-        process.execPath,
-        [
-          '--conditions=source',
-          '--import',
-          'tsx',
-          // API_CPU_PROF=<dir>: a CPU profile of the API process, written when it stops.
-          ...(process.env.API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.API_CPU_PROF}`] : []),
-          path.join(REPO_ROOT, entry),
-        ],
-        {
-          // API_METRICS_PORT 0: no metrics server (benchmarks scrape nothing; no port clashes).
-          env: {
-            ...process.env,
-            API_METRICS_PORT: '0',
-            ...env,
-            ...extra,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        },
-      );
-      children.push(child);
-      // A loaded machine compiles the API's TypeScript slowly: give it time to listen.
-      await waitForPort('127.0.0.1', port, 120_000);
-      return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, child };
-    },
+    startApi: (extra = {}, entry = 'services/api/src/main.ts') => startService(entry, 'PORT', extra),
+    startGameServer: (extra = {}, entry = 'services/game-server/src/main.ts') =>
+      startService(entry, 'GAME_SERVER_PORT', extra),
     async stop() {
       for (const c of children) c.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { CATALOG } from '@opi/games';
+import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { createOperatorClient, OperatorApiError } from './index.js';
 
 // The SDK against the running API (production signing: SIGNED_REQUESTS=required), directly and

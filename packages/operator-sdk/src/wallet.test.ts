@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { assign, createOperator, type Harness, SERVICE_SECRET, startApi } from '@opi/testkit/harness';
 import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
+import { assign, createOperator, type Harness, SERVICE_SECRET, startApi } from '@opi/testkit/harness';
 import {
   buildCallbackBody,
   createActivities,

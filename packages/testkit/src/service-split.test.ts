@@ -65,7 +65,11 @@ describe('the two services serve two audiences', () => {
       'routes on the API outside the operator-facing prefixes',
     );
     // The sanity of the lists themselves: what each service is for is there.
-    for (const r of ['POST /api/provider/v1/launch-url', 'GET /api/provider/v1/games', 'GET /api/provider/v1/openapi.json'])
+    for (const r of [
+      'POST /api/provider/v1/launch-url',
+      'GET /api/provider/v1/games',
+      'GET /api/provider/v1/openapi.json',
+    ])
       assert.ok(api.includes(r), `API lacks ${r}: ${api.join(', ')}`);
     for (const r of [
       'GET /gs2c/html5Game.do',
