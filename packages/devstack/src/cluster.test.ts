@@ -32,7 +32,15 @@ const ports: Record<string, number> = {};
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-cluster-'));
   await chmod(dataDir, 0o755);
-  for (const name of ['PORT', 'PG_PORT', 'WALLET_PORT', 'PORTAL_PORT', 'API_METRICS_PORT'])
+  for (const name of [
+    'PORT',
+    'GAME_SERVER_PORT',
+    'PG_PORT',
+    'WALLET_PORT',
+    'PORTAL_PORT',
+    'API_METRICS_PORT',
+    'GAME_METRICS_PORT',
+  ])
     ports[name] = await freePort();
   // Two consecutive ports (worker i serves metrics on WORKER_METRICS_PORT + i), and the Temporal
   // frontend below 32768 (the server keeps member ports in a smallint).
@@ -53,8 +61,10 @@ before(async () => {
     'PROVIDER_ADMIN_KEY',
     'SERVICE_SECRET',
     'PUBLIC_BASE_URL',
+    'GAME_BASE_URL',
     'NODE_EXTRA_CA_CERTS',
     'API_PROCESSES',
+    'GAME_PROCESSES',
     'WORKER_PROCESSES',
     'SIGNED_REQUESTS',
     'NODE_ENV',
@@ -63,6 +73,7 @@ before(async () => {
   running = await startStackProcess(env, ['--cluster']);
   stack = running.child;
   await until('two API processes listening', () => apiListening().size >= 2, 60_000);
+  await until('two game-server processes listening', () => gameListening().size >= 2, 60_000);
   key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
   ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
   db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${ports.PG_PORT}/opi` });
@@ -84,13 +95,14 @@ after(async () => {
 const request = (
   method: string,
   pathAndQuery: string,
-  opts: { body?: string; headers?: Record<string, string> } = {},
-) => requestOnce(ports.PORT!, method, pathAndQuery, { ...opts, ca, timeoutMs: 20_000 });
+  opts: { body?: string; headers?: Record<string, string>; port?: number } = {},
+) => requestOnce(opts.port ?? ports.PORT!, method, pathAndQuery, { ...opts, ca, timeoutMs: 20_000 });
 
 const signed = (method: string, pathAndQuery: string, body = '') =>
   signedHeaders(key, method, pathAndQuery, body);
 
 const apiListening = () => running.apiListening();
+const gameListening = () => running.gameListening();
 
 const pidFile = (name: string) => Number(readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8'));
 
@@ -109,6 +121,7 @@ async function spins(token: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await request('POST', '/api/runtime/spin', {
+      port: ports.GAME_SERVER_PORT!,
       body: JSON.stringify({ bet_minor: 100 }),
       headers: { 'x-session-token': token },
     });
@@ -140,8 +153,8 @@ async function settledOnce(rounds: string[]) {
     );
 }
 
-test('the production topology: the real Temporal server with four shards, two API processes and two workers, production settings over HTTPS', async () => {
-  assert.match(output(), /Processes\s+2 API, 2 workers/);
+test('the production topology: the real Temporal server with four shards, two API, two game-server and two worker processes, production settings over HTTPS', async () => {
+  assert.match(output(), /Processes\s+2 API, 2 game server, 2 workers/);
   assert.match(
     output(),
     new RegExp(
@@ -179,14 +192,22 @@ test('the production topology: the real Temporal server with four shards, two AP
     headers: signed('GET', '/api/provider/v1/games'),
   });
   assert.equal(games.status, 200, games.text);
-  const ready = await request('GET', '/ready');
-  assert.equal(ready.status, 200, ready.text);
+  for (const port of [ports.PORT!, ports.GAME_SERVER_PORT!]) {
+    const ready = await request('GET', '/ready', { port });
+    assert.equal(ready.status, 200, ready.text);
+  }
+  // The game origin is HTTPS too, and serves no operator route.
+  const keyed = await request('GET', '/api/provider/v1/games', {
+    port: ports.GAME_SERVER_PORT!,
+    headers: signed('GET', '/api/provider/v1/games'),
+  });
+  assert.equal(keyed.status, 404);
 });
 
 test('rounds settle exactly once through the cluster, with HTTPS wallet callbacks', async () => {
   const players = await Promise.all([0, 1, 2, 3].map((i) => launch(`cluster-settle-${i}`)));
   assert.ok(
-    players.every((p) => p.url.startsWith(`https://127.0.0.1:${ports.PORT}/`)),
+    players.every((p) => p.url.startsWith(`https://127.0.0.1:${ports.GAME_SERVER_PORT}/`)),
     players[0]!.url,
   );
   const rounds = (await Promise.all(players.map((p) => spins(p.token, 5)))).flat();
@@ -195,7 +216,7 @@ test('rounds settle exactly once through the cluster, with HTTPS wallet callback
   assert.match(rows[0].wallet_base_url, /^https:\/\/127\.0\.0\.1:/);
 });
 
-test('a worker, an API process and the Temporal server killed outright are replaced; rounds keep settling once', async () => {
+test('a worker, an API process, a game-server process and the Temporal server killed outright are replaced; rounds keep settling once', async () => {
   const player = await launch('cluster-faults');
   const rounds: string[] = [];
   let playing = true;
@@ -205,6 +226,7 @@ test('a worker, an API process and the Temporal server killed outright are repla
   const loop = (async () => {
     while (playing) {
       const res = await request('POST', '/api/runtime/spin', {
+        port: ports.GAME_SERVER_PORT!,
         body: JSON.stringify({ bet_minor: 100 }),
         headers: { 'x-session-token': player.token },
       }).catch(() => undefined);
@@ -226,6 +248,16 @@ test('a worker, an API process and the Temporal server killed outright are repla
   await sleep(300);
   assert.equal((await request('GET', '/health')).status, 200);
   await until('a replacement API process', () => apiListening().size === before.size + 1, 60_000);
+  // A game-server process (with its hosted worker and the eager rounds in hand): replaced likewise.
+  const gamesBefore = gameListening();
+  process.kill([...gamesBefore][0]!, 'SIGKILL');
+  await sleep(300);
+  assert.equal((await request('GET', '/health', { port: ports.GAME_SERVER_PORT! })).status, 200);
+  await until(
+    'a replacement game-server process',
+    () => gameListening().size === gamesBefore.size + 1,
+    60_000,
+  );
   // The Temporal server: restarted on the same ports; the clients reconnect.
   const server = pidFile('temporal-server');
   const settledBefore = rounds.length;
@@ -251,7 +283,13 @@ test('a worker, an API process and the Temporal server killed outright are repla
 });
 
 test('Ctrl-C stops every process of the cluster stack', async () => {
-  const pids = [pidFile('temporal-server'), pidFile('worker-1'), pidFile('worker-2'), ...apiListening()];
+  const pids = [
+    pidFile('temporal-server'),
+    pidFile('worker-1'),
+    pidFile('worker-2'),
+    ...apiListening(),
+    ...gameListening(),
+  ];
   await db.end();
   const exited = new Promise<number | null>((r) => stack.once('exit', (code) => r(code)));
   stack.kill('SIGINT');

@@ -17,12 +17,22 @@ import {
 } from './test-support/stack-process.js';
 import { freePort, sleep } from './wait.js';
 
-// The default stack with two API processes (one port, round robin) and two settlement workers:
-// nonces, balance-refresh signals and settlement stay correct across them, over real HTTP.
+// The default stack with two API processes (one port, round robin), two game-server processes (their
+// own port, round robin) and two settlement workers: nonces, balance-refresh signals and settlement
+// stay correct across them, over real HTTP.
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let ports: Record<
-  'api' | 'pg' | 'temporal' | 'ui' | 'wallet' | 'portal' | 'apiMetrics' | 'workerMetrics',
+  | 'api'
+  | 'game'
+  | 'pg'
+  | 'temporal'
+  | 'ui'
+  | 'wallet'
+  | 'portal'
+  | 'apiMetrics'
+  | 'gameMetrics'
+  | 'workerMetrics',
   number
 >;
 let stack: ChildProcess;
@@ -49,12 +59,14 @@ before(async () => {
   await chmod(dataDir, 0o755);
   ports = {
     api: await freePort(),
+    game: await freePort(),
     pg: await freePort(),
     temporal: await freePort(),
     ui: await freePort(),
     wallet: await freePort(),
     portal: await freePort(),
     apiMetrics: await freePort(),
+    gameMetrics: await freePort(),
     workerMetrics: await freePair(),
   };
   env = {
@@ -62,6 +74,7 @@ before(async () => {
     NODE_ENV: 'development',
     DATA_DIR: dataDir,
     PORT: String(ports.api),
+    GAME_SERVER_PORT: String(ports.game),
     PG_PORT: String(ports.pg),
     TEMPORAL_PORT: String(ports.temporal),
     TEMPORAL_UI_PORT: String(ports.ui),
@@ -69,16 +82,19 @@ before(async () => {
     // Every port free, so the test runs beside `npm start` on the defaults (the portal's is 3000).
     PORTAL_PORT: String(ports.portal),
     API_METRICS_PORT: String(ports.apiMetrics),
+    GAME_METRICS_PORT: String(ports.gameMetrics),
     WORKER_METRICS_PORT: String(ports.workerMetrics),
     API_PROCESSES: '2',
+    GAME_PROCESSES: '2',
     WORKER_PROCESSES: '2',
     LOG_LEVEL: 'info',
   };
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PROVIDER_ADMIN_KEY', 'SERVICE_SECRET']) delete env[k];
   running = await startStackProcess(env);
   stack = running.child;
-  // Ready once both API processes listen (the port opens with the first).
+  // Ready once both API and both game-server processes listen (each port opens with its first).
   await until('two API processes listening', () => apiListening().size >= 2, 60_000);
+  await until('two game-server processes listening', () => gameListening().size >= 2, 60_000);
   key = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).demoOperatorKey;
   db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${ports.pg}/opi` });
   db.on('error', () => {}); // the stack stops PostgreSQL in the last test
@@ -129,7 +145,7 @@ function openStream(token: string) {
     req = http.get(
       {
         host: '127.0.0.1',
-        port: ports.api,
+        port: ports.game,
         path: '/api/runtime/events',
         agent: false,
         headers: { 'x-session-token': token },
@@ -151,9 +167,10 @@ function openStream(token: string) {
 const pidOf = (instance: string) => Number(instance.split(':')[1]);
 
 const apiListening = () => running.apiListening();
+const gameListening = () => running.gameListening();
 
-test('two API processes share the port; balance-refresh signals reach pages held by either', async () => {
-  assert.match(output(), /Processes\s+2 API, 2 workers/);
+test('two game-server processes share their port; balance-refresh signals sent to the API reach pages held by either', async () => {
+  assert.match(output(), /Processes\s+2 API, 2 game server, 2 workers/);
   const page = await launch('multi-refresh-1');
   const streams = Array.from({ length: 4 }, () => openStream(page.token));
   await Promise.all(streams.map((s) => s.ready));
@@ -162,8 +179,8 @@ test('two API processes share the port; balance-refresh signals reach pages held
     [page.sessionId],
   );
   const pids = new Set(rows.map((r) => pidOf(r.api_instance)));
-  assert.equal(pids.size, 2, `the four streams are held by two API processes: ${[...pids]}`);
-  assert.ok(![...pids].includes(stack.pid!), 'held by the API processes, not the supervisor');
+  assert.equal(pids.size, 2, `the four streams are held by two game-server processes: ${[...pids]}`);
+  for (const pid of pids) assert.ok(gameListening().has(pid), `stream held by game-server process ${pid}`);
 
   const body = JSON.stringify({ external_player_id: 'multi-refresh-1', reason: 'deposit' });
   const res = await request('POST', '/api/provider/v1/player-balance-refresh', {
@@ -190,7 +207,7 @@ test('a nonce is single use across the API processes', async () => {
   }
 });
 
-test('rounds settle exactly once across the processes, started eagerly in both API processes; the trace reaches the wallet callbacks', async () => {
+test('rounds settle exactly once across the processes, started eagerly in both game-server processes; the trace reaches the wallet callbacks', async () => {
   const players = await Promise.all([0, 1, 2, 3].map((i) => launch(`multi-settle-${i}`)));
   const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
   const rounds: string[] = [];
@@ -198,6 +215,7 @@ test('rounds settle exactly once across the processes, started eagerly in both A
     players.map(async (p, i) => {
       for (let n = 0; n < 6; n++) {
         const res = await request('POST', '/api/runtime/spin', {
+          port: ports.game,
           body: JSON.stringify({ bet_minor: 100 }),
           headers: {
             'x-session-token': p.token,
@@ -227,12 +245,13 @@ test('rounds settle exactly once across the processes, started eagerly in both A
       ['completed', 1, 1, 0],
     );
 
-  // Each API process hosts a settlement worker (GAME_SETTLEMENT_WORKER=on, the default) and starts
-  // its rounds eagerly: a round's first workflow task is recorded under the starting process's
-  // identity (api-<pid>-start@...), and both API processes took part (the cluster hands each
-  // connection to the next). Eager start is best effort: when the starting worker has no free
-  // workflow-task slot at that instant the server declines it and the task is polled instead, so
-  // a round may also start under an API process's worker identity (api-<pid>@...), never elsewhere.
+  // Each game-server process hosts a settlement worker (GAME_SETTLEMENT_WORKER=on, the default) and
+  // starts its rounds eagerly: a round's first workflow task is recorded under the starting
+  // process's identity (game-<pid>-start@...), and both game-server processes took part (the cluster
+  // hands each connection to the next). Eager start is best effort: when the starting worker has no
+  // free workflow-task slot at that instant the server declines it and the task is polled instead,
+  // so a round may also start under a game-server process's worker identity (game-<pid>@...), never
+  // elsewhere.
   const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
   const processes = new Set<string>();
   let eager = 0;
@@ -242,43 +261,51 @@ test('rounds settle exactly once across the processes, started eagerly in both A
       const history = await client.workflow.getHandle(id).fetchHistory();
       const first = (history.events ?? []).find((e) => e.workflowTaskStartedEventAttributes);
       const who = first?.workflowTaskStartedEventAttributes?.identity ?? '';
-      const match = /^api-(\d+)(-start)?@/.exec(who);
-      assert.ok(match, `round ${id} started in an API process, not ${who}`);
+      const match = /^game-(\d+)(-start)?@/.exec(who);
+      assert.ok(match, `round ${id} started in a game-server process, not ${who}`);
+      assert.ok(gameListening().has(Number(match[1])), `round ${id}: ${who} is a game-server process`);
       processes.add(match[1] as string);
       if (match[2]) eager++;
     }
   } finally {
     await connection.close();
   }
-  assert.equal(processes.size, 2, `rounds ran in both API processes: ${[...processes]}`);
+  assert.equal(processes.size, 2, `rounds ran in both game-server processes: ${[...processes]}`);
   assert.ok(eager >= rounds.length / 2, `${eager} of ${rounds.length} rounds started eagerly`);
 
-  // The settlement (here the API's hosted workers) logs each wallet callback with the trace id and
-  // the request id of the spin.
+  // The settlement (here the game servers' hosted workers) logs each wallet callback with the trace
+  // id and the request id of the spin.
   await until('the settlement logs', () => output().includes(traceId));
   const lines = output()
     .split('\n')
-    .filter((l) => /^\[(api|worker-\d)\] /.test(l) && l.includes('"wallet callback"'))
+    .filter((l) => /^\[(game-server|worker-\d)\] /.test(l) && l.includes('"wallet callback"'))
     .map((l) => JSON.parse(l.slice(l.indexOf('{'))));
   const traced = lines.filter((l) => l.trace_id === traceId);
   assert.ok(traced.length >= rounds.length * 2, `${traced.length} traced wallet callbacks`);
   assert.ok(traced.every((l) => /^multi-spin-\d-\d$/.test(l.origin_request_id)));
 });
 
-test('metrics: the API sum over its processes, each worker its own; readiness sees both workers', async () => {
+test('metrics: each service the sum over its processes, each worker its own; readiness sees every worker', async () => {
   const api = await request('GET', '/metrics', { port: ports.apiMetrics });
   assert.equal(api.status, 200);
   assert.match(
     api.text,
+    /opi_http_request_duration_seconds_count\{[^}]*route="\/api\/provider\/v1\/launch-url"[^}]*status="200"[^}]*\} \d+/,
+  );
+  assert.doesNotMatch(api.text, /route="\/api\/runtime\/spin"/, 'the API serves no spin');
+  const game = await request('GET', '/metrics', { port: ports.gameMetrics });
+  assert.equal(game.status, 200);
+  assert.match(
+    game.text,
     /opi_http_request_duration_seconds_count\{[^}]*route="\/api\/runtime\/spin"[^}]*status="200"[^}]*\} 24/,
   );
   assert.match(
-    api.text,
+    game.text,
     /opi_wallet_callback_duration_seconds_count\{type="balance"|# HELP opi_wallet_callback_duration_seconds/,
   );
-  // The debits were sent by the API processes' hosted workers and the worker processes between them.
+  // The debits were sent by the game servers' hosted workers and the worker processes between them.
   let debits = 0;
-  for (const m of api.text.matchAll(
+  for (const m of game.text.matchAll(
     /^opi_wallet_callback_duration_seconds_count\{type="debit",operator="op_demo",outcome="success"\} (\d+)$/gm,
   ))
     debits += Number(m[1]);
@@ -293,13 +320,15 @@ test('metrics: the API sum over its processes, each worker its own; readiness se
       debits += Number(m[1]);
   }
   assert.equal(debits, 24, 'the settlement workers sent the 24 debits between them');
-  const ready = await request('GET', '/ready');
-  assert.equal(ready.status, 200, ready.text);
-  assert.ok(ready.json.checks.worker.pollers >= 2, ready.text);
+  for (const port of [ports.api, ports.game]) {
+    const ready = await request('GET', '/ready', { port });
+    assert.equal(ready.status, 200, ready.text);
+    assert.ok(ready.json.checks.worker.pollers >= 2, ready.text);
+  }
 });
 
-test('an API process that dies is replaced; the port keeps answering; Ctrl-C stops every process', async () => {
-  const before = apiListening();
+test('a game-server process that dies is replaced; its port keeps answering; Ctrl-C stops every process', async () => {
+  const before = gameListening();
   const page = await launch('multi-restart');
   const s = openStream(page.token);
   await s.ready;
@@ -312,11 +341,13 @@ test('an API process that dies is replaced; the port keeps answering; Ctrl-C sto
   process.kill(victim, 'SIGKILL');
   // The primary drops the dead process from its rotation as soon as it sees it exit.
   await sleep(500);
-  for (let i = 0; i < 10; i++) assert.equal((await request('GET', '/health')).status, 200);
-  await until('a replacement process', () => apiListening().size === before.size + 1, 60_000);
-  const replacement = [...apiListening()].find((p) => !before.has(p))!;
-  const apiPids = [...apiListening()].filter((p) => p !== victim);
-  assert.ok(apiPids.includes(replacement));
+  for (let i = 0; i < 10; i++)
+    assert.equal((await request('GET', '/health', { port: ports.game })).status, 200);
+  await until('a replacement process', () => gameListening().size === before.size + 1, 60_000);
+  const replacement = [...gameListening()].find((p) => !before.has(p))!;
+  const gamePids = [...gameListening()].filter((p) => p !== victim);
+  assert.ok(gamePids.includes(replacement));
+  const apiPids = [...apiListening()];
   await db.end();
   const exited = new Promise<number | null>((r) => stack.once('exit', (code) => r(code)));
   stack.kill('SIGINT');
@@ -331,4 +362,5 @@ test('an API process that dies is replaced; the port keeps answering; Ctrl-C sto
     }
   };
   assert.deepEqual(apiPids.filter(alive), [], 'no API process left behind');
+  assert.deepEqual(gamePids.filter(alive), [], 'no game-server process left behind');
 });

@@ -13,6 +13,21 @@ export interface StackProcess {
   output(): string;
   /** The pids of the API processes that logged `api listening` so far. */
   apiListening(): Set<number>;
+  /** The pids of the game-server processes that logged `game server listening` so far. */
+  gameListening(): Set<number>;
+}
+
+/** The pids a service's processes logged with their listening line (`[name] {...}`). */
+function listeningPids(output: string, name: string, message: string): Set<number> {
+  const pids = new Set<number>();
+  const prefix = `[${name}] `;
+  for (const line of output.split('\n')) {
+    if (!line.startsWith(prefix) || !line.includes(`"${message}"`)) continue;
+    try {
+      pids.add(JSON.parse(line.slice(prefix.length)).pid);
+    } catch {}
+  }
+  return pids;
 }
 
 /**
@@ -56,16 +71,8 @@ export async function startStackProcess(env: NodeJS.ProcessEnv, args: string[] =
   return {
     child,
     output: () => output,
-    apiListening() {
-      const pids = new Set<number>();
-      for (const line of output.split('\n')) {
-        if (!line.startsWith('[api] ') || !line.includes('"api listening"')) continue;
-        try {
-          pids.add(JSON.parse(line.slice(6)).pid);
-        } catch {}
-      }
-      return pids;
-    },
+    apiListening: () => listeningPids(output, 'api', 'api listening'),
+    gameListening: () => listeningPids(output, 'game-server', 'game server listening'),
   };
 }
 

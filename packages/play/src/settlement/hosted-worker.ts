@@ -94,7 +94,7 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
         },
         maxConcurrentActivities: options.maxConcurrentActivities,
         maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks,
-        identity: `api-${process.pid}@${options.taskQueue}`,
+        identity: `game-${process.pid}@${options.taskQueue}`,
       });
       const run = worker.run();
       running = true;
@@ -107,7 +107,7 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
             new Client({
               connection,
               namespace: options.namespace,
-              identity: `api-${process.pid}-start@${options.taskQueue}`,
+              identity: `game-${process.pid}-start@${options.taskQueue}`,
             }),
           );
           log.info('hosted settlement worker polling', { task_queue: options.taskQueue });

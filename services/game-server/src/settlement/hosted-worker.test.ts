@@ -131,8 +131,8 @@ test('with no other worker, the API hosts the settlement: its rounds run in it, 
       // An eager start's first workflow task is recorded under the starting client's identity
       // (an ordinary start's under the polling worker's); the later ones ran in the hosted worker.
       const [first, ...rest] = await taskIdentities(res.json.round_id);
-      assert.equal(first, `api-${process.pid}-start@${taskQueue}`);
-      for (const id of rest) assert.equal(id, `api-${process.pid}@${taskQueue}`);
+      assert.equal(first, `game-${process.pid}-start@${taskQueue}`);
+      for (const id of rest) assert.equal(id, `game-${process.pid}@${taskQueue}`);
       assert.deepEqual(
         (await walletRequests(res.json.round_id)).map((r) => `${r.transaction_type}:${r.outcome}`),
         ['debit:applied', 'credit:applied'],
@@ -313,7 +313,7 @@ test('a game server SIGKILLed while its hosted worker holds an eager round: a st
     const before = await taskIdentities(roundId);
     assert.match(
       before[0]!,
-      /^api-\d+-start@/,
+      /^game-\d+-start@/,
       `the round's first workflow task was eager, in the API: ${before.join(', ')}`,
     );
     await until(
