@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createApp } from '@opi/api/app';
+import { API_CSP, createApp } from '@opi/api/app';
 import { createGameApp } from '@opi/game-server/app';
 import type Koa from 'koa';
 import { call, type Harness, startApi } from './harness.js';
@@ -100,5 +100,19 @@ describe('the two services serve two audiences', () => {
     // Each still answers its own.
     assert.equal((await call(h.base, 'GET', '/api/provider/v1/openapi.json')).status, 200);
     assert.equal((await call(h.game, 'GET', '/api/runtime/session')).status, 401);
+  });
+
+  test('each has its own policy: the API frames nothing; the game pages may be framed by a lobby', async () => {
+    for (const path of ['/api/provider/v1/games', '/health', '/api/provider/v1/openapi.json']) {
+      const res = await call(h.base, 'GET', path);
+      assert.equal(res.headers.get('content-security-policy'), API_CSP, `API ${path}`);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    }
+    // A game page (its error page here: no session) carries the page policy, which does not forbid
+    // framing: operators show the game in an iframe of their lobby (docs/architecture.md).
+    const page = await call(h.game, 'GET', '/gs2c/html5Game.do?symbol=x&mgckey=not-a-token');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /frame-ancestors/);
   });
 });

@@ -28,6 +28,18 @@ import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 
 /**
+ * The operator API's own policy, on every response (a route may replace it: the /docs reference
+ * page sets its own): nothing here is a page to render or to frame. The game pages' policy, which
+ * lets operators frame them, is the game server's (services/game-server).
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+async function operatorApiHeaders(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  ctx.set('Content-Security-Policy', API_CSP);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  await next();
+}
+
+/**
  * Builds the operator API: the provider, audit, admin and staff routes and the OpenAPI document,
  * for operators' servers, the provider's admins and the staff portal. It serves no player page:
  * launch URLs point at the game server (GAME_BASE_URL, services/game-server). `listen()` is the
@@ -42,6 +54,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestId(deps.logger));
   app.use(observe());
   app.use(errorBoundary(deps.logger));
+  app.use(operatorApiHeaders);
 
   const knownKey = requireKnownKey(deps);
   const providerGuard = [
