@@ -1,12 +1,13 @@
 /**
- * Scaling on this machine: the launch benchmark and the settlement benchmark with one, then two,
- * API processes and settlement workers (services/api/src/cluster.ts shares the port round robin;
- * the workers share the task queue). Settlement is measured both ways: spins through the API (the
- * page's path: outcome, round, intent, workflow, its result; API and workers scale together) and
+ * Scaling on this machine: the launch benchmark with one, then two, API processes, and the
+ * settlement benchmark with as many game-server processes and settlement workers (each service's
+ * cluster.ts shares its port round robin; the workers share the task queue). Settlement is measured
+ * both ways: spins through the game server (the page's path: outcome, round, intent, workflow, its
+ * result; game servers and workers scale together) and
  * rounds started by the client on Temporal (workers only). Prints each measurement, then the table.
  * TEMPORAL=cluster (or --cluster) settles on the real Temporal server (v1.32.1 on its own
  * PostgreSQL, HISTORY_SHARDS shards, default 4) instead of the CLI's dev server: rounds per second
- * with 1 and 2 API processes and workers on the production topology's Temporal. The launch
+ * with 1 and 2 game-server processes and workers on the production topology's Temporal. The launch
  * benchmark needs no Temporal and is the same either way.
  *
  *   npm run bench -- scaling      (PROCESSES=1,2 RUNS=3 SECONDS=10 CONNECTIONS=50 PLAYERS=20000
@@ -67,7 +68,7 @@ console.log(
     `settlement on Temporal's ${settle[0]?.temporal ?? temporal}`,
 );
 console.log(
-  'processes | launch req/s (p50 / p99 ms) | spin via API rounds/s (p50 / p99 ms) | client-started rounds/s (p50 ms)',
+  'processes | launch req/s (p50 / p99 ms) | spin via game server rounds/s (p50 / p99 ms) | client-started rounds/s (p50 ms)',
 );
 counts.forEach((n, i) => {
   const l = launch[i]!;
@@ -82,7 +83,7 @@ counts.forEach((n, i) => {
 console.log(
   `wallet ledgers consistent: ${settle.every((s) => s.ledgerConsistent)}; launch errors: ${launch.map((l) => l.errors).join(', ')}`,
 );
-console.log('CPU per round by process (spin via API, last run):');
+console.log('CPU per round by process (spin via game server, last run):');
 counts.forEach((n, i) => {
   console.log(`  x${n}: ${settle[i]!.modes.spin!.cpu.map(([p, ms]) => `${p} ${fmt(ms, 1)}`).join(', ')}`);
 });

@@ -9,13 +9,13 @@
  *                worker in the bench process (as the API's hosted worker); checks each start was eager
  *   local        round + intent insert, then settleRound (local activities) from the bench client
  *   regular      the same with regular activities (half the rounds)
- *   spin off     POST /api/runtime/spin through the API, GAME_SETTLEMENT_WORKER=off (starts not eager)
+ *   spin off     POST /api/runtime/spin through the game server, GAME_SETTLEMENT_WORKER=off (starts not eager)
  *   spin on      the same with GAME_SETTLEMENT_WORKER=on (hosted worker, eager starts)
- *   free round   a campaign's free round through the same API (free_round: true; credit only),
+ *   free round   a campaign's free round through the same game server (free_round: true; credit only),
  *                for players of their own granted 1,000 rounds each
  *
  * Prints each measurement, then a table: rounds/s, p50, p99, CPU per round by process (temporal,
- * worker, api, pg, wallet, client; tpg on the cluster), and the ratios spin/floor (rounds/s, p50)
+ * worker, api, game (the game server), pg, wallet, client; tpg on the cluster), and the ratios spin/floor (rounds/s, p50)
  * and spin/direct (p50).
  *
  * Temporal: the CLI's dev server (default, as `npm start`), or with TEMPORAL=cluster (or --cluster)
