@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '@opi/games';
 import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
+import { rawRequest } from '@opi/testkit/raw-http';
 
 /*
  * Issue 23 point 6, "no one exhausts what others need", against the real API on a real database:
@@ -22,92 +22,6 @@ after(async () => {
   await h.close();
 });
 
-// --- raw HTTP ------------------------------------------------------------------------------------
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** ms from the first byte written to the answer's head. */
-  answeredAfterMs: number;
-  /** Body bytes the client had handed to the socket when the answer arrived. */
-  bodyBytesWritten: number;
-  /** The server ended the connection (FIN or reset) within 2 s of the answer. */
-  closedByServer: boolean;
-}
-
-/**
- * One request over a raw socket: `head` (request line and headers), then `feed` writes body bytes
- * (it is told to stop once the answer arrives).
- */
-function rawRequest(
-  head: string,
-  feed?: (write: (b: Buffer) => Promise<boolean>, answered: () => boolean) => Promise<void>,
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const started = Date.now();
-    let received = Buffer.alloc(0);
-    let answeredAt = 0;
-    let written = 0;
-    let writtenAtAnswer = 0;
-    let closed = false;
-    const giveUp = setTimeout(() => finish(), 30_000);
-    const finish = () => {
-      clearTimeout(giveUp);
-      socket.destroy();
-      const text = received.toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no answer (${text.length} bytes)`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const l of lines) {
-        const i = l.indexOf(':');
-        headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
-      }
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine ?? '')?.[1]),
-        headers,
-        body: text.slice(end + 4),
-        answeredAfterMs: answeredAt - started,
-        bodyBytesWritten: writtenAtAnswer,
-        closedByServer: closed,
-      });
-    };
-    let closeTimer: NodeJS.Timeout | undefined;
-    socket.on('data', (d: Buffer) => {
-      received = Buffer.concat([received, d]);
-      if (!answeredAt && received.includes('\r\n\r\n')) {
-        answeredAt = Date.now();
-        writtenAtAnswer = written;
-        // The answer is in: wait (up to 2 s) for the server to end the connection.
-        closeTimer = setTimeout(finish, 2000);
-      }
-    });
-    const onClosed = () => {
-      if (closed) return;
-      closed = true;
-      if (answeredAt) {
-        clearTimeout(closeTimer);
-        // Let any last bytes of the answer arrive.
-        setTimeout(finish, 50);
-      } else finish();
-    };
-    socket.on('end', onClosed);
-    socket.on('close', onClosed);
-    socket.on('error', () => onClosed());
-    socket.write(head);
-    const write = (b: Buffer) =>
-      new Promise<boolean>((r) => {
-        if (socket.destroyed || closed) return r(false);
-        written += b.length;
-        if (socket.write(b)) r(true);
-        else socket.once('drain', () => r(true));
-      });
-    void feed?.(write, () => answeredAt > 0 || closed).catch(() => {});
-  });
-}
-
 // --- request bodies ------------------------------------------------------------------------------
 
 describe('request bodies', () => {
@@ -116,18 +30,22 @@ describe('request bodies', () => {
     `POST /api/admin/v1/operators HTTP/1.1\r\nHost: t\r\nx-provider-api-key: ${ADMIN_KEY}\r\ncontent-type: application/json\r\n${extra}\r\n`;
 
   test('a 20 MiB chunked body is answered 413 at once and the connection closed', async () => {
-    const answer = await rawRequest(adminPost('Transfer-Encoding: chunked\r\n'), async (write, answered) => {
-      const piece = Buffer.alloc(64 * 1024, 0x61);
-      const chunk = Buffer.concat([
-        Buffer.from(`${piece.length.toString(16)}\r\n`),
-        piece,
-        Buffer.from('\r\n'),
-      ]);
-      for (let sent = 0; sent < 20 * MiB && !answered(); sent += piece.length) {
-        if (!(await write(chunk))) return;
-      }
-      if (!answered()) await write(Buffer.from('0\r\n\r\n'));
-    });
+    const answer = await rawRequest(
+      port,
+      adminPost('Transfer-Encoding: chunked\r\n'),
+      async (write, answered) => {
+        const piece = Buffer.alloc(64 * 1024, 0x61);
+        const chunk = Buffer.concat([
+          Buffer.from(`${piece.length.toString(16)}\r\n`),
+          piece,
+          Buffer.from('\r\n'),
+        ]);
+        for (let sent = 0; sent < 20 * MiB && !answered(); sent += piece.length) {
+          if (!(await write(chunk))) return;
+        }
+        if (!answered()) await write(Buffer.from('0\r\n\r\n'));
+      },
+    );
     assert.equal(answer.status, 413);
     assert.equal(answer.headers.connection, 'close');
     assert.match(JSON.parse(answer.body).detail, /larger than 65536 bytes/);
@@ -142,7 +60,7 @@ describe('request bodies', () => {
   });
 
   test('a declared 20 MiB body is refused before any of it is sent, and the connection closed', async () => {
-    const answer = await rawRequest(adminPost(`Content-Length: ${20 * MiB}\r\n`));
+    const answer = await rawRequest(port, adminPost(`Content-Length: ${20 * MiB}\r\n`));
     assert.equal(answer.status, 413);
     assert.equal(answer.headers.connection, 'close');
     assert.equal(answer.bodyBytesWritten, 0);
@@ -155,6 +73,7 @@ describe('request bodies', () => {
     for (const keyHeader of ['', 'x-provider-api-key: padm_not_a_key_at_all_0123456789abcdef\r\n']) {
       // 4 MiB declared (under the 5 MiB limit), none of it sent: the answer cannot wait for it.
       const answer = await rawRequest(
+        port,
         `PUT /api/admin/v1/games/${symbol}/artwork?format=vertical HTTP/1.1\r\nHost: t\r\n${keyHeader}content-type: image/png\r\nContent-Length: ${4 * MiB}\r\n\r\n`,
       );
       assert.equal(answer.status, 401, answer.body);
@@ -166,6 +85,7 @@ describe('request bodies', () => {
     }
     // With the key the same request waits for its body (and is refused only when it is too large).
     const big = await rawRequest(
+      port,
       `PUT /api/admin/v1/games/${symbol}/artwork?format=vertical HTTP/1.1\r\nHost: t\r\nx-provider-api-key: ${ADMIN_KEY}\r\ncontent-type: image/png\r\nContent-Length: ${6 * MiB}\r\n\r\n`,
     );
     assert.equal(big.status, 413);

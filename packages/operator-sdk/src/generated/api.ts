@@ -2069,7 +2069,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Production without an HTTPS PUBLIC_BASE_URL, or another invalid server configuration */
+      /** @description Production without an HTTPS GAME_BASE_URL, or another invalid server configuration */
       500: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -29,7 +29,7 @@ const MAX_BUFFERED_BYTES = 64 * 1024;
  */
 export const MAX_STREAMS_PER_SESSION = 3;
 /**
- * Streams one API process holds at most; a new one past it is refused (503, Retry-After). An open
+ * Streams one game-server process holds at most; a new one past it is refused (503, Retry-After). An open
  * page is one stream, and one process serves a few hundred playing pages (docs/benchmarks.md: 55
  * to 114 rounds/s per process, a player spinning every few seconds): 2,000 leaves room for idle
  * pages and reloads, while a stream costs a socket, a small buffer and a presence row, far below
@@ -72,9 +72,18 @@ export function sseEvent(event: string, data: unknown): string {
 }
 
 /** The NOTIFY payloads for one signal: every session id once, each payload under the size limit. */
-export function notifyPayloads(sessionIds: readonly string[], signal: RefreshSignal): string[] {
+export function notifyPayloads(
+  sessionIds: readonly string[],
+  signal: RefreshSignal,
+  ended = false,
+): string[] {
   const encode = (ids: string[]) =>
-    JSON.stringify({ session_ids: ids, request_id: signal.request_id, reason: signal.reason });
+    JSON.stringify({
+      session_ids: ids,
+      request_id: signal.request_id,
+      reason: signal.reason,
+      ...(ended ? { ended: true } : {}),
+    });
   const payloads: string[] = [];
   let batch: string[] = [];
   for (const id of sessionIds) {
@@ -93,6 +102,8 @@ const Payload = z.object({
   session_ids: z.array(z.string()),
   request_id: z.string().nullable(),
   reason: z.string().nullable(),
+  /** The sessions are over (revoked): their streams end, told `closed` `{reason: 'session_ended'}`. */
+  ended: z.literal(true).optional(),
 });
 
 function parsePayload(payload: string): z.infer<typeof Payload> | undefined {
@@ -111,7 +122,8 @@ export interface RefreshHubOptions {
 }
 
 /**
- * Balance refresh signalling for one API process. Game pages hold an event stream here
+ * Balance refresh signalling for one process (the game server's hold the streams; the operator
+ * API's publishes). Game pages hold an event stream here
  * (`open`), recorded in `subscriber_presence` so any process can count them; a refresh request
  * anywhere NOTIFYs the session ids (`publish`), and every process pushes `balance-refresh` to its
  * own streams of those sessions. Presence writes go through one queue, so a stream's row is never
@@ -191,7 +203,19 @@ export class RefreshHub {
     ]);
   }
 
-  /** Ends this process's streams of a session now (it was revoked here); true if any. */
+  /**
+   * Ends every open page of these sessions in every process (NOTIFY), as a revocation does: the
+   * operator API revokes, the game servers hold the streams.
+   */
+  async publishEnded(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.pool.query(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [
+      REFRESH_CHANNEL,
+      notifyPayloads(sessionIds, { request_id: null, reason: null }, true),
+    ]);
+  }
+
+  /** Ends this process's streams of a session now; true if any. */
   endSession(sessionId: string): boolean {
     const ids = [...(this.bySession.get(sessionId) ?? [])];
     for (const id of ids) this.end(id, 'session_ended');
@@ -201,8 +225,8 @@ export class RefreshHub {
   /**
    * Ends the streams whose session is over: revoked or closed (status not `active`), expired
    * (`expires_at` passed), or relaunched with another token. One statement for every local
-   * session; run with each heartbeat (so within 15 s in every process; a revocation through this
-   * process ends its streams at once). Resolves with the sessions ended; a failure is logged.
+   * session; run with each heartbeat (so within 15 s in every process; a revocation through the
+   * admin API ends them at once everywhere, `publishEnded`). Resolves with the sessions ended; a failure is logged.
    */
   async sweep(): Promise<string[]> {
     const locals = [...this.subscribers.values()];
@@ -289,6 +313,10 @@ export class RefreshHub {
     const message = parsePayload(payload);
     if (!message) {
       this.logger.warn('malformed balance refresh notification', { payload: payload.slice(0, 200) });
+      return;
+    }
+    if (message.ended) {
+      for (const sessionId of message.session_ids) this.endSession(sessionId);
       return;
     }
     const event = sseEvent('balance-refresh', { request_id: message.request_id, reason: message.reason });

@@ -31,7 +31,7 @@ export async function startCluster(options: ClusterOptions): Promise<void> {
   let stopping = false;
   const restarts: number[] = [];
   const fork = (index: number): Worker => {
-    const worker = cluster.fork({ API_PROCESS_INDEX: String(index) });
+    const worker = cluster.fork({ PROCESS_INDEX: String(index) });
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       const now = Date.now();

@@ -6,7 +6,7 @@ import type { RuntimeSession } from './runtime-session.js';
 /*
  * A suspended operator (status `inactive`) or a revoked session starts no new round, on any
  * family (slot spin and free round, native bet, crash bet), from the moment the change commits,
- * in every API process: the statement or transaction that records a round reads the session's
+ * in every game-server process: the statement or transaction that records a round reads the session's
  * and the operator's status under row locks, so the check is atomic with the round's row.
  * - The round's statement takes FOR SHARE on the session row (a revocation's UPDATE waits for it,
  *   or it waits for the revocation and reads the revoked row) and FOR KEY SHARE on the operator

@@ -38,7 +38,7 @@ export interface HostedWorker {
 }
 
 /**
- * The API process's own settlement worker (GAME_SETTLEMENT_WORKER=on). It polls the same task queue
+ * The game-server process's own settlement worker (GAME_SETTLEMENT_WORKER=on). It polls the same task queue
  * as the worker processes on a NativeConnection that the process's round-starting client shares,
  * so a round workflow the API starts with `requestEagerStart` gets its first workflow task back in
  * the start response and runs here, without a trip through matching. Anything not eager (retries

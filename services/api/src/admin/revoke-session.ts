@@ -11,9 +11,9 @@ const SESSION_ID = /^s_[0-9a-f-]{36}$/;
 
 /**
  * POST /api/admin/v1/sessions/:session_id/revoke: a session of any family stops working now (its
- * tokens and crash authorizations). The API holds no event stream: every game-server process
- * ends the session's streams at its next sweep (RefreshHub.sweep, every HEARTBEAT_MS), and any
- * request of the page is refused at once.
+ * tokens and crash authorizations). The API holds no event stream: the revocation is announced
+ * on the refresh channel once committed, and every game-server process ends the session's streams
+ * at once (RefreshHub.publishEnded; the sweep would within HEARTBEAT_MS anyway).
  */
 export function revokeSessionRoutes(deps: ApiDeps, adminGuard: Middleware[]): Router {
   const admin = new Router({ prefix: '/api/admin/v1' });
@@ -23,6 +23,11 @@ export function revokeSessionRoutes(deps: ApiDeps, adminGuard: Middleware[]): Ro
     const { reason } = parseOr422(RevokeRequest, ctx.state.body ?? {}, 'body');
     const revoked = await revokeSession(deps.pool, id, reason ?? 'revoked by provider staff');
     if (!revoked) throw new HttpError(404, 'Session not found');
+    await deps.refresh.publishEnded([id]).catch((err: unknown) =>
+      deps.logger.warn('revocation notice failed; the streams end at the next sweep', {
+        error: String(err),
+      }),
+    );
     ctx.body = { success: true, data: revoked };
   });
   return admin;

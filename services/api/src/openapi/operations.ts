@@ -158,7 +158,7 @@ export const OPERATIONS: Operation[] = [
       409: 'Player identity belongs to another operator; an unfinished round has another currency; unsupported provider integration (prov_b switched off, a demo- or sandbox-only title, a prov_c/prov_d title without its operator-wallet flag); no operator wallet configured',
       ...JSON_BODY,
       422: 'A malformed field (detail lists each), an unsupported currency',
-      500: 'Production without an HTTPS PUBLIC_BASE_URL, or another invalid server configuration',
+      500: 'Production without an HTTPS GAME_BASE_URL, or another invalid server configuration',
       502: 'Provider runtime unavailable',
       503: 'Provider runtime not configured (the title has no runtime path)',
     },

@@ -14,7 +14,7 @@ export const DEMO_SESSION_MS = 2 * 60 * 60_000;
  *   mobile carrier's shared address has room for a few dozen players an hour); else 429;
  * - at most DEMO_LIVE_CAP live (unexpired) demo sessions in all (a few MB of rows, whatever the
  *   addresses: a spread-out flood cannot grow the table past it); else 503.
- * Both are counted in PostgreSQL (every API process shares them) under one advisory lock, so
+ * Both are counted in PostgreSQL (every game-server process shares them) under one advisory lock, so
  * concurrent calls cannot slip past either. Retry-After says when a slot frees.
  */
 export const DEMO_PER_ADDRESS_LIMIT = 30;

@@ -224,7 +224,7 @@ export interface BetInput {
  * their settlement through the round's workflow (operator-wallet) or the demo session's play
  * money. Server time decides everything: a round starts only once its debit has succeeded, a
  * cash-out counts at the moment the server received it, and a round nobody cashes out is settled
- * at its crash time by a timer, by a read of the round, or by the sweeper of any API process.
+ * at its crash time by a timer, by a read of the round, or by the sweeper of any game-server process.
  */
 export class CrashRuntime {
   readonly options: CrashOptions = { ...DEFAULT_CRASH_OPTIONS };
@@ -482,7 +482,7 @@ export class CrashRuntime {
             transactions: transactionIdsFor(roundId),
             // A backstop only: this runtime settles every round. `cashout` credits the offer the
             // runtime signals at a cash-out (0 until then): a cash-out the runtime recorded is paid
-            // even if no API process survives to send its `finish`; a round nobody cashed out is a loss.
+            // even if no game-server process survives to send its `finish`; a round nobody cashed out is a loss.
             multiStep: { abandonAfterSeconds: this.options.abandonAfterSeconds, rule: 'cashout' },
           }
         : null;
@@ -1007,7 +1007,7 @@ export class CrashRuntime {
   /**
    * One pass over the rounds that are not settled: running rounds whose time has come (a timer
    * lost with its process), bets whose process never started them (aborted), and finish or
-   * cancel updates that were not answered. Any API process may run it; every transition is
+   * cancel updates that were not answered. Any game-server process may run it; every transition is
    * conditional, so two passes decide a round once. Expired demo sessions are deleted.
    */
   async sweep(now = Date.now()): Promise<void> {
@@ -1076,7 +1076,7 @@ export class CrashRuntime {
 
 const RUNTIMES = new WeakMap<GameDeps, CrashRuntime>();
 
-/** The crash runtime of an API process (one per deps), its sweeper started. */
+/** The crash runtime of a game-server process (one per deps), its sweeper started. */
 export function crashRuntime(deps: GameDeps): CrashRuntime {
   let rt = RUNTIMES.get(deps);
   if (!rt) {

@@ -14,8 +14,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 // The slot page in a real browser (Debian's chromium, driven by playwright-core), on the real
 // stack: launch through the API, the sandbox wallet over HTTP, spins settled by a Temporal worker.
-// The launch URL is opened unchanged: its host (PUBLIC_BASE_URL http://games.test) is mapped to
-// the API's port by Chromium's host resolver, and the operator's casino page that frames the game
+// The launch URL is opened unchanged: its host (GAME_BASE_URL http://games.test) is mapped to
+// the game server's port by Chromium's host resolver, and the operator's casino page that frames the game
 // to a tiny local server (both on loopback, so Chromium's local-network checks let the frame load);
 // the lobby (return_url) is answered by route interception. Nothing leaves the machine.
 const OPERATOR = 'op_browser';

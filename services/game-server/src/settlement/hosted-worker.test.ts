@@ -25,8 +25,8 @@ import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 
-// The API process's hosted settlement worker (GAME_SETTLEMENT_WORKER=on): the rounds it starts run
-// in it, eagerly; a graceful stop drains it; a SIGKILLed API's eager round is finished by a
+// The game server's hosted settlement worker (GAME_SETTLEMENT_WORKER=on): the rounds it starts run
+// in it, eagerly; a graceful stop drains it; a SIGKILLed game server's eager round is finished by a
 // standalone worker with no second debit. Real PostgreSQL, Temporal dev server, sandbox wallet.
 const SECRET = 'wsec_hosted_test_secret_0123456789ab';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
