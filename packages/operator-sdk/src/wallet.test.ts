@@ -323,7 +323,7 @@ describe('a whole round against a wallet built on the SDK', () => {
     });
     const token = new URL(launch.launch_url).searchParams.get('mgckey')!;
     const traceId = '0af7651916cd43dd8448eb211c80319c';
-    const spin = await fetch(`${h.base}/api/runtime/spin`, {
+    const spin = await fetch(`${h.game}/api/runtime/spin`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
