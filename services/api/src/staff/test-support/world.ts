@@ -162,7 +162,7 @@ export async function startWorld(extraEnv: Record<string, string> = {}): Promise
       const ex = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', { body: { grant } });
       assert.equal(ex.status, 200, ex.text);
       const runtime = (path: string, body: unknown) =>
-        call(h.base, 'POST', path, { headers: { 'x-session-token': ex.json.token }, body });
+        call(h.game, 'POST', path, { headers: { 'x-session-token': ex.json.token }, body });
       const bet = await runtime('/api/runtime/native/bet', { stake_minor: 1000, mines: 3 });
       assert.equal(bet.status, 200, bet.text);
       const roundId = bet.json.round.round_id as string;
