@@ -150,6 +150,9 @@ export async function securityCases(
   const [a] = world.operators as [OperatorSetup];
   const api1 = stack.apiOrigin(stack.apis[0]!);
   const api2 = stack.apiOrigin(stack.apis[1] ?? stack.apis[0]!);
+  // The players' side (runtime routes, crash demos, event streams) is the game servers'.
+  const game1 = stack.gameOrigin(stack.games[0]!);
+  const game2 = stack.gameOrigin(stack.games[1] ?? stack.games[0]!);
   const slot = a.slots[0]!;
   const cases: SecurityCase[] = [];
   const push = (group: string, name: string, ok: boolean, detail: string) =>
@@ -173,7 +176,7 @@ export async function securityCases(
 
   // ── Slow and oversize bodies (the trickle runs beside everything else) ─────────────────────
   const trickle = rawSend(
-    api2,
+    game2,
     'POST /api/runtime/crash/demo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n',
     { chunk: Buffer.from('{'), count: 4000, everyMs: 500 },
     30_000,
@@ -193,7 +196,7 @@ export async function securityCases(
       `${keyless.status} after ${keyless.ms.toFixed(0)} ms, closed ${keyless.closed}`,
     );
     const chunked = await rawSend(
-      api1,
+      game1,
       'POST /api/runtime/crash/demo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
       { chunk: mib, count: 320, everyMs: 1 },
       20_000,
@@ -205,7 +208,7 @@ export async function securityCases(
       `${chunked.status} after ${chunked.ms.toFixed(0)} ms, closed ${chunked.closed}`,
     );
     const declared = await rawSend(
-      api2,
+      game2,
       'POST /api/runtime/crash/demo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20971520\r\n\r\n',
       undefined,
       10_000,
@@ -223,7 +226,7 @@ export async function securityCases(
     const statuses: number[] = [];
     for (let i = 0; i < 35; i++) {
       const forged = `198.51.${i}.${(i * 7) % 250}`;
-      const res = await call(api1, 'POST', '/api/runtime/crash/demo', {
+      const res = await call(game1, 'POST', '/api/runtime/crash/demo', {
         headers: { 'content-type': 'application/json', 'x-forwarded-for': forged },
         body: JSON.stringify({ slug: DEMO_SLUG }),
       });
@@ -278,14 +281,14 @@ export async function securityCases(
   {
     const s = await launch(a, `${a.operatorId}-${tag}-streams`);
     const streams: HeldStream[] = [];
-    for (let i = 0; i < 12; i++) streams.push(await openStream(i % 2 ? api2 : api1, s.token));
+    for (let i = 0; i < 12; i++) streams.push(await openStream(i % 2 ? game2 : game1, s.token));
     // Per process at most 3 of one session stay open: the rest were superseded (event closed).
     const settled = await until(() => streams.filter((x) => !x.ended).length <= 6, 10_000);
     const open = streams.filter((x) => !x.ended);
     const superseded = streams.filter((x) => x.events.includes('closed')).length;
     push(
       'streams',
-      '12 event streams of one player token over two processes: at most 3 per process stay open, the oldest closed',
+      '12 event streams of one player token over two game servers: at most 3 per process stay open, the oldest closed',
       settled && open.length <= 6 && superseded >= 6,
       `${open.length} open, ${superseded} told closed; statuses ${[...new Set(streams.map((x) => x.status))].join('/')}`,
     );
@@ -301,12 +304,12 @@ export async function securityCases(
     const allEnded = await until(() => streams.every((x) => x.ended), 20_000);
     push(
       'streams',
-      'revoking the session ends every stream of it (at once in its process, other processes within the 15 s sweep)',
+      "revoking the session (on an API process) ends every stream of it on the game servers (within each one's 15 s sweep)",
       revoked.status === 200 && allEnded,
       `revoke ${revoked.status}; ${streams.filter((x) => !x.ended).length} still open after 20 s`,
     );
     for (const x of streams) x.close();
-    const after = await openStream(api2, s.token);
+    const after = await openStream(game2, s.token);
     push('streams', 'a revoked session opens no new stream', after.status === 401, `${after.status}`);
     after.close();
   }
@@ -355,7 +358,7 @@ export async function securityCases(
     const answers: { status: number; sentAt: number; round?: string }[] = [];
     const until0 = Date.now() + 4_000;
     const spinners = players.map(async (p, i) => {
-      const origin = i % 2 ? api2 : api1;
+      const origin = i % 2 ? game2 : game1;
       while (Date.now() < until0) {
         const sentAt = Date.now();
         const res = await call(origin, 'POST', '/api/runtime/spin', {
@@ -375,7 +378,7 @@ export async function securityCases(
     const lateWins = afterSuspension.filter((x) => x.status !== 403);
     push(
       'suspension',
-      'six sessions spinning on two processes: every spin sent after the suspension answered is 403',
+      'six sessions spinning on two game servers: every spin sent after the suspension answered is 403',
       before.length > 0 && afterSuspension.length > 0 && lateWins.length === 0,
       `${before.length} spins played before, ${afterSuspension.length} sent after (${lateWins.length} not 403: ${[...new Set(lateWins.map((x) => x.status))].join('/')})`,
     );

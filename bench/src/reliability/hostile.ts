@@ -4,7 +4,7 @@ import { SUSPENDED_OPERATOR, securityCases } from './hostile-security.js';
 import { type HttpResult, http, signedCall, signedHeaders } from './http.js';
 import type { Check } from './invariants.js';
 import type { OperatorSetup, World } from './setup.js';
-import { ADMIN_KEY, type ReliabilityStack } from './stack.js';
+import { ADMIN_KEY, GAME_BASE_URL, type ReliabilityStack } from './stack.js';
 import { readWireLog } from './wire.js';
 
 interface Case {
@@ -55,7 +55,8 @@ function signedWith(
 }
 
 /**
- * Hostile input against the running processes: replays across both API processes, skewed
+ * Hostile input against the running processes (operator-side requests on the API processes, the
+ * players' on the game servers): replays across both API processes, skewed
  * timestamps, malformed signatures and nonces, cross-operator reads and launches through every
  * identifier, launch-token guessing and reuse after revocation, oversized and malformed bodies at
  * every endpoint, SVG and HTML injection through titles, artwork and return URLs. Each answer
@@ -70,6 +71,9 @@ export async function hostileInput(
   const [a, b] = world.operators as [OperatorSetup, OperatorSetup];
   const api1 = stack.apiOrigin(stack.apis[0]!);
   const api2 = stack.apiOrigin(stack.apis[1] ?? stack.apis[0]!);
+  // The players' side (runtime routes, game pages) is the game servers'.
+  const game1 = stack.gameOrigin(stack.games[0]!);
+  const game2 = stack.gameOrigin(stack.games[1] ?? stack.games[0]!);
   const cases: Case[] = [];
   const add = (group: string, name: string, expect: number[], res: HttpResult, also?: string) =>
     cases.push({ group, name, expect, got: res.status, also });
@@ -399,7 +403,7 @@ export async function hostileInput(
     let refused = 0;
     for (let i = 0; i < guesses; i++) {
       const token = randomBytes(32).toString('base64url');
-      const origin = i % 2 ? api1 : api2;
+      const origin = i % 2 ? game1 : game2;
       const res =
         i % 3 === 0
           ? await http(origin, 'POST', '/api/runtime/spin', {
@@ -424,7 +428,7 @@ export async function hostileInput(
       'tokens',
       'a token longer than 128 characters',
       [401],
-      await http(api1, 'GET', '/api/runtime/session', {
+      await http(game1, 'GET', '/api/runtime/session', {
         headers: { 'x-session-token': 'a'.repeat(200) },
       }),
     );
@@ -434,20 +438,46 @@ export async function hostileInput(
       'tokens',
       'a fresh token opens the session',
       [200],
+      await http(game2, 'GET', '/api/runtime/session', { headers: { 'x-session-token': first.token } }),
+    );
+    // Issue 24: the players' side and the operator side are apart.
+    cases.push({
+      group: 'split',
+      name: `the launch URL names the game servers (${GAME_BASE_URL})`,
+      expect: [1],
+      got: first.url.startsWith(`${GAME_BASE_URL}/`) ? 1 : 0,
+      count: true,
+    });
+    add(
+      'split',
+      'a player route on an API process: 404',
+      [404],
       await http(api2, 'GET', '/api/runtime/session', { headers: { 'x-session-token': first.token } }),
+    );
+    add(
+      'split',
+      'a game page on an API process: 404',
+      [404],
+      await http(api1, 'GET', `/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=${first.token}`),
+    );
+    add(
+      'split',
+      'a signed provider read on a game server: 404',
+      [404],
+      await signedCall(game1, a.key, 'GET', '/api/provider/v1/games'),
     );
     const second = await launchOk(a, player);
     add(
       'tokens',
       'the old token after a relaunch (session)',
       [401],
-      await http(api1, 'GET', '/api/runtime/session', { headers: { 'x-session-token': first.token } }),
+      await http(game1, 'GET', '/api/runtime/session', { headers: { 'x-session-token': first.token } }),
     );
     add(
       'tokens',
       'the old token after a relaunch (spin)',
       [401],
-      await http(api2, 'POST', '/api/runtime/spin', {
+      await http(game2, 'POST', '/api/runtime/spin', {
         headers: { 'x-session-token': first.token, 'content-type': 'application/json' },
         body: '{"bet_minor":10}',
       }),
@@ -456,19 +486,19 @@ export async function hostileInput(
       'tokens',
       'the old token after a relaunch (game page)',
       [401],
-      await http(api1, 'GET', `/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=${first.token}`),
+      await http(game1, 'GET', `/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=${first.token}`),
     );
     add(
       'tokens',
       'the new token works',
       [200],
-      await http(api1, 'GET', '/api/runtime/session', { headers: { 'x-session-token': second.token } }),
+      await http(game1, 'GET', '/api/runtime/session', { headers: { 'x-session-token': second.token } }),
     );
     add(
       'tokens',
       'an edited symbol in the launch URL',
       [400],
-      await http(api1, 'GET', `/gs2c/html5Game.do?symbol=%3Cscript%3E&mgckey=${second.token}`),
+      await http(game1, 'GET', `/gs2c/html5Game.do?symbol=%3Cscript%3E&mgckey=${second.token}`),
     );
 
     // ── Oversized and malformed bodies at every endpoint ────────────────────────────────────
@@ -581,7 +611,7 @@ export async function hostileInput(
         } else {
           headers = { 'x-session-token': e.token!, 'content-type': contentType };
         }
-        return http(api1, e.method, e.path, { headers, body: bytes });
+        return http(e.token ? game1 : api1, e.method, e.path, { headers, body: bytes });
       };
       add('bodies', `${e.method} ${e.name}: body of 64 KiB + 1`, [413], await send(big));
       add('bodies', `${e.method} ${e.name}: body of 1 MiB`, [413], await send(huge));
@@ -606,7 +636,7 @@ export async function hostileInput(
     }
     // Malformed fields where the shape is right.
     const spin = (body: unknown) =>
-      http(api2, 'POST', '/api/runtime/spin', {
+      http(game2, 'POST', '/api/runtime/spin', {
         headers: { 'x-session-token': second.token, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
@@ -614,7 +644,7 @@ export async function hostileInput(
       'bodies',
       'spin: bet of 1e400',
       [422],
-      await http(api2, 'POST', '/api/runtime/spin', {
+      await http(game2, 'POST', '/api/runtime/spin', {
         headers: { 'x-session-token': second.token, 'content-type': 'application/json' },
         body: '{"bet_minor":1e400}',
       }),
@@ -704,7 +734,7 @@ export async function hostileInput(
       legitSessions.add(res.json.session_id);
       legitPlayers.add(player);
       const token = new URL(res.json.launch_url).searchParams.get('mgckey')!;
-      const page = await http(api2, 'GET', `/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=${token}`);
+      const page = await http(game2, 'GET', `/gs2c/html5Game.do?symbol=${slot.symbol}&mgckey=${token}`);
       const live = liveMarkup(page.text.replace(/<script src="\/gs2c\/static\/[^"]*"[^>]*><\/script>/g, ''));
       const raw = live !== undefined || page.text.includes('"><svg');
       cases.push({

@@ -92,14 +92,20 @@ interface VirtualPlayer {
 /** The stake of the suite's free-round campaigns (on every title's 1-2-5 ladder). */
 const FREE_ROUND_BET = 100;
 
-/** The live API processes, round robin. */
-class ApiRing {
+/**
+ * The live processes of one side, round robin: the API processes (operator side: launches, grants,
+ * catalog) or the game servers (players' side: spins).
+ */
+class Ring {
   private i = 0;
-  constructor(private readonly stack: ReliabilityStack) {}
+  constructor(
+    private readonly stack: ReliabilityStack,
+    private readonly side: 'apis' | 'games',
+  ) {}
   next(): Service | undefined {
-    const apis = this.stack.apis;
-    for (let k = 0; k < apis.length; k++) {
-      const s = apis[this.i++ % apis.length]!;
+    const list = this.stack[this.side];
+    for (let k = 0; k < list.length; k++) {
+      const s = list[this.i++ % list.length]!;
       if (s.ready) return s;
     }
     return undefined;
@@ -122,8 +128,10 @@ export interface FreeRoundOptions {
 
 /**
  * The steady round load: virtual players who launch through the provider API (signed, as the
- * operator's server does) and then spin through the game runtime with the launch URL's token, as
- * the game page does, one round at a time, against the API processes in turn. prov_a and prov_b
+ * operator's server does, against the API processes in turn) and then spin through the game
+ * runtime with the launch URL's token, as the game page does, one round at a time, against the
+ * game-server processes in turn (the launch URL names GAME_BASE_URL; the suite sends the page's
+ * requests to a live game server instead). prov_a and prov_b
  * titles, EUR and USD, two operators. A player whose round stays unsettled for a minute is
  * replaced by a new one (the invariants then say why).
  */
@@ -131,6 +139,7 @@ export class RoundLoad {
   readonly players: VirtualPlayer[] = [];
   /** Every round id a spin answered. */
   readonly rounds = new Set<string>();
+  /** Requests in flight per process: spins on the game servers, launches on the API processes. */
   readonly inflight = new Map<string, number>();
   /** Opening balances the suite gave each wallet account: key operator/player/currency. */
   readonly openings = new Map<string, bigint>();
@@ -146,7 +155,8 @@ export class RoundLoad {
   private paused = false;
   private busy = 0;
   private loops: Promise<void>[] = [];
-  private readonly ring: ApiRing;
+  private readonly ring: Ring;
+  private readonly gameRing: Ring;
   private serial = 0;
   private readonly tag = randomBytes(3).toString('hex');
 
@@ -157,7 +167,8 @@ export class RoundLoad {
     private options: RoundLoadOptions,
     private readonly freeRoundOptions?: FreeRoundOptions,
   ) {
-    this.ring = new ApiRing(stack);
+    this.ring = new Ring(stack, 'apis');
+    this.gameRing = new Ring(stack, 'games');
   }
 
   private async newPlayer(index: number): Promise<VirtualPlayer> {
@@ -270,13 +281,14 @@ export class RoundLoad {
       currency: p.currency,
       device: 'desktop',
     };
+    this.inflight.set(api.name, (this.inflight.get(api.name) ?? 0) + 1);
     const res = await signedCall(
       this.stack.apiOrigin(api),
       p.operator.key,
       'POST',
       '/api/provider/v1/launch-url',
       body,
-    );
+    ).finally(() => this.inflight.set(api.name, (this.inflight.get(api.name) ?? 1) - 1));
     this.recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
     if (res.status !== 200) return false;
     p.token = new URL(res.json.launch_url).searchParams.get('mgckey') ?? undefined;
@@ -286,13 +298,13 @@ export class RoundLoad {
   }
 
   private async spin(p: VirtualPlayer): Promise<void> {
-    const api = this.ring.next();
-    if (!api) {
+    const game = this.gameRing.next();
+    if (!game) {
       await sleep(200);
       return;
     }
-    const origin = this.stack.apiOrigin(api);
-    this.inflight.set(api.name, (this.inflight.get(api.name) ?? 0) + 1);
+    const origin = this.stack.gameOrigin(game);
+    this.inflight.set(game.name, (this.inflight.get(game.name) ?? 0) + 1);
     // Free rounds first (the page's spin button plays them), at the campaign's stake.
     const free = p.free;
     const res = await http(origin, 'POST', '/api/runtime/spin', {
@@ -302,7 +314,7 @@ export class RoundLoad {
       ),
       timeoutMs: 30_000,
     });
-    this.inflight.set(api.name, (this.inflight.get(api.name) ?? 1) - 1);
+    this.inflight.set(game.name, (this.inflight.get(game.name) ?? 1) - 1);
     if (res.status === 200) {
       p.blockedSince = undefined;
       this.rounds.add(res.json.round_id);
@@ -396,7 +408,8 @@ export class RoundLoad {
 /**
  * Closed-loop launches and catalog reads for the load run, signed with fresh nonces, against the
  * API processes in turn. Launch players rotate through a fixed pool (first launch creates the
- * player and session, later ones resume and refresh it).
+ * player and session, later ones resume and refresh it). `inflight`, when given, counts the requests
+ * in flight per API process (the api-kill scenario picks its victim by it).
  */
 export async function closedLoop(
   stack: ReliabilityStack,
@@ -405,10 +418,27 @@ export async function closedLoop(
   kind: 'launch' | 'catalog',
   connections: number,
   until: () => boolean,
+  inflight?: Map<string, number>,
 ): Promise<void> {
-  const ring = new ApiRing(stack);
+  const ring = new Ring(stack, 'apis');
   let n = 0;
   const tag = randomBytes(3).toString('hex');
+  const request = async (api: Service, op: OperatorSetup, i: number) => {
+    if (kind === 'catalog') {
+      const res = await signedCall(stack.apiOrigin(api), op.key, 'GET', '/api/provider/v1/games');
+      recorder.record('catalog', res.ms, String(res.status || 'no answer'), res.status === 200);
+      return;
+    }
+    const slot = op.slots[i % op.slots.length]!;
+    const res = await signedCall(stack.apiOrigin(api), op.key, 'POST', '/api/provider/v1/launch-url', {
+      symbol: slot.symbol,
+      external_player_id: `${op.operatorId}-${tag}-l${i % 500}`,
+      currency: 'EUR',
+      return_url: 'https://casino.reliability.test/lobby',
+      device: i % 2 ? 'desktop' : 'mobile',
+    });
+    recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
+  };
   const one = async () => {
     while (!until()) {
       const api = ring.next();
@@ -418,19 +448,11 @@ export async function closedLoop(
       }
       const op = world.operators[n % world.operators.length]!;
       const i = n++;
-      if (kind === 'catalog') {
-        const res = await signedCall(stack.apiOrigin(api), op.key, 'GET', '/api/provider/v1/games');
-        recorder.record('catalog', res.ms, String(res.status || 'no answer'), res.status === 200);
-      } else {
-        const slot = op.slots[i % op.slots.length]!;
-        const res = await signedCall(stack.apiOrigin(api), op.key, 'POST', '/api/provider/v1/launch-url', {
-          symbol: slot.symbol,
-          external_player_id: `${op.operatorId}-${tag}-l${i % 500}`,
-          currency: 'EUR',
-          return_url: 'https://casino.reliability.test/lobby',
-          device: i % 2 ? 'desktop' : 'mobile',
-        });
-        recorder.record('launch', res.ms, String(res.status || 'no answer'), res.status === 200);
+      inflight?.set(api.name, (inflight.get(api.name) ?? 0) + 1);
+      try {
+        await request(api, op, i);
+      } finally {
+        inflight?.set(api.name, (inflight.get(api.name) ?? 1) - 1);
       }
     }
   };

@@ -13,8 +13,13 @@ export interface Profile {
   workerKills: number;
   /** Rounds of "responses dropped after commit, then every worker SIGKILLed". */
   commitKills: number;
-  /** SIGKILLs of an API process mid-request. */
+  /** SIGKILLs of an API process mid-request (launches in flight). */
   apiKills: number;
+  /**
+   * SIGKILLs of game-server processes mid-spin (each holds eagerly started rounds and a hosted
+   * settlement worker); the last takes every game server down at once.
+   */
+  gameKills: number;
   /** How long Temporal, then PostgreSQL, stay down. */
   outageSeconds: number;
   /** The load run: total and warm-up seconds, and its concurrency per kind. */
@@ -52,6 +57,7 @@ const CI: Profile = {
   workerKills: 2,
   commitKills: 2,
   apiKills: 2,
+  gameKills: 2,
   outageSeconds: 5,
   loadSeconds: 25,
   loadWarmupSeconds: 8,
@@ -78,6 +84,7 @@ const DEFAULT: Profile = {
   workerKills: 5,
   commitKills: 3,
   apiKills: 3,
+  gameKills: 3,
   outageSeconds: 20,
   loadSeconds: 120,
   loadWarmupSeconds: 30,
@@ -99,6 +106,7 @@ const LONG: Profile = {
   workerKills: 10,
   commitKills: 4,
   apiKills: 5,
+  gameKills: 5,
   outageSeconds: 45,
   loadSeconds: 600,
   loadWarmupSeconds: 60,

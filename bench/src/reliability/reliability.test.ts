@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 // The reliability suite's CI-sized run, as part of `npm test`: its own stack of separate
-// processes (two PostgreSQL servers, the Temporal dev server, two API processes, two workers, the
-// sandbox wallet), every fault scenario under load with its invariants, the hostile input and a
-// short load run. It prints its report; a broken invariant fails this test. The long run:
+// processes (two PostgreSQL servers, the Temporal dev server, two API processes, two game servers
+// each hosting a settlement worker, two workers, the sandbox wallet), every fault scenario under
+// load with its invariants, the hostile input and a short load run. It prints its report; a broken invariant fails this test. The long run:
 // `npm run reliability -- --long` (docs/reliability.md).
 const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reliability.ts');
 

@@ -44,7 +44,7 @@ export interface RunReport {
 }
 
 /** Our services are judged for leaks (`judgeMemory`); PostgreSQL and Temporal are reported alongside. */
-const ENFORCED = /^(api-\d+|worker-\d+|wallet)$/;
+const ENFORCED = /^(api-\d+|game-\d+|worker-\d+|wallet)$/;
 
 /**
  * Runs the whole suite: starts the stack, configures it, then each fault scenario under a steady
@@ -57,7 +57,7 @@ export async function runReliability(
   only?: Set<string>,
 ): Promise<RunReport> {
   const t0 = Date.now();
-  const stack = new ReliabilityStack({ apiProcesses: 2, workerProcesses: 2, log });
+  const stack = new ReliabilityStack({ apiProcesses: 2, gameProcesses: 2, workerProcesses: 2, log });
   const report: RunReport = {
     profile: profile.name,
     seconds: 0,

@@ -1,7 +1,7 @@
 import { sleep } from '@opi/devstack';
 import { signedOk } from './http.js';
 import { auditAll, type Check, wireBetween } from './invariants.js';
-import type { Recorder, RoundLoad } from './load.js';
+import { closedLoop, type Recorder, type RoundLoad } from './load.js';
 import type { Profile } from './profile.js';
 import type { World } from './setup.js';
 import { ADMIN_KEY, type ReliabilityStack, type Service, TEMPORAL_SERVER } from './stack.js';
@@ -124,32 +124,54 @@ const commitThenKill: Scenario = {
   },
 };
 
+/**
+ * The process of `side` with the most requests in flight (waiting up to 10 s for one with any),
+ * else the k-th in turn.
+ */
+async function busiest(ctx: ScenarioContext, side: 'apis' | 'games', k: number): Promise<Service> {
+  const { stack, load } = ctx;
+  let victim: Service | undefined;
+  const deadline = Date.now() + 10_000;
+  while (!victim && Date.now() < deadline) {
+    // Ties go to the process after the k-th, so the kills move round the processes.
+    const list = stack[side];
+    const turn = (x: Service) => (list.indexOf(x) - k + list.length) % list.length;
+    victim = list
+      .filter((s) => s.pid && (load.inflight.get(s.name) ?? 0) > 0)
+      .sort(
+        (x, y) => (load.inflight.get(y.name) ?? 0) - (load.inflight.get(x.name) ?? 0) || turn(x) - turn(y),
+      )[0];
+    if (!victim) await sleep(20);
+  }
+  return victim ?? stack[side][k % stack[side].length]!;
+}
+
 const apiKills: Scenario = {
   name: 'api-kill',
-  title: 'An API process SIGKILLed mid-request',
+  title: 'An API process SIGKILLed mid-request (launches in flight; spins go on on the game servers)',
   async run(ctx) {
-    const { stack, profile, load } = ctx;
+    const { stack, profile, load, world, recorder } = ctx;
     await sleep(profile.leadInSeconds * 1000);
+    // The operator side's own traffic: launches through the API processes while the kills land
+    // (the round load launches only when a player needs a token).
+    let done = false;
+    const launches = closedLoop(stack, world, recorder, 'launch', 3, () => done, load.inflight);
     const cut: string[] = [];
     let midRequest = 0;
-    for (let k = 0; k < profile.apiKills; k++) {
-      // Wait for a moment with spins in flight on a process, then kill that one.
-      let victim: Service | undefined;
-      const deadline = Date.now() + 10_000;
-      while (!victim && Date.now() < deadline) {
-        victim = stack.apis
-          .filter((s) => s.pid && (load.inflight.get(s.name) ?? 0) > 0)
-          .sort((x, y) => (load.inflight.get(y.name) ?? 0) - (load.inflight.get(x.name) ?? 0))[0];
-        if (!victim) await sleep(20);
+    try {
+      for (let k = 0; k < profile.apiKills; k++) {
+        const victim = await busiest(ctx, 'apis', k);
+        const inflight = load.inflight.get(victim.name) ?? 0;
+        await victim.kill('SIGKILL');
+        if (inflight > 0) midRequest++;
+        cut.push(`${victim.name} with ${inflight} launches in flight`);
+        await sleep(1_500);
+        await victim.restart();
+        await sleep(jitter((profile.faultSeconds * 1000) / profile.apiKills));
       }
-      victim ??= stack.apis[k % stack.apis.length]!;
-      const inflight = load.inflight.get(victim.name) ?? 0;
-      await victim.kill('SIGKILL');
-      if (inflight > 0) midRequest++;
-      cut.push(`${victim.name} with ${inflight} spins in flight`);
-      await sleep(1_500);
-      await victim.restart();
-      await sleep(jitter((profile.faultSeconds * 1000) / profile.apiKills));
+    } finally {
+      done = true;
+      await launches;
     }
     return {
       recoveredAt: Date.now(),
@@ -161,6 +183,54 @@ const apiKills: Scenario = {
         },
       ],
       facts: [],
+    };
+  },
+};
+
+const gameKills: Scenario = {
+  name: 'game-kill',
+  title:
+    'Game-server processes SIGKILLed mid-spin: their eagerly started rounds and hosted settlement workers with them (the last kill takes every game server down at once)',
+  async run(ctx) {
+    const { stack, profile, load } = ctx;
+    await sleep(profile.leadInSeconds * 1000);
+    const cut: string[] = [];
+    let midRequest = 0;
+    let unsettledAtKills = 0;
+    for (let k = 0; k < profile.gameKills; k++) {
+      const all = profile.gameKills > 1 && k === profile.gameKills - 1;
+      const victims = all ? stack.games : [await busiest(ctx, 'games', k)];
+      if (all) {
+        // Wait for spins in flight somewhere (up to 10 s).
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+          if (victims.some((v) => (load.inflight.get(v.name) ?? 0) > 0)) break;
+          await sleep(20);
+        }
+      }
+      const inflight = victims.reduce((n, v) => n + (load.inflight.get(v.name) ?? 0), 0);
+      const unsettled = await unsettledRounds(ctx);
+      await Promise.all(victims.map((v) => v.kill('SIGKILL')));
+      if (inflight > 0) midRequest++;
+      unsettledAtKills += unsettled;
+      cut.push(
+        `${victims.map((v) => v.name).join('+')} with ${inflight} spins in flight (${unsettled} rounds open or settling on the platform)`,
+      );
+      await sleep(1_500);
+      await Promise.all(victims.map((v) => v.restart()));
+      await sleep(jitter((profile.faultSeconds * 1000) / profile.gameKills));
+    }
+    return {
+      recoveredAt: Date.now(),
+      checks: [
+        {
+          name: 'game-server processes died with spins in flight',
+          ok: midRequest > 0,
+          detail: cut.join('; '),
+        },
+      ],
+      facts: [
+        `${unsettledAtKills} rounds were open or settling at the kills; their hosted workers died with them, so the worker processes (and the restarted game servers) took them over`,
+      ],
     };
   },
 };
@@ -344,6 +414,7 @@ export const SCENARIOS: Scenario[] = [
   workerKills,
   commitThenKill,
   apiKills,
+  gameKills,
   temporalRestart,
   postgresRestart,
   walletFaults,

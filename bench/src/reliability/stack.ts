@@ -6,6 +6,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   type WriteStream,
   writeFileSync,
 } from 'node:fs';
@@ -60,7 +61,38 @@ const RUN_DIR = path.join(
   `opi-reliability-run-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12)}`,
 );
 
-export type ServiceKind = 'api' | 'worker' | 'wallet';
+/**
+ * The pid-file folder of this run: RUN_DIR, unless another run of the same checkout is live right
+ * now (its `owner.run` names a live process; a full `npm test` beside a reliability run is one),
+ * whose processes are not leftovers: then a folder of this run's own, and nothing is stopped.
+ * Two runs at once in one checkout otherwise stopped each other's servers at start.
+ */
+function claimRunDir(): { dir: string; shared: boolean } {
+  mkdirSync(RUN_DIR, { recursive: true });
+  const ownerFile = path.join(RUN_DIR, 'owner.run');
+  let owner = Number.NaN;
+  try {
+    owner = Number(readFileSync(ownerFile, 'utf8'));
+  } catch {}
+  if (Number.isInteger(owner) && owner > 1 && owner !== process.pid && processAlive(owner)) {
+    const dir = `${RUN_DIR}-${process.pid}`;
+    mkdirSync(dir, { recursive: true });
+    return { dir, shared: true };
+  }
+  writeFileSync(ownerFile, String(process.pid));
+  return { dir: RUN_DIR, shared: false };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export type ServiceKind = 'api' | 'game' | 'worker' | 'wallet';
 
 export interface ProcessEvent {
   at: number;
@@ -91,9 +123,10 @@ export class Service {
     readonly port: number | undefined,
     logDir: string,
     private readonly events: ProcessEvent[],
+    runDir: string,
   ) {
     this.log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
-    this.pidFile = path.join(RUN_DIR, `${name}.pid`);
+    this.pidFile = path.join(runDir, `${name}.pid`);
   }
 
   get pid(): number | undefined {
@@ -189,8 +222,23 @@ export class Service {
   }
 }
 
+/**
+ * The game servers' public base address: every launch URL the API processes hand out names it (their
+ * GAME_BASE_URL), as production's would name https://games.example.com. Nothing resolves it: the
+ * suite reads the launch URL's token and sends the player's requests to a game-server process itself.
+ */
+export const GAME_BASE_URL = 'http://games.reliability.test';
+/** The operator API's public base address (artwork URLs in the catalog). */
+export const API_BASE_URL = 'http://api.reliability.test';
+
 export interface ReliabilityStackOptions {
+  /** Operator-side processes (services/api): provider API, audit, admin, staff. */
   apiProcesses: number;
+  /**
+   * Player-side processes (services/game-server): pages, runtime routes, event streams, each with
+   * its hosted settlement worker (rounds started eagerly). Defaults to apiProcesses.
+   */
+  gameProcesses?: number;
   workerProcesses: number;
   log: (msg: string) => void;
   /**
@@ -217,7 +265,9 @@ export const TEMPORAL_SERVER = 'temporal-server';
  * The stack under test, every part its own process: the platform's PostgreSQL (embedded), the
  * operator wallet's own PostgreSQL (a second embedded server: the operator's side of the wire
  * stays up when ours goes down), the Temporal dev server on a SQLite file (so it restarts with its
- * history), the sandbox wallet with its wire log, API processes and worker processes.
+ * history), the sandbox wallet with its wire log, API processes (the operator side), game-server processes
+ * (the players' side, each hosting a settlement worker that round workflows start on eagerly) and
+ * worker processes.
  *
  * In cluster mode the dev server is replaced by the real Temporal server (v1.32.1, the production
  * topology's) with its two databases, temporal and temporal_visibility, on the platform's
@@ -232,6 +282,8 @@ export class ReliabilityStack {
   readonly cluster: boolean;
   readonly historyShards: number;
   dir!: string;
+  /** Where the pid files go (claimRunDir). */
+  runDir = RUN_DIR;
   pg!: EmbeddedPostgresHandle;
   pgPort!: number;
   walletPg!: EmbeddedPostgresHandle;
@@ -254,7 +306,10 @@ export class ReliabilityStack {
   walletAdmin!: WalletAdminClient;
   wireLogFile!: string;
 
+  readonly gameProcesses: number;
+
   constructor(private readonly options: ReliabilityStackOptions) {
+    this.gameProcesses = options.gameProcesses ?? options.apiProcesses;
     this.cluster = options.cluster ?? process.env.RELIABILITY_CLUSTER === '1';
     this.historyShards = options.historyShards ?? Number(process.env.RELIABILITY_HISTORY_SHARDS || 4);
     if (!Number.isInteger(this.historyShards) || this.historyShards < 1)
@@ -271,6 +326,9 @@ export class ReliabilityStack {
   get apis(): Service[] {
     return this.services.filter((s) => s.kind === 'api');
   }
+  get games(): Service[] {
+    return this.services.filter((s) => s.kind === 'game');
+  }
   get workers(): Service[] {
     return this.services.filter((s) => s.kind === 'worker');
   }
@@ -280,11 +338,20 @@ export class ReliabilityStack {
   apiOrigin(s: Service): string {
     return `http://127.0.0.1:${s.port}`;
   }
+  /** Where a game-server process serves the players' side (pages, /api/runtime/...). */
+  gameOrigin(s: Service): string {
+    return `http://127.0.0.1:${s.port}`;
+  }
 
   async start(): Promise<void> {
     const say = this.options.log;
-    mkdirSync(RUN_DIR, { recursive: true });
-    await stopLeftovers(RUN_DIR, say);
+    const claimed = claimRunDir();
+    this.runDir = claimed.dir;
+    if (claimed.shared)
+      say(
+        `another reliability run of this checkout is live: its servers are left alone (pid files in ${this.runDir})`,
+      );
+    else await stopLeftovers(this.runDir, say);
     this.dir = await mkdtemp(path.join(os.tmpdir(), 'opi-reliability-'));
     // As root, PostgreSQL runs as the postgres user: it must be able to reach its data directory.
     await chmod(this.dir, 0o755);
@@ -320,7 +387,7 @@ export class ReliabilityStack {
         binaries,
         pg: temporalPg,
         numHistoryShards: this.historyShards,
-        runDir: RUN_DIR,
+        runDir: this.runDir,
         logFile: path.join(logDir, 'temporal-server.log'),
         processName: TEMPORAL_SERVER,
         log: say,
@@ -350,6 +417,7 @@ export class ReliabilityStack {
       HOST: '127.0.0.1',
       // No metrics listeners: fixed default ports would collide with a dev stack and each other.
       API_METRICS_PORT: '0',
+      GAME_METRICS_PORT: '0',
       WORKER_METRICS_PORT: '0',
     };
     const walletPort = await freePort();
@@ -370,6 +438,7 @@ export class ReliabilityStack {
         walletPort,
         logDir,
         this.events,
+        this.runDir,
       ),
     );
     const platform = {
@@ -389,11 +458,36 @@ export class ReliabilityStack {
             PORT: String(port),
             // Every keyed request signed, as in production; HTTP wallets and page URLs stay allowed.
             SIGNED_REQUESTS: 'required',
-            PUBLIC_BASE_URL: 'http://games.reliability.test',
+            PUBLIC_BASE_URL: API_BASE_URL,
+            // Launch URLs point at the game servers.
+            GAME_BASE_URL,
           },
           port,
           logDir,
           this.events,
+          this.runDir,
+        ),
+      );
+    }
+    for (let i = 1; i <= this.gameProcesses; i++) {
+      // It listens once its dependencies (the hosted settlement worker among them) are up.
+      const port = await freePort();
+      this.services.push(
+        new Service(
+          `game-${i}`,
+          'game',
+          'services/game-server/src/main.ts',
+          {
+            ...platform,
+            GAME_SERVER_PORT: String(port),
+            GAME_BASE_URL,
+            // The hosted worker and eager starts, as in production (the default, said here).
+            GAME_SETTLEMENT_WORKER: 'on',
+          },
+          port,
+          logDir,
+          this.events,
+          this.runDir,
         ),
       );
     }
@@ -411,20 +505,21 @@ export class ReliabilityStack {
           metricsPort,
           logDir,
           this.events,
+          this.runDir,
         ),
       );
     }
     for (const s of this.services) await s.start();
     this.walletAdmin = createWalletAdminClient({ baseUrl: this.walletBase, token: WALLET_ADMIN_TOKEN });
     say(
-      `stack up: ${this.apis.length} API, ${this.workers.length} worker, wallet, PostgreSQL ×2, ${this.temporalDescription}`,
+      `stack up: ${this.apis.length} API, ${this.games.length} game server (each hosting a settlement worker), ${this.workers.length} worker, wallet, PostgreSQL ×2, ${this.temporalDescription}`,
     );
   }
 
   private recordPostmaster(dataDir: string, name: string) {
     try {
       const pid = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!;
-      writeFileSync(path.join(RUN_DIR, `${name}.pid`), pid);
+      writeFileSync(path.join(this.runDir, `${name}.pid`), pid);
     } catch {}
   }
 
@@ -454,7 +549,7 @@ export class ReliabilityStack {
         port: this.temporalPort,
         headless: true,
         dbFile: path.join(this.dir, 'temporal.db'),
-        runDir: RUN_DIR,
+        runDir: this.runDir,
       });
       return;
     }
@@ -610,6 +705,8 @@ export class ReliabilityStack {
     await this.temporal?.stop().catch(() => {});
     await this.pg?.stop().catch(() => {});
     await this.walletPg?.stop().catch(() => {});
+    // A folder of this run's own (another run held RUN_DIR) goes with it.
+    if (this.runDir !== RUN_DIR) rmSync(this.runDir, { recursive: true, force: true });
   }
 }
 
