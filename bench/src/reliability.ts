@@ -11,7 +11,7 @@
  *                                       Temporal: the real Temporal server on the platform's
  *                                       PostgreSQL instead of the dev server (RELIABILITY_CLUSTER=1
  *                                       does the same; RELIABILITY_HISTORY_SHARDS, default 4)
- *   options: --only <name,...> (scenarios: baseline, worker-kills, commit-then-kill, api-kill,
+ *   options: --only <name,...> (scenarios: baseline, worker-kills, commit-then-kill, api-kill, game-kill,
  *            temporal-restart, postgres-restart, wallet-faults, wrong-secret, hostile-input,
  *            load-run), --report <file>, --keep (keep the run directory even when all passed)
  */
