@@ -855,7 +855,7 @@ function noteOf(r: ModeResult): string {
     const { rounds, of } = r.standalone;
     return Number.isNaN(rounds)
       ? '  standalone worker n/a'
-      : `  standalone worker ran ${rounds}/${of}, the API ${Math.max(0, of - rounds)}`;
+      : `  standalone worker ran ${rounds}/${of}, the game server ${Math.max(0, of - rounds)}`;
   }
   return '';
 }
