@@ -69,7 +69,8 @@ await runSettlementBench({
   warmupRounds: env('WARMUP', quick ? 60 : Math.min(200, rounds)),
   modes,
   workerProcesses: env('WORKER_PROCESSES', 1),
-  apiProcesses: env('API_PROCESSES', 1),
+  // The spinning side's processes: game servers (API_PROCESSES, its name before issue 24, still read).
+  apiProcesses: env('GAME_PROCESSES', env('API_PROCESSES', 1)),
   temporal: temporalFromEnv(),
   historyShards: env('HISTORY_SHARDS', 4),
 });
