@@ -1,9 +1,6 @@
-import cluster from 'node:cluster';
-import { createLogger, listenHttp, loadConfigOrExit, startMetricsServer, stopOnSignals } from '@opi/config';
+import { createLogger, loadConfigOrExit } from '@opi/config';
 import { bootstrapAdminKeyState, REVOKED_BOOTSTRAP_KEY_MESSAGE } from '@opi/db';
-import { sharedReadiness } from '@opi/play/ops/ready';
-import { readyRoute } from '@opi/play/ops/routes';
-import { apiMetrics } from '@opi/service-kit/ops/metrics';
+import { serveProcess } from '@opi/play/ops/serve';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
@@ -29,36 +26,18 @@ if (config.PROVIDER_ADMIN_KEY) {
     (err: unknown) => logger.warn('bootstrap key check failed', { error: String(err) }),
   );
 }
-const server = listenHttp(
-  app.callback(),
-  {
-    port: config.PORT,
-    host: config.HOST,
-    tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE },
+serveProcess({
+  config,
+  deps,
+  handler: app.callback(),
+  port: config.PORT,
+  // Under API_PROCESSES > 1 the cluster primary serves the sum instead (cluster.ts).
+  metricsPort: config.API_METRICS_PORT,
+  listening: {
+    message: 'api listening',
+    fields: { public_base_url: deps.publicBaseUrl, game_base_url: deps.gameBaseUrl },
   },
-  (protocol) =>
-    logger.info('api listening', {
-      url: `${protocol}://${config.HOST}:${config.PORT}`,
-      public_base_url: deps.publicBaseUrl,
-      game_base_url: deps.gameBaseUrl,
-      pid: process.pid,
-    }),
-);
-server.keepAliveTimeout = 65_000;
-
-// Prometheus on API_METRICS_PORT; under API_PROCESSES > 1 the cluster primary serves the sum instead.
-if (!cluster.isWorker) {
-  const { registry } = apiMetrics();
-  startMetricsServer({
-    host: config.HOST,
-    port: config.API_METRICS_PORT,
-    render: () => registry.metrics(),
-    contentType: registry.contentType,
-    logger,
-    // Readiness with its reasons (the public /ready says only which check failed).
-    routes: { '/ready': readyRoute(sharedReadiness(deps)) },
-  });
-}
+});
 
 // Nonces older than twice the skew window can no longer pass the timestamp check.
 const purge = setInterval(() => {
@@ -67,5 +46,3 @@ const purge = setInterval(() => {
   );
 }, 60_000);
 purge.unref();
-
-stopOnSignals(server, () => deps.close());
