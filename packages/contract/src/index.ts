@@ -6,6 +6,7 @@ export * from './catalog.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './free-rounds.js';
+export * from './jackpots.js';
 export * from './launch.js';
 export * from './native-history.js';
 export * from './operator.js';

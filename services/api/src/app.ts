@@ -22,6 +22,7 @@ import { artworkRoutes } from './catalog/artwork-routes.js';
 import { catalogRoutes } from './catalog/routes.js';
 import type { ApiDeps } from './deps.js';
 import { freeRoundRoutes } from './free-rounds/routes.js';
+import { adminJackpotRoutes, jackpotRoutes } from './jackpots/routes.js';
 import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
@@ -83,6 +84,7 @@ export function createApp(deps: ApiDeps): Koa {
   provider.use(nativeHistoryRoutes(deps, providerGuard).routes());
   provider.use(balanceRefreshRoutes(deps, providerGuard).routes());
   provider.use(freeRoundRoutes(deps, providerGuard).routes());
+  provider.use(jackpotRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),
@@ -95,6 +97,7 @@ export function createApp(deps: ApiDeps): Koa {
     staffAdminRoutes(deps, adminGuard),
     staffRoutes(deps),
     revokeSessionRoutes(deps, adminGuard),
+    adminJackpotRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -121,6 +121,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/jackpots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The operator’s progressive jackpots for its lobby ticker
+     * @description The jackpots the operator takes part in (its own, and the network jackpots it is opted in to), each with its levels and, per currency, the pool’s whole minor units now (`amount_minor`), its seed, optional cap and odds (`hit_every_minor`: the stake expected between two hits). Pools are kept in millionths of a minor unit, so a contribution never rounds; see docs/jackpots-and-promotions.md.
+     */
+    get: operations['listJackpots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/free-rounds/{campaign_id}': {
     parameters: {
       query?: never;
@@ -1362,6 +1382,86 @@ export type components = {
         revoked_authorizations: number;
       };
     };
+    /** @description A level's pool in one currency, as operators and admins read it. */
+    JackpotPoolView: {
+      currency: components['schemas']['CurrencyCode'];
+      /** @description The pool's whole minor units (what a hit now would pay). */
+      amount_minor: string;
+      seed_minor: string;
+      cap_minor: string | null;
+      hit_every_minor: string;
+    };
+    JackpotLevelView: {
+      level: string;
+      contribution_rate_ppm: number;
+      pools: components['schemas']['JackpotPoolView'][];
+    };
+    /** @description A jackpot as its operators see it on their lobby ticker. */
+    JackpotView: {
+      jackpot_id: string;
+      name: string;
+      /** @enum {string} */
+      scope: 'network' | 'operator';
+      /** @enum {string} */
+      status: 'active' | 'closed';
+      /** @description The titles whose paid spins feed it (symbols). */
+      titles: string[];
+      levels: components['schemas']['JackpotLevelView'][];
+    };
+    JackpotListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['JackpotView'][];
+      };
+    };
+    /** @description The admin's view: the definition, its operators, and each pool's running totals. */
+    AdminJackpotView: {
+      jackpot_id: string;
+      name: string;
+      /** @enum {string} */
+      scope: 'network' | 'operator';
+      /** @enum {string} */
+      status: 'active' | 'closed';
+      titles: string[];
+      levels: components['schemas']['JackpotLevelView'][];
+      operator_id: string | null;
+      /** @description The operators taking part: an operator jackpot's own, or a network jackpot's opted-in ones. */
+      operators: string[];
+      /** @description Every pool's totals, in micros (millionths of a minor unit): seeded + contributions = amount + reserve + wins. */
+      totals: {
+        level: string;
+        currency: components['schemas']['CurrencyCode'];
+        amount_micros: string;
+        reserve_micros: string;
+        seeded_micros: string;
+        contributions_micros: string;
+        wins_micros: string;
+        hits: number;
+      }[];
+      created_at: string;
+    };
+    AdminJackpotResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['AdminJackpotView'];
+    };
+    AdminJackpotListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['AdminJackpotView'][];
+      };
+    };
+    AdminJackpotOperatorResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        jackpot_id: string;
+        operator_id: string;
+        opted_in: boolean;
+      };
+    };
     /** @enum {string} */
     StaffRole: 'viewer' | 'admin';
     StaffRoleGrant: {
@@ -1585,6 +1685,40 @@ export type components = {
       evidence: string[];
       /** @default null */
       deployment_identity: string | null;
+    };
+    /** @description One level's money in one currency. */
+    JackpotLevelCurrency: {
+      /** @description What a hit resets the pool to (minor units); the provider funds it. */
+      seed_minor: number | string;
+      /** @description Optional ceiling of the pool (minor units, above the seed): contributions past it are reserved for the next reset. */
+      cap_minor?: (number | string) | null;
+      /** @description The stake expected between two hits (minor units): a spin of stake s hits with probability min(1, s / hit_every_minor). */
+      hit_every_minor: number | string;
+    };
+    JackpotLevelDefinition: {
+      /** @description The level's name, e.g. `mini`. */
+      level: string;
+      /** @description The share of each eligible stake it collects, in parts per million (5000 = 0.5 %); 1 to 100000. */
+      contribution_rate_ppm: number;
+      /** @description Its seed, cap and odds per currency: one pool per currency. */
+      currencies: {
+        [key: string]: components['schemas']['JackpotLevelCurrency'];
+      };
+    };
+    JackpotDefinitionRequest: {
+      /** @description The name shown to operators and players. */
+      name: string;
+      /**
+       * @description `network`: a pool shared by the operators that opt in; `operator`: one operator's own.
+       * @enum {string}
+       */
+      scope: 'network' | 'operator';
+      /** @description The operator of an `operator` jackpot (and only then). */
+      operator_id?: string | null;
+      /** @description The slot titles (prov_a, prov_b; symbols or slugs) whose paid spins feed it. */
+      titles: string[];
+      /** @description Its levels, mini first (1 to 10, names unique). */
+      levels: components['schemas']['JackpotLevelDefinition'][];
     };
     RevokeSessionRequest: {
       reason?: string;
@@ -2482,6 +2616,91 @@ export interface operations {
       };
       /** @description A malformed field; a stake outside the operator’s bet limits or not offered by a title; a currency the operator does not allow; expires_at not after valid_from */
       422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  listJackpots: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The operator’s jackpots */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JackpotListResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
           traceresponse: components['headers']['TraceResponse'];

@@ -741,6 +741,44 @@ describe('real answers agree with the document', () => {
     });
   });
 
+  test('jackpots', async () => {
+    const jp = '/api/admin/v1/jackpots';
+    const body = {
+      name: 'Conformance jackpot',
+      scope: 'network',
+      titles: [slot.symbol],
+      levels: [
+        {
+          level: 'mini',
+          contribution_rate_ppm: 5000,
+          currencies: { EUR: { seed_minor: 1000, cap_minor: 50_000, hit_every_minor: 200_000 } },
+        },
+      ],
+    };
+    await hit('PUT', `${jp}/cf-jackpot`, { key: ADMIN_KEY, body, expect: 201 });
+    await hit('PUT', `${jp}/cf-jackpot`, { key: ADMIN_KEY, body, expect: 200 });
+    await hit('PUT', `${jp}/cf-jackpot`, { key: ADMIN_KEY, body: { ...body, name: 'other' }, expect: 409 });
+    await hit('PUT', `${jp}/cf-bad`, { key: ADMIN_KEY, body: { ...body, levels: [] }, expect: 422 });
+    await hit('GET', `${jp}/cf-jackpot`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', `${jp}/cf-none`, { key: ADMIN_KEY, expect: 404 });
+    await hit('GET', jp, { key: ADMIN_KEY, expect: 200 });
+    await hit('PUT', `${jp}/cf-jackpot/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 200,
+    });
+    await hit('PUT', `${jp}/cf-none/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 404,
+    });
+    const mine = await hit('GET', '/api/provider/v1/jackpots', { key: keyA, expect: 200 });
+    assert.deepEqual(
+      mine.json.data.items.map((j: { jackpot_id: string }) => j.jackpot_id),
+      ['cf-jackpot'],
+    );
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

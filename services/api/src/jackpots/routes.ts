@@ -1,0 +1,127 @@
+import Router from '@koa/router';
+import { EnabledRequest, JackpotDefinitionRequest, JackpotId, OperatorId } from '@opi/contract';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { parseOr422 } from '@opi/service-kit/http/validate';
+import type { Context, Middleware } from 'koa';
+import type { OperatorRow } from '../auth/operator-scope.js';
+import type { ApiDeps } from '../deps.js';
+import {
+  defineJackpot,
+  type JackpotRecord,
+  jackpotsOfOperator,
+  readJackpot,
+  readJackpots,
+  setJackpotOperator,
+} from './repository.js';
+
+/** The operators' view: no running totals, no other operators. */
+function present(j: JackpotRecord) {
+  return {
+    jackpot_id: j.jackpot_id,
+    name: j.name,
+    scope: j.scope,
+    status: j.status,
+    titles: j.titles,
+    levels: j.levels,
+  };
+}
+
+function presentAdmin(j: JackpotRecord) {
+  return {
+    ...present(j),
+    operator_id: j.operator_id,
+    operators: j.operators,
+    totals: j.totals,
+    created_at: j.created_at.toISOString(),
+  };
+}
+
+function jackpotIdOf(ctx: Context): string {
+  const id = ctx.params.jackpot_id ?? '';
+  if (!JackpotId.safeParse(id).success) throw new HttpError(404, 'Jackpot not found');
+  return id;
+}
+
+/** The slot titles a definition names, as symbols (prov_a and prov_b only; 422 otherwise). */
+async function resolveTitles(deps: ApiDeps, names: string[]): Promise<string[]> {
+  const { rows } = await deps.pool.query<{ name: string; symbol: string; provider_id: string }>(
+    `SELECT n.name, g.symbol, g.provider_id FROM unnest($1::text[]) AS n(name)
+       JOIN games g ON g.symbol = n.name OR g.slug = n.name`,
+    [names],
+  );
+  const found = new Map(rows.map((r) => [r.name, r]));
+  const unknown = names.filter((n) => !found.has(n));
+  if (unknown.length)
+    throw new HttpError(422, [
+      {
+        loc: ['body', 'titles'],
+        msg: `unknown titles: ${unknown.slice(0, 10).join(', ')}`,
+        type: 'value_error',
+      },
+    ]);
+  const notSlots = rows.filter((r) => r.provider_id !== 'prov_a' && r.provider_id !== 'prov_b');
+  if (notSlots.length)
+    throw new HttpError(422, [
+      {
+        loc: ['body', 'titles'],
+        msg: `jackpots are fed by slot titles (prov_a, prov_b) only: ${notSlots.map((r) => r.symbol).join(', ')}`,
+        type: 'value_error',
+      },
+    ]);
+  return [...new Set(rows.map((r) => r.symbol))];
+}
+
+/** The provider admin API's jackpot routes (issue 25). */
+export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
+  const r = new Router({ prefix: '/api/admin/v1/jackpots' });
+  r.get('/', ...guard, async (ctx) => {
+    ctx.body = { success: true, data: { items: (await readJackpots(deps.pool)).map(presentAdmin) } };
+  });
+  r.put('/:jackpot_id', ...guard, async (ctx) => {
+    const id = jackpotIdOf(ctx);
+    const input = parseOr422(JackpotDefinitionRequest, ctx.state.body ?? {}, 'body');
+    if (input.operator_id) {
+      const op = await deps.pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [input.operator_id]);
+      if (op.rowCount === 0)
+        throw new HttpError(422, [
+          { loc: ['body', 'operator_id'], msg: 'unknown operator', type: 'value_error' },
+        ]);
+    }
+    const titles = await resolveTitles(deps, input.titles);
+    const { created } = await defineJackpot(deps.pool, id, {
+      ...input,
+      operator_id: input.operator_id ?? null,
+      titles,
+    });
+    ctx.status = created ? 201 : 200;
+    ctx.body = { success: true, data: presentAdmin((await readJackpot(deps.pool, id))!) };
+  });
+  r.get('/:jackpot_id', ...guard, async (ctx) => {
+    const j = await readJackpot(deps.pool, jackpotIdOf(ctx));
+    if (!j) throw new HttpError(404, 'Jackpot not found');
+    ctx.body = { success: true, data: presentAdmin(j) };
+  });
+  r.put('/:jackpot_id/operators/:operator_id', ...guard, async (ctx) => {
+    const id = jackpotIdOf(ctx);
+    const operatorId = ctx.params.operator_id ?? '';
+    if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
+    const { enabled } = parseOr422(EnabledRequest, ctx.state.body ?? {}, 'body');
+    await setJackpotOperator(deps.pool, id, operatorId, enabled);
+    ctx.body = { success: true, data: { jackpot_id: id, operator_id: operatorId, opted_in: enabled } };
+  });
+  return r;
+}
+
+/** GET /api/provider/v1/jackpots: the operator's lobby ticker (its own jackpots and the network ones it is in). */
+export function jackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
+  const r = new Router();
+  r.get('/jackpots', ...guard, async (ctx) => {
+    const operator = ctx.state.operator as OperatorRow;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      success: true,
+      data: { items: (await jackpotsOfOperator(deps.pool, operator.operator_id)).map(present) },
+    };
+  });
+  return r;
+}
