@@ -110,6 +110,36 @@ describe('the typed client against the running API', () => {
     assert.equal((await asMaster.getContract()).data.operator_id, 'op_sdk');
   });
 
+  test('the jackpot feed: the network jackpots the operator is opted in to', async () => {
+    const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
+    assert.deepEqual((await sdk.listJackpots()).data.items, []);
+    const admin = (method: string, path: string, body: unknown) =>
+      call(h.base, method, `/api/admin/v1${path}`, { key: ADMIN_KEY, sign: true, body });
+    const defined = await admin('PUT', '/jackpots/sdk-net', {
+      name: 'SDK network',
+      scope: 'network',
+      titles: [slot.symbol],
+      levels: [
+        {
+          level: 'mini',
+          contribution_rate_ppm: 5000,
+          currencies: { EUR: { seed_minor: 2500, hit_every_minor: 100_000 } },
+        },
+      ],
+    });
+    assert.equal(defined.status, 201, defined.text);
+    assert.equal((await admin('PUT', '/jackpots/sdk-net/operators/op_sdk', { enabled: true })).status, 200);
+    const [jackpot] = (await sdk.listJackpots()).data.items;
+    assert.equal(jackpot?.jackpot_id, 'sdk-net');
+    assert.deepEqual(jackpot?.levels[0]?.pools[0], {
+      currency: 'EUR',
+      amount_minor: '2500',
+      seed_minor: '2500',
+      cap_minor: null,
+      hit_every_minor: '100000',
+    });
+  });
+
   test('errors carry the status, the detail and the request id', async () => {
     const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
     await assert.rejects(sdk.getGame('no_such_game', { requestId: 'sdk-req-404' }), (err: unknown) => {

@@ -13,6 +13,7 @@ import type {
   GameResponse,
   GamesListQuery,
   GamesListResponse,
+  JackpotListResponse,
   LaunchUrlRequest,
   LaunchUrlResponse,
   NativeRoundHistoryResponse,
@@ -220,6 +221,12 @@ export class OperatorClient {
   /** Cancels the campaign (idempotent): unplayed rounds are void, rounds in flight settle. */
   cancelCampaign(campaignId: string, opts?: CallOptions): Promise<CampaignResponse> {
     return this.json('DELETE', `/api/provider/v1/free-rounds/${seg(campaignId)}`, 'idempotent', opts);
+  }
+
+  // ── jackpots (docs/jackpots-and-promotions.md) ─────────────────────────────────────────────
+  /** The operator's progressive jackpots for its lobby ticker: levels and each pool's whole minor units per currency. */
+  listJackpots(opts?: CallOptions): Promise<JackpotListResponse> {
+    return this.json('GET', '/api/provider/v1/jackpots', 'idempotent', opts);
   }
 
   // ── operator audit API (always signed) ────────────────────────────────────────────────────

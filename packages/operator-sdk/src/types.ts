@@ -36,6 +36,9 @@ export type AddPlayersRequest = Schemas['AddPlayersRequest'];
 export type Campaign = Schemas['Campaign'];
 export type CampaignDetail = Schemas['CampaignDetail'];
 export type CampaignResponse = Schemas['CampaignResponse'];
+/** The operator's jackpots for its lobby ticker (GET /api/provider/v1/jackpots). */
+export type JackpotListResponse = Schemas['JackpotListResponse'];
+export type Jackpot = Schemas['JackpotView'];
 export type CampaignListResponse = Schemas['CampaignListResponse'];
 export type SessionFreeRounds = Schemas['SessionFreeRounds'];
 
