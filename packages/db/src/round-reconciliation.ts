@@ -11,7 +11,7 @@ export async function rebuildRoundReconciliation(pool: pg.Pool): Promise<void> {
   await withTransaction(pool, async (c) => {
     await c.query(
       `INSERT INTO round_reconciliation (round_id, operator_id, created_at, currency, game_delta_minor)
-       SELECT round_id, operator_id, created_at, currency, round_game_delta(status, bet_minor, win_minor) FROM rounds
+       SELECT round_id, operator_id, created_at, currency, round_game_delta(status, bet_minor, win_minor + jackpot_win_minor) FROM rounds
        ON CONFLICT (round_id) DO UPDATE
          SET operator_id = EXCLUDED.operator_id, created_at = EXCLUDED.created_at, currency = EXCLUDED.currency,
              game_delta_minor = EXCLUDED.game_delta_minor

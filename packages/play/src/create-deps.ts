@@ -82,7 +82,7 @@ export async function createPlayDeps(
     listener,
     feed,
     refresh,
-    caches: { operators: new ConfigCache(feed) },
+    caches: { operators: new ConfigCache(feed), jackpots: new ConfigCache(feed) },
     box,
     logger,
     trustedProxies: AddressSet.parse(config.TRUSTED_PROXIES),

@@ -7,6 +7,7 @@ import type { LocalOutcomes, WalletNetworkPolicy } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import type { RefreshHub } from './balance-refresh/hub.js';
 import type { OperatorRow } from './sessions/operators.js';
+import type { SpinJackpot } from './jackpots/spin-jackpot.js';
 import type { HostedWorker } from './settlement/hosted-worker.js';
 
 /**
@@ -21,7 +22,7 @@ export interface PlayDeps {
   feed: ChangeFeed;
   /** Balance refresh signalling: the game pages' event streams, presence and NOTIFY fan-out. */
   refresh: RefreshHub;
-  caches: { operators: ConfigCache<OperatorRow | null> };
+  caches: { operators: ConfigCache<OperatorRow | null>; jackpots: ConfigCache<SpinJackpot | null> };
   box: SecretBox;
   logger: Logger;
   /** The settlement workflows' client (absent when TEMPORAL_ADDRESS is not configured). */

@@ -25,6 +25,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
       operators: play.caches.operators,
       catalogs: new ConfigCache(play.feed),
       catalogRows: new ConfigCache(play.feed),
+      jackpots: play.caches.jackpots,
     },
     keys: new KeyStore(play.pool, play.box, play.feed),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,

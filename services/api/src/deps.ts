@@ -15,6 +15,7 @@ export interface ApiDeps extends PlayDeps {
     catalogs: ConfigCache<Game[]>;
     /** Every title with the operator's assignment (launch resolves games here). */
     catalogRows: ConfigCache<CatalogRow[]>;
+    jackpots: PlayDeps['caches']['jackpots'];
   };
   keys: KeyStore;
   /** PUBLIC_BASE_URL: the operator API's public origin (artwork URLs). */

@@ -5,7 +5,7 @@ import { minorToDecimalNumber } from '@opi/money';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WalletNetworkPolicy } from '../wallet/address-policy.js';
 import { sendWalletCallback } from '../wallet/send.js';
-import type { RoundIntent, RoundOutcome } from './intent.js';
+import { jackpotWinTransactionId, type RoundIntent, type RoundOutcome } from './intent.js';
 
 export interface SettlementDeps {
   pool: Pool;
@@ -40,6 +40,11 @@ export interface WalletStepInput {
   /** Round status to set when the wallet definitely rejects this step. */
   roundStatusOnRejection?: 'rejected';
   /**
+   * A credit paying this jackpot level's win (intent.jackpot.wins): its own transaction
+   * (`<round>:jackpot:<level>`), `action_type: jackpot_win`. The round's status is not touched.
+   */
+  jackpotLevel?: string;
+  /**
    * Claim the journal row even on the activity's first attempt (a step after the one-step first
    * attempt: its row may have been attempted, or even settled, already).
    */
@@ -68,7 +73,8 @@ interface JournalRow {
   wallet_balance: string | null;
 }
 
-function transactionIdOf(intent: RoundIntent, op: MoneyOperation): string {
+function transactionIdOf(intent: RoundIntent, op: MoneyOperation, jackpotLevel?: string): string {
+  if (jackpotLevel !== undefined) return jackpotWinTransactionId(intent.roundId, jackpotLevel);
   return intent.transactions[op];
 }
 
@@ -84,8 +90,14 @@ export function callbackRequestId(transactionId: string): string {
 }
 
 /** The callback body: deterministic, journalled before the first send, resent unchanged. */
-export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amountMinor: string): string {
+export function buildCallbackBody(
+  intent: RoundIntent,
+  op: MoneyOperation,
+  amountMinor: string,
+  jackpotLevel?: string,
+): string {
   const minor = BigInt(amountMinor);
+  const transactionId = transactionIdOf(intent, op, jackpotLevel);
   const body: Record<string, unknown> = {
     contract_version: CONTRACT_VERSION,
     operator_id: intent.operatorId,
@@ -93,8 +105,8 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
     session_id: intent.sessionId,
     game_symbol: intent.gameSymbol,
     currency: intent.currency,
-    request_id: callbackRequestId(transactionIdOf(intent, op)),
-    transaction_id: transactionIdOf(intent, op),
+    request_id: callbackRequestId(transactionId),
+    transaction_id: transactionId,
     round_id: intent.roundId,
     transaction_type: op,
     action_type: op === 'debit' || op === 'credit' ? intent.actionType : op,
@@ -108,6 +120,17 @@ export function buildCallbackBody(intent: RoundIntent, op: MoneyOperation, amoun
     body.campaign_id = intent.freeRound.campaignId;
     if (intent.freeRound.last) body.free_round_last = true;
   }
+  if (intent.jackpot && op === 'debit') {
+    // Optional additions to a contributing spin's debit (issue 25): the contribution is in
+    // millionths of a minor unit, a decimal string (exact at any stake).
+    body.jackpot_id = intent.jackpot.jackpotId;
+    body.jackpot_contribution_micros = intent.jackpot.contributionMicros;
+  }
+  if (intent.jackpot && jackpotLevel !== undefined) {
+    body.action_type = 'jackpot_win';
+    body.jackpot_id = intent.jackpot.jackpotId;
+    body.jackpot_level = jackpotLevel;
+  }
   return JSON.stringify(body);
 }
 
@@ -116,10 +139,11 @@ export function journalEntry(
   intent: RoundIntent,
   op: MoneyOperation,
   amountMinor: string,
+  jackpotLevel?: string,
 ): { transactionId: string; body: string; requestHash: string } {
-  const body = buildCallbackBody(intent, op, amountMinor);
+  const body = buildCallbackBody(intent, op, amountMinor, jackpotLevel);
   return {
-    transactionId: transactionIdOf(intent, op),
+    transactionId: transactionIdOf(intent, op, jackpotLevel),
     body,
     requestHash: createHash('sha256').update(body).digest('hex'),
   };
@@ -206,7 +230,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
    */
   function journalledAhead(input: WalletStepInput): boolean {
     const { intent, operation } = input;
-    if (!intent.journalAhead || input.claim) return false;
+    if (!intent.journalAhead || input.claim || input.jackpotLevel !== undefined) return false;
     if (operation !== 'debit' && !(operation === 'credit' && intent.winMinor !== null)) return false;
     return firstAttempt();
   }
@@ -231,7 +255,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
   async function claimAttempt(input: WalletStepInput): Promise<JournalRow> {
     const { intent, operation, amountMinor } = input;
     if (operation === 'rollback' || operation === 'cancel') await journalOriginalDebit(intent);
-    const body = buildCallbackBody(intent, operation, amountMinor);
+    const body = buildCallbackBody(intent, operation, amountMinor, input.jackpotLevel);
     const { rows } = await deps.pool.query<JournalRow>(
       `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
          transaction_type, amount_minor, currency, original_transaction_id, request_body, request_hash, attempts)
@@ -242,7 +266,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
              updated_at = now()
        RETURNING transaction_id, status, request_body, attempts, error_code, wallet_balance`,
       [
-        transactionIdOf(intent, operation),
+        transactionIdOf(intent, operation, input.jackpotLevel),
         intent.operatorId,
         intent.sessionId,
         intent.roundId,
@@ -351,6 +375,14 @@ export function createSettlementActivities(deps: SettlementDeps) {
          UPDATE free_round_grants SET won_minor = won_minor + ${p(input.amountMinor)}::bigint
          WHERE operator_id = ${p(intent.operatorId)} AND campaign_id = ${p(intent.freeRound.campaignId)}
            AND external_player_id = ${p(intent.playerId)} AND EXISTS (SELECT 1 FROM tx) RETURNING 1
+       )`);
+    }
+    if (input.jackpotLevel !== undefined && outcome.status === 'success') {
+      // The hit is paid in the statement recording its credit.
+      parts.push(`jh AS (
+         UPDATE jackpot_hits SET status = 'paid', settled_at = now()
+         WHERE round_id = ${p(intent.roundId)} AND level = ${p(input.jackpotLevel)} AND status = 'pending'
+           AND EXISTS (SELECT 1 FROM tx) RETURNING 1
        )`);
     }
     if (intent.journalAhead && input.operation === 'cancel' && outcome.status === 'success') {

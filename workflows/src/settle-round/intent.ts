@@ -59,6 +59,32 @@ export interface RoundIntent {
    * the campaign, `free_round_last: true`. Journal ahead: the spin writes the credit's row.
    */
   freeRound?: FreeRoundIntent;
+  /**
+   * A paid spin of a title in a progressive jackpot (issue 25, docs/jackpots-and-promotions.md):
+   * the jackpot it fed and its contribution (millionths of a minor unit), carried by the debit as
+   * optional fields; and, when the spin's statement awarded one or more levels at the pools' row
+   * locks, the wins, each paid after the round's credit by a credit of its own (`action_type:
+   * jackpot_win`, transaction `<round>:jackpot:<level>`). Absent on every other round.
+   */
+  jackpot?: JackpotIntent;
+}
+
+export interface JackpotIntent {
+  jackpotId: string;
+  /** Summed over the levels, in millionths of a minor unit (a decimal string). */
+  contributionMicros: string;
+  /** Set by the spin's statement (never by the caller): the levels this spin won, and how much. */
+  wins?: JackpotWinIntent[];
+}
+
+export interface JackpotWinIntent {
+  level: string;
+  amountMinor: string;
+}
+
+/** The transaction id of a jackpot win's credit: one per round and level, never invented again. */
+export function jackpotWinTransactionId(roundId: string, level: string): string {
+  return `${roundId}:jackpot:${level}`;
 }
 
 export interface FreeRoundIntent {

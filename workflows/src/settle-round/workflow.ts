@@ -112,10 +112,27 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     },
     {
       validator: (_request: { reason: string }) => {
-        if (phase === 'done' || phase === 'credit') throw new Error(`the round is ${phase}`);
+        if (phase === 'done' || phase === 'credit' || phase === 'jackpot')
+          throw new Error(`the round is ${phase}`);
       },
     },
   );
+
+  // After the round's own credit: each jackpot level the spin won is paid by a credit of its own
+  // (`action_type: jackpot_win`), journalled first and retried until the wallet answers, like
+  // every credit. A round that never completes never pays them (its hits are forfeited).
+  async function payJackpotWins(): Promise<void> {
+    for (const win of intent.jackpot?.wins ?? []) {
+      phase = 'jackpot';
+      await durable.walletStep({
+        intent,
+        operation: 'credit',
+        amountMinor: win.amountMinor,
+        jackpotLevel: win.level,
+        claim: true,
+      });
+    }
+  }
 
   // 0. One step first (a slot spin): debit, then credit, in one local activity that never throws.
   // What it settles is final here; anything else goes on through the ordinary steps below.
@@ -138,6 +155,7 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     }
     if (first.credit?.status === 'success') {
       outcome = { status: 'completed', winMinor: intent.winMinor, balance: first.credit.balance };
+      await payJackpotWins();
       phase = 'done';
       return outcome;
     }
@@ -261,6 +279,7 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     roundStatusOnSuccess: 'completed',
   });
   outcome = { status: 'completed', winMinor, balance: credit.status === 'success' ? credit.balance : '' };
+  await payJackpotWins();
   phase = 'done';
   return outcome;
 }

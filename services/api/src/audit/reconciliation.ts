@@ -199,7 +199,7 @@ export async function journalDrift(
             rr.game_delta_minor AS s_game, rr.wallet_delta_minor AS s_wallet, rr.journal_rows AS s_rows,
             rr.pending_rows AS s_pending, rr.foreign_rows AS s_foreign,
             CASE WHEN r.status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
-                 ELSE r.win_minor - r.bet_minor END::bigint AS j_game,
+                 ELSE r.win_minor + r.jackpot_win_minor - r.bet_minor END::bigint AS j_game,
             coalesce(j.wallet, 0)::bigint AS j_wallet, coalesce(j.n, 0)::int AS j_rows,
             coalesce(j.pending, 0)::int AS j_pending, coalesce(j.foreign_n, 0)::int AS j_foreign
      FROM rounds r
@@ -225,7 +225,7 @@ export async function journalDrift(
             OR (rr.operator_id, rr.created_at, rr.currency) IS DISTINCT FROM (r.operator_id, r.created_at, r.currency)
             OR (rr.game_delta_minor, rr.wallet_delta_minor, rr.journal_rows, rr.pending_rows, rr.foreign_rows)
                IS DISTINCT FROM (CASE WHEN r.status IN ('rejected', 'cancelled', 'rolled_back') THEN 0
-                                      ELSE r.win_minor - r.bet_minor END::bigint,
+                                      ELSE r.win_minor + r.jackpot_win_minor - r.bet_minor END::bigint,
                                  coalesce(j.wallet, 0)::bigint, coalesce(j.n, 0)::int, coalesce(j.pending, 0)::int,
                                  coalesce(j.foreign_n, 0)::int))
      ORDER BY r.round_id

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type PoolClient, withTransaction } from '@opi/db';
 import type { SlotPlayer, SlotPlayResult } from '@opi/play/engines/slot-player';
+import {
+  JACKPOT_ELIGIBLE_SQL,
+  type LevelPlay,
+  loadSpinJackpot,
+  playLevels,
+  type SpinJackpot,
+} from '@opi/play/jackpots/spin-jackpot';
 import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import {
@@ -19,7 +26,13 @@ import {
 import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
-import { journalEntry, type RoundIntent, transactionIdsFor, withTrace } from '@opi/workflows';
+import {
+  type JackpotWinIntent,
+  journalEntry,
+  type RoundIntent,
+  transactionIdsFor,
+  withTrace,
+} from '@opi/workflows';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
 
@@ -163,7 +176,7 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     );
     freeRound = { campaign_id: free.campaign_id, bet_minor: free.bet_minor, ...counted };
   } else {
-    await recordSpinRound(deps.pool, session, intent, jsonSafe(result.outcome));
+    await recordPaidSpin(deps, session, intent, result.costMinor, jsonSafe(result.outcome));
   }
   const started = await startRoundSettlement(deps.temporal, intent, { awaitOutcome: true });
   const settled = await started.settled(SPIN_WAIT_MS);
@@ -177,7 +190,45 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     balance: settled && 'balance' in settled ? settled.balance : null,
     error: settled && settled.status === 'rejected' ? settled.error : null,
     outcome: jsonSafe(result.outcome),
+    jackpot_wins: (intent.jackpot?.wins ?? []).map((w) => ({
+      jackpot_id: intent.jackpot!.jackpotId,
+      level: w.level,
+      amount_minor: w.amountMinor,
+    })),
   };
+}
+
+/**
+ * A paid spin: the jackpot it feeds (the process's cache, dropped by the change feed) decides the
+ * debit's optional fields, so they are in the journal-ahead body; the statement checks the
+ * jackpot again at the row locks. If it no longer applies (closed or opted out since the cache
+ * was filled), the spin is recorded once more from the database's answer.
+ */
+async function recordPaidSpin(
+  deps: GameDeps,
+  session: RuntimeSession,
+  intent: RoundIntent,
+  stakeMinor: bigint,
+  outcome: unknown,
+) {
+  const lookup = () => loadSpinJackpot(deps.pool, session.operator_id, session.symbol, session.currency);
+  let jackpot = await deps.caches.jackpots.get(
+    `${session.operator_id}|${session.symbol}|${session.currency}`,
+    lookup,
+  );
+  for (let attempt = 0; ; attempt++) {
+    const play = jackpot ? playFor(jackpot, intent, stakeMinor) : undefined;
+    if (!play) delete intent.jackpot;
+    const recorded = await recordSpinRound(deps.pool, session, intent, outcome, play);
+    if (recorded !== 'jackpot_stale' || attempt > 0) return;
+    jackpot = await lookup();
+  }
+}
+
+function playFor(jackpot: SpinJackpot, intent: RoundIntent, stakeMinor: bigint) {
+  const { levels, contributionMicros } = playLevels(jackpot, stakeMinor);
+  intent.jackpot = { jackpotId: jackpot.jackpotId, contributionMicros: contributionMicros.toString() };
+  return { jackpotId: jackpot.jackpotId, levels, contributionMicros };
 }
 
 /**
@@ -196,24 +247,21 @@ async function recordSpinRound(
   session: RuntimeSession,
   intent: RoundIntent,
   outcome: unknown,
-) {
+  jackpot?: { jackpotId: string; levels: LevelPlay[]; contributionMicros: bigint },
+): Promise<'recorded' | 'jackpot_stale'> {
   // A free round has no debit: its journal-ahead row is the credit's.
   const step = intent.freeRound
     ? journalEntry(intent, 'credit', intent.winMinor ?? '0')
     : journalEntry(intent, 'debit', intent.stakeMinor);
   const stepType = intent.freeRound ? 'credit' : 'debit';
   const stepAmount = intent.freeRound ? (intent.winMinor ?? '0') : intent.stakeMinor;
-  const { rows } = await db.query<
-    BetsBlockedRow &
-      SpinRulesRow & {
-        session_status: string;
-        operator_status: string | null;
-        open_round_id: string | null;
-        inserted: number;
-        journalled: number;
-      }
-  >(
-    `WITH s AS (
+  // With a jackpot, the statement also takes the pools' row locks: each level's contribution goes
+  // in, and a level the spin's draw hit is won only if no other spin hit it since this statement's
+  // snapshot (one hit per reset; the pool's `hits` count tells). The round's intent gets the wins
+  // (jsonb_set) so that a resumed workflow pays them too. A unique-index race with another spin of
+  // the session is then an error (no DO NOTHING): the pools' updates must not outlive the round.
+  const jp = jackpot !== undefined;
+  const sql = `WITH s AS (
        SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
               reality_check_due_at
          FROM sessions WHERE session_id = $3 FOR SHARE
@@ -224,10 +272,8 @@ async function recordSpinRound(
         WHERE session_id = $3 AND status = 'open' LIMIT 1
      ), last_spin AS (
        SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
-     ), ins AS (
-       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
-                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor)
-       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, $9, $10, $15, $16 FROM s
+     ), ok AS (
+       SELECT 1 FROM s
         WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
           AND s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
           -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
@@ -235,7 +281,52 @@ async function recordSpinRound(
           AND NOT coalesce(s.reality_check_due_at <= now(), false)
           AND NOT coalesce((SELECT created_at FROM last_spin)
                            > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
-       ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING
+          ${jp ? `AND ${JACKPOT_ELIGIBLE_SQL('$19', '$2', '$5')}` : ''}
+     ), ${
+       jp
+         ? `snap AS (
+       SELECT level, hits FROM jackpot_pools WHERE jackpot_id = $19 AND currency = $7
+     ), lv AS (
+       SELECT * FROM jsonb_to_recordset($20::jsonb) AS x(level text, contribution_micros bigint, hit boolean)
+     ), jp AS (
+       UPDATE jackpot_pools p
+          SET (amount_micros, reserve_micros, seeded_micros, contributions_micros, wins_micros, hits,
+               last_win_round_id, last_win_minor, last_win_at, updated_at) =
+              (SELECT f.new_amount, f.new_reserve,
+                      p.seeded_micros + CASE WHEN f.win_minor > 0 THEN p.seed_minor * 1000000 ELSE 0 END,
+                      p.contributions_micros + lv.contribution_micros,
+                      p.wins_micros + f.win_minor::numeric * 1000000,
+                      p.hits + CASE WHEN f.win_minor > 0 THEN 1 ELSE 0 END,
+                      CASE WHEN f.win_minor > 0 THEN $1 ELSE p.last_win_round_id END,
+                      CASE WHEN f.win_minor > 0 THEN f.win_minor ELSE p.last_win_minor END,
+                      CASE WHEN f.win_minor > 0 THEN now() ELSE p.last_win_at END,
+                      now()
+                 FROM jackpot_pool_step(p.amount_micros, p.reserve_micros, p.cap_minor, p.seed_minor,
+                                        lv.contribution_micros, lv.hit AND p.hits = snap.hits) f)
+         FROM lv JOIN snap ON snap.level = lv.level
+        WHERE p.jackpot_id = $19 AND p.currency = $7 AND p.level = lv.level AND EXISTS (SELECT 1 FROM ok)
+       RETURNING p.level, CASE WHEN p.last_win_round_id = $1 THEN p.last_win_minor ELSE 0 END AS win_minor
+     ), jw AS (
+       SELECT jsonb_agg(jsonb_build_object('level', level, 'amountMinor', win_minor::text) ORDER BY level) AS wins,
+              coalesce(sum(win_minor), 0)::bigint AS total
+         FROM jp WHERE win_minor > 0
+     ), jh AS (
+       INSERT INTO jackpot_hits (round_id, jackpot_id, level, currency, operator_id, external_player_id, amount_minor)
+       SELECT $1, $19, level, $7, $2, $12, win_minor FROM jp WHERE win_minor > 0
+       RETURNING 1
+     ), `
+         : ''
+     }ins AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor${
+                             jp ? ', jackpot_id, jackpot_contribution_micros, jackpot_win_minor' : ''
+                           })
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, ${
+         jp
+           ? `CASE WHEN jw.wins IS NULL THEN $9::jsonb ELSE jsonb_set($9::jsonb, '{jackpot,wins}', jw.wins) END`
+           : '$9'
+       }, $10, $15, $16${jp ? ', $19, $21, jw.total' : ''} FROM ok${jp ? ', jw' : ''}
+       ${jp ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
        RETURNING round_id
      ), journal AS (
        INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
@@ -249,32 +340,56 @@ async function recordSpinRound(
             (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
               AS retry_after_ms,
             (SELECT count(*) FROM ins)::int AS inserted,
-            (SELECT count(*) FROM journal)::int AS journalled
-       FROM s`,
-    [
-      intent.roundId,
-      intent.operatorId,
-      intent.sessionId,
-      session.player_id,
-      intent.gameSymbol,
-      intent.providerId,
-      intent.currency,
-      intent.stakeMinor,
-      JSON.stringify(withTrace(intent)),
-      JSON.stringify(outcome),
-      step.transactionId,
-      intent.playerId,
-      step.body,
-      step.requestHash,
-      intent.freeRound?.campaignId ?? null,
-      intent.freeRound?.betMinor ?? null,
-      stepType,
-      stepAmount,
-    ],
-  );
+            (SELECT count(*) FROM journal)::int AS journalled,
+            ${jp ? `(SELECT wins FROM jw) AS jackpot_wins, ${JACKPOT_ELIGIBLE_SQL('$19', '$2', '$5')} AS jackpot_eligible` : 'NULL::jsonb AS jackpot_wins, true AS jackpot_eligible'}
+       FROM s`;
+  const params: unknown[] = [
+    intent.roundId,
+    intent.operatorId,
+    intent.sessionId,
+    session.player_id,
+    intent.gameSymbol,
+    intent.providerId,
+    intent.currency,
+    intent.stakeMinor,
+    JSON.stringify(withTrace(intent)),
+    JSON.stringify(outcome),
+    step.transactionId,
+    intent.playerId,
+    step.body,
+    step.requestHash,
+    intent.freeRound?.campaignId ?? null,
+    intent.freeRound?.betMinor ?? null,
+    stepType,
+    stepAmount,
+  ];
+  if (jackpot)
+    params.push(jackpot.jackpotId, JSON.stringify(jackpot.levels), jackpot.contributionMicros.toString());
+  let rows: (BetsBlockedRow &
+    SpinRulesRow & {
+      session_status: string;
+      operator_status: string | null;
+      open_round_id: string | null;
+      inserted: number;
+      journalled: number;
+      jackpot_wins: JackpotWinIntent[] | null;
+      jackpot_eligible: boolean;
+    })[];
+  try {
+    ({ rows } = await db.query(sql, params));
+  } catch (err) {
+    // Two spins of one session racing past the open-round check meet at the unique index.
+    if ((err as { code?: string; constraint?: string }).code === '23505')
+      throw new HttpError(409, 'Another round of this session is still being settled');
+    throw err;
+  }
   const row = rows[0];
   if (!row) throw new HttpError(401, 'Missing or invalid session token');
-  if (row.inserted === 1 && row.journalled === 1) return;
+  if (row.inserted === 1 && row.journalled === 1) {
+    if (intent.jackpot && row.jackpot_wins) intent.jackpot.wins = row.jackpot_wins;
+    return 'recorded';
+  }
+  if (!row.jackpot_eligible) return 'jackpot_stale';
   // Revoked, or its operator suspended, by the time the round would be written: no round.
   if (row.session_status !== 'active') throw sessionRevokedError();
   if (row.operator_status !== 'active') throw operatorSuspendedError();
@@ -324,7 +439,8 @@ async function recordFreeRound(
     const grant = rows[0];
     if (!grant) throw new HttpError(409, 'No free rounds are left for this title');
     const last = grant.rounds_used === grant.rounds_total;
-    await recordSpinRound(client, session, buildIntent(last), outcome);
+    if ((await recordSpinRound(client, session, buildIntent(last), outcome)) !== 'recorded')
+      throw new HttpError(409, 'Another round of this session is still being settled');
     return { last, rounds_remaining: grant.rounds_total - grant.rounds_used };
   });
 }
