@@ -1,6 +1,7 @@
 import type { Pool, SecretBox } from '@opi/db';
 import { createFloorActivities } from './floor/activities.js';
 import { createProbeActivities } from './probe/activities.js';
+import { createPromotionActivities } from './promotions/activities.js';
 import { createSettlementActivities, type SettlementDeps } from './settle-round/activities.js';
 
 export interface ActivityDeps {
@@ -19,16 +20,19 @@ export function createActivities(deps: ActivityDeps) {
     ...createFloorActivities(deps.settlement?.announce),
   };
   if (!deps.box) return { ...base };
+  const settlement = {
+    pool: deps.pool,
+    box: deps.box,
+    walletTimeoutMs: 10_000,
+    stuckAfterAttempts: 3,
+    requireHttps: false,
+    ...deps.settlement,
+  };
   return {
     ...base,
-    ...createSettlementActivities({
-      pool: deps.pool,
-      box: deps.box,
-      walletTimeoutMs: 10_000,
-      stuckAfterAttempts: 3,
-      requireHttps: false,
-      ...deps.settlement,
-    }),
+    ...createSettlementActivities(settlement),
+    // Promotional payouts and tournaments (issue 25): the same wallet settings.
+    ...createPromotionActivities(settlement),
   };
 }
 

@@ -4,6 +4,15 @@ export * from './floor/activities.js';
 export * from './floor/start.js';
 export type { FloorRoundInput, FloorRoundResult } from './floor/workflow.js';
 export type { ProbeActivities } from './probe/activities.js';
+export * from './promotions/activities.js';
+export * from './promotions/messages.js';
+export * from './promotions/start.js';
+export type {
+  PayPromoInput,
+  PromoTuning,
+  RunTournamentInput,
+  TournamentResult,
+} from './promotions/workflow.js';
 export * from './settle-round/activities.js';
 export * from './settle-round/intent.js';
 export * from './settle-round/local-outcomes.js';
