@@ -2,6 +2,7 @@ import type { Config } from '@opi/config';
 import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
 import { createSlotPlayer } from '@opi/play/engines/slot-player';
 import type { GameDeps } from './deps.js';
+import { JackpotTicker } from './jackpots/ticker.js';
 
 /** Builds the game server's dependencies: the shared play ones, the engines, the hosted worker. */
 export async function createGameDeps(config: Config): Promise<GameDeps & { close(): Promise<void> }> {
@@ -9,10 +10,18 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     name: 'game-server',
     hostWorker: config.GAME_SETTLEMENT_WORKER === 'on',
   });
+  const jackpots = new JackpotTicker(play.pool, (subscriber, tick) =>
+    play.refresh.sendTo(subscriber, 'jackpot', tick),
+  );
   return {
     ...play,
     slots: createSlotPlayer(),
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
     gameBaseUrl: gameBaseUrl(config),
+    jackpots,
+    async close() {
+      jackpots.stop();
+      await play.close();
+    },
   };
 }

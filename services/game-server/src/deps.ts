@@ -1,5 +1,6 @@
 import type { PlayDeps } from '@opi/play/deps';
 import type { SlotPlayer } from '@opi/play/engines/slot-player';
+import type { JackpotTicker } from './jackpots/ticker.js';
 
 /** Everything the game server's routes need, built once by its create-deps.ts (or a test). */
 export interface GameDeps extends PlayDeps {
@@ -9,4 +10,6 @@ export interface GameDeps extends PlayDeps {
   native?: { abandonAfterSeconds: number };
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
   gameBaseUrl: string;
+  /** The pages' live jackpot values (jackpots/ticker.ts). */
+  jackpots: JackpotTicker;
 }

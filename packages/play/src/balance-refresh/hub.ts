@@ -216,6 +216,17 @@ export class RefreshHub {
   }
 
   /** Ends this process's streams of a session now; true if any. */
+  /**
+   * Sends one event to one of this process's streams (the game server's jackpot ticker). False
+   * when the stream is gone.
+   */
+  sendTo(subscriberId: string, event: string, data: unknown): boolean {
+    const local = this.subscribers.get(subscriberId);
+    if (!local) return false;
+    this.send(local, sseEvent(event, data));
+    return true;
+  }
+
   endSession(sessionId: string): boolean {
     const ids = [...(this.bySession.get(sessionId) ?? [])];
     for (const id of ids) this.end(id, 'session_ended');

@@ -52,6 +52,10 @@ export function renderGamePage(
     <h1 class="title">${escapeHtml(page.title)}</h1>
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
+  <section class="jackpot-ticker" data-testid="jackpot-ticker" aria-label="Jackpots" hidden>
+    <span class="label" data-testid="jackpot-name"></span>
+    <ul class="jackpot-levels" data-testid="jackpot-levels"></ul>
+  </section>
   <section class="reels" data-testid="reels" aria-label="Reels">${reelCells}</section>
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
@@ -70,6 +74,11 @@ export function renderGamePage(
   </section>
   ${sessionPlayBar()}
   ${realityCheckDialog()}
+  <section class="jackpot-win" data-testid="jackpot-win" role="alertdialog" aria-modal="true" aria-labelledby="jackpot-win-title" hidden>
+    <h2 id="jackpot-win-title">Jackpot</h2>
+    <p data-testid="jackpot-win-text"></p>
+    <button type="button" data-testid="jackpot-win-close">Continue</button>
+  </section>
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

@@ -4,12 +4,14 @@ import { hashLaunchToken } from '@opi/play/sessions/tokens';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type { Context } from 'koa';
 import type { GameDeps } from '../deps.js';
+import { sessionJackpotId } from '../jackpots/ticker.js';
 
 /**
  * GET /api/runtime/events: the open game page's server-sent-event stream (read with fetch()
  * streaming, so the session token travels in `x-session-token`). `ready` carries the subscriber
  * id once the page counts as present; `balance-refresh` asks the page to read its balance again;
- * a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409). A session
+ * `jackpot` carries the values of the jackpot the session's spins feed (on connect, then on each
+ * change; jackpots/ticker.ts); a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409). A session
  * holds at most 3 streams per process (the oldest is ended with `closed` `{reason:'superseded'}`),
  * a process at most 2,000 (else 503 with Retry-After), and a stream ends (`closed`
  * `{reason:'session_ended'}`) when its session is revoked, expires or is relaunched (hub.ts sweep).
@@ -37,13 +39,19 @@ export function eventStream(deps: GameDeps) {
       );
     }
     // The page going away (or the server ending the stream) removes its presence row.
-    ctx.res.once('close', () => subscriber.close());
+    ctx.res.once('close', () => {
+      deps.jackpots.unwatch(subscriber.id);
+      subscriber.close();
+    });
     try {
       await subscriber.ready;
     } catch (err) {
       subscriber.close();
       throw err;
     }
+    // The jackpot the session's spins feed: its ticker values come on this stream (`jackpot`).
+    const jackpotId = await sessionJackpotId(deps, session);
+    if (jackpotId && !ctx.res.writableEnded) deps.jackpots.watch(subscriber.id, jackpotId, session.currency);
     const socket = ctx.req.socket;
     socket.setTimeout(0);
     socket.setNoDelay(true);

@@ -7,6 +7,7 @@ import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type { Middleware } from 'koa';
 import type { GameDeps } from '../deps.js';
+import { sessionJackpotId } from '../jackpots/ticker.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
 import { spin } from './spin.js';
@@ -72,5 +73,13 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
     ctx.body = await readWalletBalance(deps, ctx.state.session as RuntimeSession);
   });
   router.get('/events', ...guard, eventStream(deps));
+  // The jackpot the session's paid spins feed, with each level's pool now (null: none). Pages
+  // without an event stream (prov_b) read it every second.
+  router.get('/jackpot', ...guard, async (ctx) => {
+    const session = ctx.state.session as RuntimeSession;
+    const jackpotId = await sessionJackpotId(deps, session);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { jackpot: jackpotId ? await deps.jackpots.current(jackpotId, session.currency) : null };
+  });
   return router;
 }

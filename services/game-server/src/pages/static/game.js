@@ -23,6 +23,12 @@
     freeStake: byId('free-rounds-stake'),
     freeWon: byId('free-rounds-won'),
     freeDecline: byId('free-rounds-decline'),
+    jackpot: byId('jackpot-ticker'),
+    jackpotName: byId('jackpot-name'),
+    jackpotLevels: byId('jackpot-levels'),
+    jackpotWin: byId('jackpot-win'),
+    jackpotWinText: byId('jackpot-win-text'),
+    jackpotWinClose: byId('jackpot-win-close'),
   };
 
   let session = null;
@@ -263,7 +269,15 @@
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
   async function spin() {
-    if (spinning || ended || blocked || check.isOpen() || Date.now() < spinLockedUntil || !el.stake.value)
+    if (
+      spinning ||
+      ended ||
+      blocked ||
+      check.isOpen() ||
+      !el.jackpotWin.hidden ||
+      Date.now() < spinLockedUntil ||
+      !el.stake.value
+    )
       return;
     spinning = true;
     lockSpinsFor(session.rules?.min_spin_interval_ms ?? 0);
@@ -312,6 +326,7 @@
         el.lastWin.textContent = money.format(r.win_minor);
         say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
         check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
+        if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins);
       } else if (r.status === 'pending') {
         showGrid(r.outcome);
         el.lastWin.dataset.winMinor = r.win_minor;
@@ -341,6 +356,50 @@
       spinning = false;
       if (!ended) setBusy(false);
     }
+  }
+
+  // ── jackpot ticker and win screen (GET /api/runtime/jackpot; `jackpot` events on the stream) ──
+  let jackpotPoll = null;
+  function showJackpot(tick) {
+    el.jackpot.hidden = !tick;
+    if (!tick) return;
+    el.jackpot.dataset.jackpotId = tick.jackpot_id;
+    el.jackpotName.textContent = tick.name;
+    el.jackpotLevels.replaceChildren(
+      ...tick.levels.map((l) => {
+        const item = document.createElement('li');
+        item.setAttribute('data-testid', 'jackpot-level');
+        item.dataset.level = l.level;
+        item.dataset.amountMinor = l.amount_minor;
+        const name = document.createElement('span');
+        name.className = 'label';
+        name.textContent = l.level;
+        const amount = document.createElement('output');
+        amount.textContent = money.format(l.amount_minor);
+        item.append(name, amount);
+        return item;
+      }),
+    );
+  }
+  async function readJackpot() {
+    try {
+      const res = await api('/api/runtime/jackpot');
+      if (res.ok) showJackpot(res.json.jackpot);
+    } catch {
+      // The next read tries again.
+    }
+  }
+  /** The spin won one or more levels: their own screen; the wallet is paid just after the round. */
+  function showJackpotWin(wins) {
+    const total = wins.reduce((sum, w) => sum + BigInt(w.amount_minor), 0n);
+    el.jackpotWin.dataset.amountMinor = total.toString();
+    el.jackpotWinText.textContent = `You won ${wins
+      .map((w) => `the ${w.level} jackpot: ${money.format(w.amount_minor)}`)
+      .join(', ')}.`;
+    el.jackpotWin.hidden = false;
+    el.jackpotWinClose.focus();
+    setTimeout(() => void refreshBalance(), 1500);
+    void readJackpot();
   }
 
   // ── free rounds (GET /api/runtime/session: free_rounds) ───────────────────────────────────────
@@ -426,7 +485,7 @@
         if (res.status === 404 || res.status === 409 || res.status === 401 || res.status === 403) return;
         if (res.ok && res.body) {
           el.game.dataset.events = 'connecting';
-          await readEvents(res.body, (name) => {
+          await readEvents(res.body, (name, data) => {
             if (name === 'ready') {
               el.game.dataset.events = 'ready';
               delay = 1000;
@@ -435,6 +494,8 @@
               connectedBefore = true;
             } else if (name === 'balance-refresh') {
               void refreshBalance();
+            } else if (name === 'jackpot') {
+              showJackpot(JSON.parse(data));
             } else if (name === 'closed') {
               // The server ended this stream for good (another tab of the session took its place,
               // or the session is over): no reconnect.
@@ -490,15 +551,25 @@
     if (session.bets_blocked) blockBets(session.bets_blocked);
     showFreeRounds(session.free_rounds ?? null);
     await refreshBalance();
+    await readJackpot();
+    // The stream carries the ticker (prov_a); a page without one reads it every second.
+    if (!el.jackpot.hidden && session.provider_id !== 'prov_a')
+      jackpotPoll = setInterval(() => void readJackpot(), 1000);
     void subscribe();
   }
 
   el.spin.addEventListener('click', () => void spin());
   el.freeDecline.addEventListener('click', () => void declineFreeRounds());
+  el.jackpotWinClose.addEventListener('click', () => {
+    el.jackpotWin.hidden = true;
+  });
   el.level.addEventListener('change', fillStakes);
   el.close.addEventListener('click', () => {
     if (el.close.dataset.href) check.leave();
   });
-  window.addEventListener('pagehide', () => stream.abort());
+  window.addEventListener('pagehide', () => {
+    stream.abort();
+    if (jackpotPoll) clearInterval(jackpotPoll);
+  });
   void start();
 })();
