@@ -14,4 +14,5 @@ export * from './player-protection.js';
 export * from './primitives.js';
 export * from './queries.js';
 export * from './staff.js';
+export * from './tournaments.js';
 export * from './wallet.js';

@@ -27,6 +27,7 @@ import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
+import { adminTournamentRoutes, tournamentRoutes } from './tournaments/routes.js';
 
 /**
  * The operator API's own policy, on every response (a route may replace it: the /docs reference
@@ -85,6 +86,7 @@ export function createApp(deps: ApiDeps): Koa {
   provider.use(balanceRefreshRoutes(deps, providerGuard).routes());
   provider.use(freeRoundRoutes(deps, providerGuard).routes());
   provider.use(jackpotRoutes(deps, providerGuard).routes());
+  provider.use(tournamentRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),
@@ -98,6 +100,7 @@ export function createApp(deps: ApiDeps): Koa {
     staffRoutes(deps),
     revokeSessionRoutes(deps, adminGuard),
     adminJackpotRoutes(deps, adminGuard),
+    adminTournamentRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
