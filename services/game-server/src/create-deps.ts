@@ -1,6 +1,7 @@
 import type { Config } from '@opi/config';
 import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
 import { createSlotPlayer } from '@opi/play/engines/slot-player';
+import { ConfigCache } from '@opi/service-kit/cache/change-feed';
 import type { GameDeps } from './deps.js';
 import { JackpotTicker } from './jackpots/ticker.js';
 
@@ -19,6 +20,7 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
     gameBaseUrl: gameBaseUrl(config),
     jackpots,
+    prizeDrops: new ConfigCache(play.feed),
     async close() {
       jackpots.stop();
       await play.close();

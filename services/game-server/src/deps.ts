@@ -1,6 +1,8 @@
 import type { PlayDeps } from '@opi/play/deps';
 import type { SlotPlayer } from '@opi/play/engines/slot-player';
+import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
 import type { JackpotTicker } from './jackpots/ticker.js';
+import type { SpinPrizeDrop } from './promotions/prize-drop.js';
 
 /** Everything the game server's routes need, built once by its create-deps.ts (or a test). */
 export interface GameDeps extends PlayDeps {
@@ -12,4 +14,6 @@ export interface GameDeps extends PlayDeps {
   gameBaseUrl: string;
   /** The pages' live jackpot values (jackpots/ticker.ts). */
   jackpots: JackpotTicker;
+  /** The prize drop a session's spins may win, per operator, title and currency (change feed). */
+  prizeDrops: ConfigCache<SpinPrizeDrop | null>;
 }

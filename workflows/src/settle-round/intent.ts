@@ -67,6 +67,19 @@ export interface RoundIntent {
    * jackpot_win`, transaction `<round>:jackpot:<level>`). Absent on every other round.
    */
   jackpot?: JackpotIntent;
+  /**
+   * A prize drop's award to this spin (issue 25), set by the spin's statement at the drop pool's
+   * row lock: paid after the round's credit (and its jackpot wins) by the promotional payout's own
+   * credit (`action_type: promo_win`, `promo_type: prize_drop`, round reference = the payout id).
+   * A round that never completes never pays it (the award is void).
+   */
+  prizeDrop?: PrizeDropIntent;
+}
+
+export interface PrizeDropIntent {
+  dropId: string;
+  payoutId: string;
+  amountMinor: string;
 }
 
 export interface JackpotIntent {

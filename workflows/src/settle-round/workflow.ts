@@ -1,4 +1,5 @@
 import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { PromotionActivities } from '../promotions/activities.js';
 import type {
   FirstAttemptStep,
   SettlementActivities,
@@ -112,7 +113,7 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     },
     {
       validator: (_request: { reason: string }) => {
-        if (phase === 'done' || phase === 'credit' || phase === 'jackpot')
+        if (phase === 'done' || phase === 'credit' || phase === 'jackpot' || phase === 'prize_drop')
           throw new Error(`the round is ${phase}`);
       },
     },
@@ -121,6 +122,7 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
   // After the round's own credit: each jackpot level the spin won is paid by a credit of its own
   // (`action_type: jackpot_win`), journalled first and retried until the wallet answers, like
   // every credit. A round that never completes never pays them (its hits are forfeited).
+  // Then a prize drop's award, by its promotional payout's own credit (promotions/activities.ts).
   async function payJackpotWins(): Promise<void> {
     for (const win of intent.jackpot?.wins ?? []) {
       phase = 'jackpot';
@@ -131,6 +133,14 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
         jackpotLevel: win.level,
         claim: true,
       });
+    }
+    if (intent.prizeDrop) {
+      phase = 'prize_drop';
+      const options = { startToCloseTimeout: '60 seconds', retry } as const;
+      const promo = tuning.local
+        ? proxyLocalActivities<PromotionActivities>(options)
+        : proxyActivities<PromotionActivities>(options);
+      await promo.payPromoStep({ payoutId: intent.prizeDrop.payoutId });
     }
   }
 

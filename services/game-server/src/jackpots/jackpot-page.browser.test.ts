@@ -144,3 +144,33 @@ test('phone (prov_b, no event stream): the ticker is read every second and moves
   assert.ok(box && box.width <= 430, 'the ticker fits the phone');
   await context.close();
 });
+
+test('phone: a prize drop won by a spin shows its own screen beside the jackpot', async () => {
+  await h.db.pool.query(
+    `WITH d AS (
+       INSERT INTO prize_drops (drop_id, name, starts_at, ends_at) VALUES ('page-drop', 'Drop', now() - interval '1 minute', now() + interval '1 hour')
+     ), t AS (INSERT INTO prize_drop_titles VALUES ('page-drop', $1))
+     , o AS (INSERT INTO prize_drop_operators (drop_id, operator_id, opted_in) VALUES ('page-drop', $2, true))
+     INSERT INTO prize_drop_pools (drop_id, currency, prize_minor, prizes_total, prizes_left, min_stake_minor, award_every_spins)
+     VALUES ('page-drop', 'EUR', 700, 5, 5, 0, 1)`,
+    [slotA.symbol, OPERATOR],
+  );
+  const url = (await launch('jp-drop', slotA.symbol)).url.toString();
+  const context = await w.lobbyContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(url);
+  await until('ready', async () => (await hook(page, 'game').getAttribute('data-state')) === 'ready');
+  await hook(page, 'spin-button').tap();
+  await until('the win screen', async () => (await hook(page, 'jackpot-win').isVisible()) === true);
+  assert.match((await hook(page, 'jackpot-win-text').textContent())!, /And a prize drop: EUR.7\.00\./);
+  await hook(page, 'jackpot-win-close').tap();
+  await until('the prize is paid and shown', async () => {
+    const held = (await admin.balance(OPERATOR, 'jp-drop', 'EUR')).balance_minor;
+    const { rows } = await h.db.pool.query(`SELECT status FROM promo_payouts WHERE promo_id = 'page-drop'`);
+    return (
+      rows[0]?.status === 'paid' &&
+      (await hook(page, 'game-balance').getAttribute('data-balance-minor')) === held
+    );
+  });
+  await context.close();
+});

@@ -35,6 +35,7 @@ import {
 } from '@opi/workflows';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
+import { drawsPrize, PRIZE_DROP_OPEN_SQL, spinPrizeDrop } from '../promotions/prize-drop.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -190,6 +191,9 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     balance: settled && 'balance' in settled ? settled.balance : null,
     error: settled && settled.status === 'rejected' ? settled.error : null,
     outcome: jsonSafe(result.outcome),
+    prize_drop: intent.prizeDrop
+      ? { drop_id: intent.prizeDrop.dropId, amount_minor: intent.prizeDrop.amountMinor }
+      : null,
     jackpot_wins: (intent.jackpot?.wins ?? []).map((w) => ({
       jackpot_id: intent.jackpot!.jackpotId,
       level: w.level,
@@ -216,10 +220,13 @@ async function recordPaidSpin(
     `${session.operator_id}|${session.symbol}|${session.currency}`,
     lookup,
   );
+  // A prize drop's draw (the pool decides at its row lock whether a prize is left).
+  const drop = await spinPrizeDrop(deps, session);
+  const prizeDrop = drop && drawsPrize(drop, stakeMinor) ? { dropId: drop.dropId } : undefined;
   for (let attempt = 0; ; attempt++) {
     const play = jackpot ? playFor(jackpot, intent, stakeMinor) : undefined;
     if (!play) delete intent.jackpot;
-    const recorded = await recordSpinRound(deps.pool, session, intent, outcome, play);
+    const recorded = await recordSpinRound(deps.pool, session, intent, outcome, play, prizeDrop);
     if (recorded !== 'jackpot_stale' || attempt > 0) return;
     jackpot = await lookup();
   }
@@ -248,6 +255,7 @@ async function recordSpinRound(
   intent: RoundIntent,
   outcome: unknown,
   jackpot?: { jackpotId: string; levels: LevelPlay[]; contributionMicros: bigint },
+  prizeDrop?: { dropId: string },
 ): Promise<'recorded' | 'jackpot_stale'> {
   // A free round has no debit: its journal-ahead row is the credit's.
   const step = intent.freeRound
@@ -261,88 +269,7 @@ async function recordSpinRound(
   // (jsonb_set) so that a resumed workflow pays them too. A unique-index race with another spin of
   // the session is then an error (no DO NOTHING): the pools' updates must not outlive the round.
   const jp = jackpot !== undefined;
-  const sql = `WITH s AS (
-       SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
-              reality_check_due_at
-         FROM sessions WHERE session_id = $3 FOR SHARE
-     ), o AS (
-       SELECT status FROM operators WHERE operator_id = $2 FOR KEY SHARE
-     ), open_round AS (
-       SELECT round_id FROM rounds
-        WHERE session_id = $3 AND status = 'open' LIMIT 1
-     ), last_spin AS (
-       SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
-     ), ok AS (
-       SELECT 1 FROM s
-        WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
-          AND s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
-          -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
-          -- minimum interval after the session's latest round started.
-          AND NOT coalesce(s.reality_check_due_at <= now(), false)
-          AND NOT coalesce((SELECT created_at FROM last_spin)
-                           > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
-          ${jp ? `AND ${JACKPOT_ELIGIBLE_SQL('$19', '$2', '$5')}` : ''}
-     ), ${
-       jp
-         ? `snap AS (
-       SELECT level, hits FROM jackpot_pools WHERE jackpot_id = $19 AND currency = $7
-     ), lv AS (
-       SELECT * FROM jsonb_to_recordset($20::jsonb) AS x(level text, contribution_micros bigint, hit boolean)
-     ), jp AS (
-       UPDATE jackpot_pools p
-          SET (amount_micros, reserve_micros, seeded_micros, contributions_micros, wins_micros, hits,
-               last_win_round_id, last_win_minor, last_win_at, updated_at) =
-              (SELECT f.new_amount, f.new_reserve,
-                      p.seeded_micros + CASE WHEN f.win_minor > 0 THEN p.seed_minor * 1000000 ELSE 0 END,
-                      p.contributions_micros + lv.contribution_micros,
-                      p.wins_micros + f.win_minor::numeric * 1000000,
-                      p.hits + CASE WHEN f.win_minor > 0 THEN 1 ELSE 0 END,
-                      CASE WHEN f.win_minor > 0 THEN $1 ELSE p.last_win_round_id END,
-                      CASE WHEN f.win_minor > 0 THEN f.win_minor ELSE p.last_win_minor END,
-                      CASE WHEN f.win_minor > 0 THEN now() ELSE p.last_win_at END,
-                      now()
-                 FROM jackpot_pool_step(p.amount_micros, p.reserve_micros, p.cap_minor, p.seed_minor,
-                                        lv.contribution_micros, lv.hit AND p.hits = snap.hits) f)
-         FROM lv JOIN snap ON snap.level = lv.level
-        WHERE p.jackpot_id = $19 AND p.currency = $7 AND p.level = lv.level AND EXISTS (SELECT 1 FROM ok)
-       RETURNING p.level, CASE WHEN p.last_win_round_id = $1 THEN p.last_win_minor ELSE 0 END AS win_minor
-     ), jw AS (
-       SELECT jsonb_agg(jsonb_build_object('level', level, 'amountMinor', win_minor::text) ORDER BY level) AS wins,
-              coalesce(sum(win_minor), 0)::bigint AS total
-         FROM jp WHERE win_minor > 0
-     ), jh AS (
-       INSERT INTO jackpot_hits (round_id, jackpot_id, level, currency, operator_id, external_player_id, amount_minor)
-       SELECT $1, $19, level, $7, $2, $12, win_minor FROM jp WHERE win_minor > 0
-       RETURNING 1
-     ), `
-         : ''
-     }ins AS (
-       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
-                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor${
-                             jp ? ', jackpot_id, jackpot_contribution_micros, jackpot_win_minor' : ''
-                           })
-       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, ${
-         jp
-           ? `CASE WHEN jw.wins IS NULL THEN $9::jsonb ELSE jsonb_set($9::jsonb, '{jackpot,wins}', jw.wins) END`
-           : '$9'
-       }, $10, $15, $16${jp ? ', $19, $21, jw.total' : ''} FROM ok${jp ? ', jw' : ''}
-       ${jp ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
-       RETURNING round_id
-     ), journal AS (
-       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-       SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
-       RETURNING 1
-     )
-     SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
-            (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
-            s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
-            (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
-              AS retry_after_ms,
-            (SELECT count(*) FROM ins)::int AS inserted,
-            (SELECT count(*) FROM journal)::int AS journalled,
-            ${jp ? `(SELECT wins FROM jw) AS jackpot_wins, ${JACKPOT_ELIGIBLE_SQL('$19', '$2', '$5')} AS jackpot_eligible` : 'NULL::jsonb AS jackpot_wins, true AS jackpot_eligible'}
-       FROM s`;
+  const pd = prizeDrop !== undefined;
   const params: unknown[] = [
     intent.roundId,
     intent.operatorId,
@@ -363,8 +290,119 @@ async function recordSpinRound(
     stepType,
     stepAmount,
   ];
-  if (jackpot)
-    params.push(jackpot.jackpotId, JSON.stringify(jackpot.levels), jackpot.contributionMicros.toString());
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const jpId = jackpot ? p(jackpot.jackpotId) : '';
+  const jpLevels = jackpot ? p(JSON.stringify(jackpot.levels)) : '';
+  const jpContribution = jackpot ? p(jackpot.contributionMicros.toString()) : '';
+  const pdId = prizeDrop ? p(prizeDrop.dropId) : '';
+  // The round's intent as stored: the caller's, with what the statement decided added to it.
+  let storedIntent = '$9::jsonb';
+  if (jp)
+    storedIntent = `CASE WHEN jw.wins IS NULL THEN ${storedIntent}
+                         ELSE jsonb_set(${storedIntent}, '{jackpot,wins}', jw.wins) END`;
+  if (pd)
+    storedIntent = `CASE WHEN dw.payout_id IS NULL THEN ${storedIntent}
+                         ELSE ${storedIntent} || jsonb_build_object('prizeDrop', jsonb_build_object(
+                           'dropId', ${pdId}::text, 'payoutId', dw.payout_id, 'amountMinor', dw.amount_minor::text)) END`;
+  const jackpotCtes = `snap AS (
+       SELECT level, hits FROM jackpot_pools WHERE jackpot_id = ${jpId} AND currency = $7
+     ), lv AS (
+       SELECT * FROM jsonb_to_recordset(${jpLevels}::jsonb) AS x(level text, contribution_micros bigint, hit boolean)
+     ), jp AS (
+       UPDATE jackpot_pools p
+          SET (amount_micros, reserve_micros, seeded_micros, contributions_micros, wins_micros, hits,
+               last_win_round_id, last_win_minor, last_win_at, updated_at) =
+              (SELECT f.new_amount, f.new_reserve,
+                      p.seeded_micros + CASE WHEN f.win_minor > 0 THEN p.seed_minor * 1000000 ELSE 0 END,
+                      p.contributions_micros + lv.contribution_micros,
+                      p.wins_micros + f.win_minor::numeric * 1000000,
+                      p.hits + CASE WHEN f.win_minor > 0 THEN 1 ELSE 0 END,
+                      CASE WHEN f.win_minor > 0 THEN $1 ELSE p.last_win_round_id END,
+                      CASE WHEN f.win_minor > 0 THEN f.win_minor ELSE p.last_win_minor END,
+                      CASE WHEN f.win_minor > 0 THEN now() ELSE p.last_win_at END,
+                      now()
+                 FROM jackpot_pool_step(p.amount_micros, p.reserve_micros, p.cap_minor, p.seed_minor,
+                                        lv.contribution_micros, lv.hit AND p.hits = snap.hits) f)
+         FROM lv JOIN snap ON snap.level = lv.level
+        WHERE p.jackpot_id = ${jpId} AND p.currency = $7 AND p.level = lv.level AND EXISTS (SELECT 1 FROM ok)
+       RETURNING p.level, CASE WHEN p.last_win_round_id = $1 THEN p.last_win_minor ELSE 0 END AS win_minor
+     ), jw AS (
+       SELECT jsonb_agg(jsonb_build_object('level', level, 'amountMinor', win_minor::text) ORDER BY level) AS wins,
+              coalesce(sum(win_minor), 0)::bigint AS total
+         FROM jp WHERE win_minor > 0
+     ), jh AS (
+       INSERT INTO jackpot_hits (round_id, jackpot_id, level, currency, operator_id, external_player_id, amount_minor)
+       SELECT $1, ${jpId}, level, $7, $2, $12, win_minor FROM jp WHERE win_minor > 0
+       RETURNING 1
+     ), `;
+  // A prize, if one is left: the pool's row lock orders concurrent awards (never more than the
+  // pool). One prize per player per drop and currency: the payout id names them (migration 21).
+  const dropCtes = `dp AS (
+       UPDATE prize_drop_pools d SET prizes_left = d.prizes_left - 1, updated_at = now()
+        WHERE d.drop_id = ${pdId} AND d.currency = $7 AND d.prizes_left > 0 AND EXISTS (SELECT 1 FROM ok)
+          AND ${PRIZE_DROP_OPEN_SQL(pdId, '$2', '$5')}
+          AND NOT EXISTS (SELECT 1 FROM promo_payouts x
+                           WHERE x.promo_type = 'prize_drop' AND x.promo_id = ${pdId} AND x.operator_id = $2
+                             AND x.external_player_id = $12 AND x.currency = $7)
+       RETURNING d.prize_minor
+     ), dw AS (
+       SELECT 'pp_d_' || ${pdId}::text || '_' ||
+              left(encode(sha256(convert_to($2 || chr(10) || $12 || chr(10) || $7, 'UTF8')), 'hex'), 32) AS payout_id,
+              prize_minor AS amount_minor
+         FROM dp
+     ), dpp AS (
+       INSERT INTO promo_payouts (payout_id, promo_type, promo_id, operator_id, external_player_id, player_id, currency,
+                                  amount_minor, session_id, game_symbol)
+       SELECT payout_id, 'prize_drop', ${pdId}, $2, $12, $4, $7, amount_minor, $3, $5 FROM dw
+       RETURNING 1
+     ), `;
+  const sql = `WITH s AS (
+       SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
+              reality_check_due_at
+         FROM sessions WHERE session_id = $3 FOR SHARE
+     ), o AS (
+       SELECT status FROM operators WHERE operator_id = $2 FOR KEY SHARE
+     ), open_round AS (
+       SELECT round_id FROM rounds
+        WHERE session_id = $3 AND status = 'open' LIMIT 1
+     ), last_spin AS (
+       SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
+     ), ok AS (
+       SELECT 1 FROM s
+        WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
+          AND s.bets_blocked_code IS NULL AND NOT EXISTS (SELECT 1 FROM open_round)
+          -- Jurisdiction rules: no spin while a reality check is due, none sooner than the
+          -- minimum interval after the session's latest round started.
+          AND NOT coalesce(s.reality_check_due_at <= now(), false)
+          AND NOT coalesce((SELECT created_at FROM last_spin)
+                           > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
+          ${jp ? `AND ${JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5')}` : ''}
+     ), ${jp ? jackpotCtes : ''}${pd ? dropCtes : ''}ins AS (
+       INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor
+                           ${jp ? ', jackpot_id, jackpot_contribution_micros, jackpot_win_minor' : ''}
+                           ${pd ? ', prize_drop_payout_id' : ''})
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, ${storedIntent}, $10, $15, $16
+              ${jp ? `, ${jpId}, ${jpContribution}, jw.total` : ''} ${pd ? ', dw.payout_id' : ''}
+         FROM ok ${jp ? ', jw' : ''} ${pd ? 'LEFT JOIN dw ON true' : ''}
+       ${jp || pd ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
+       RETURNING round_id
+     ), journal AS (
+       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+       SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
+       RETURNING 1
+     )
+     SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
+            (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
+            s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
+            (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
+              AS retry_after_ms,
+            (SELECT count(*) FROM ins)::int AS inserted,
+            (SELECT count(*) FROM journal)::int AS journalled,
+            ${jp ? `(SELECT wins FROM jw) AS jackpot_wins, ${JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5')} AS jackpot_eligible` : 'NULL::jsonb AS jackpot_wins, true AS jackpot_eligible'},
+            ${pd ? '(SELECT payout_id FROM dw) AS drop_payout_id, (SELECT amount_minor FROM dw)::text AS drop_amount_minor' : 'NULL AS drop_payout_id, NULL AS drop_amount_minor'}
+       FROM s`;
   let rows: (BetsBlockedRow &
     SpinRulesRow & {
       session_status: string;
@@ -374,6 +412,8 @@ async function recordSpinRound(
       journalled: number;
       jackpot_wins: JackpotWinIntent[] | null;
       jackpot_eligible: boolean;
+      drop_payout_id: string | null;
+      drop_amount_minor: string | null;
     })[];
   try {
     ({ rows } = await db.query(sql, params));
@@ -387,6 +427,12 @@ async function recordSpinRound(
   if (!row) throw new HttpError(401, 'Missing or invalid session token');
   if (row.inserted === 1 && row.journalled === 1) {
     if (intent.jackpot && row.jackpot_wins) intent.jackpot.wins = row.jackpot_wins;
+    if (prizeDrop && row.drop_payout_id && row.drop_amount_minor)
+      intent.prizeDrop = {
+        dropId: prizeDrop.dropId,
+        payoutId: row.drop_payout_id,
+        amountMinor: row.drop_amount_minor,
+      };
     return 'recorded';
   }
   if (!row.jackpot_eligible) return 'jackpot_stale';

@@ -27,6 +27,7 @@
     jackpotName: byId('jackpot-name'),
     jackpotLevels: byId('jackpot-levels'),
     jackpotWin: byId('jackpot-win'),
+    jackpotWinTitle: document.getElementById('jackpot-win-title'),
     jackpotWinText: byId('jackpot-win-text'),
     jackpotWinClose: byId('jackpot-win-close'),
   };
@@ -326,7 +327,8 @@
         el.lastWin.textContent = money.format(r.win_minor);
         say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
         check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
-        if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins);
+        if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins, r.prize_drop);
+        else if (r.prize_drop) showPrizeDrop(r.prize_drop);
       } else if (r.status === 'pending') {
         showGrid(r.outcome);
         el.lastWin.dataset.winMinor = r.win_minor;
@@ -389,17 +391,30 @@
       // The next read tries again.
     }
   }
-  /** The spin won one or more levels: their own screen; the wallet is paid just after the round. */
-  function showJackpotWin(wins) {
-    const total = wins.reduce((sum, w) => sum + BigInt(w.amount_minor), 0n);
-    el.jackpotWin.dataset.amountMinor = total.toString();
-    el.jackpotWinText.textContent = `You won ${wins
-      .map((w) => `the ${w.level} jackpot: ${money.format(w.amount_minor)}`)
-      .join(', ')}.`;
+  /** A prize beside the round (a jackpot, a prize drop): its own screen; the wallet is paid just after. */
+  function showPrize(kind, heading, text, amountMinor) {
+    el.jackpotWin.dataset.kind = kind;
+    el.jackpotWin.dataset.amountMinor = amountMinor;
+    el.jackpotWinTitle.textContent = heading;
+    el.jackpotWinText.textContent = text;
     el.jackpotWin.hidden = false;
     el.jackpotWinClose.focus();
     setTimeout(() => void refreshBalance(), 1500);
+  }
+  function showJackpotWin(wins, drop) {
+    const total = wins.reduce((sum, w) => sum + BigInt(w.amount_minor), 0n);
+    const text = wins.map((w) => `the ${w.level} jackpot: ${money.format(w.amount_minor)}`).join(', ');
+    const also = drop ? ` And a prize drop: ${money.format(drop.amount_minor)}.` : '';
+    showPrize('jackpot', 'Jackpot', `You won ${text}.${also}`, total.toString());
     void readJackpot();
+  }
+  function showPrizeDrop(prize) {
+    showPrize(
+      'prize_drop',
+      'Prize drop',
+      `You won a prize drop: ${money.format(prize.amount_minor)}.`,
+      prize.amount_minor,
+    );
   }
 
   // ── free rounds (GET /api/runtime/session: free_rounds) ───────────────────────────────────────
