@@ -141,6 +141,46 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/tournaments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tournaments the operator is opted in to
+     * @description Each tournament the operator takes part in: its window, scoring (`max_multiplier`: the best single round’s win / stake; `total_win`: the sum of the wins), status (`scheduled`, `running`, `ended`: leaderboard frozen and prizes being paid, `paid`, `cancelled`), titles, and per currency the minimum stake of a round that counts and the prize of each rank. A round counts once it is settled (completed); free rounds never count. Prizes are paid after the end by a `credit` with `action_type: promo_win`; see docs/jackpots-and-promotions.md.
+     */
+    get: operations['listTournaments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/tournaments/{tournament_id}/leaderboard': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tournament’s leaderboard: the top N of each currency
+     * @description Live until the end (the scores now, with the prize each rank would win), then the frozen standings (`frozen: true`). Ties go to the earlier score, then to the lower player id. The operator’s own players are shown with their `player_id`; another operator’s players only by a `display_id` that reveals nothing of their id. A rank wins its prize only with a score above zero.
+     */
+    get: operations['getTournamentLeaderboard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/free-rounds/{campaign_id}': {
     parameters: {
       query?: never;
@@ -1462,6 +1502,116 @@ export type components = {
         opted_in: boolean;
       };
     };
+    TournamentCurrencyView: {
+      currency: components['schemas']['CurrencyCode'];
+      min_stake_minor: string;
+      prizes: {
+        rank: number;
+        amount_minor: string;
+      }[];
+    };
+    /** @description A tournament as its operators see it. */
+    TournamentView: {
+      tournament_id: string;
+      name: string;
+      /** @enum {string} */
+      scoring: 'max_multiplier' | 'total_win';
+      starts_at: string;
+      ends_at: string;
+      /**
+       * @description scheduled, running, ended (leaderboard frozen, prizes being paid), paid, or cancelled.
+       * @enum {string}
+       */
+      status: 'scheduled' | 'running' | 'ended' | 'paid' | 'cancelled';
+      /** @description The titles whose rounds score (symbols). */
+      titles: string[];
+      currencies: components['schemas']['TournamentCurrencyView'][];
+    };
+    TournamentListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['TournamentView'][];
+      };
+    };
+    LeaderboardEntry: {
+      rank: number;
+      /** @description The operator's own player: its external id; another operator's: null. */
+      player_id: string | null;
+      /** @description A display id for every entry that reveals nothing of another operator's player id. */
+      display_id: string;
+      /** @description Whether the player is the calling operator's. */
+      own: boolean;
+      /** @description The score: a multiplier (8 decimals) or a total win in minor units. */
+      score: string;
+      /** @description The prize of the rank (minor units), null when the rank wins none. */
+      prize_minor: string | null;
+    };
+    TournamentLeaderboard: {
+      tournament_id: string;
+      /** @enum {string} */
+      status: 'scheduled' | 'running' | 'ended' | 'paid' | 'cancelled';
+      /** @description True once the leaderboard is frozen (the tournament ended); until then it is live. */
+      frozen: boolean;
+      leaderboards: {
+        currency: components['schemas']['CurrencyCode'];
+        items: components['schemas']['LeaderboardEntry'][];
+      }[];
+    };
+    TournamentLeaderboardResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['TournamentLeaderboard'];
+    };
+    /** @description The admin's view: the definition, its operators, and its payouts once frozen. */
+    AdminTournamentView: {
+      tournament_id: string;
+      name: string;
+      /** @enum {string} */
+      scoring: 'max_multiplier' | 'total_win';
+      starts_at: string;
+      ends_at: string;
+      /** @enum {string} */
+      status: 'scheduled' | 'running' | 'ended' | 'paid' | 'cancelled';
+      titles: string[];
+      currencies: components['schemas']['TournamentCurrencyView'][];
+      operators: string[];
+      created_at: string;
+      cancelled_at: string | null;
+      frozen_at: string | null;
+      paid_at: string | null;
+      payouts: {
+        payout_id: string;
+        currency: components['schemas']['CurrencyCode'];
+        rank: number;
+        operator_id: string;
+        player_id: string;
+        amount_minor: string;
+        /** @enum {string} */
+        status: 'pending' | 'paid';
+      }[];
+    };
+    AdminTournamentResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['AdminTournamentView'];
+    };
+    AdminTournamentListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['AdminTournamentView'][];
+      };
+    };
+    AdminTournamentOperatorResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        tournament_id: string;
+        operator_id: string;
+        opted_in: boolean;
+      };
+    };
     /** @enum {string} */
     StaffRole: 'viewer' | 'admin';
     StaffRoleGrant: {
@@ -1719,6 +1869,38 @@ export type components = {
       titles: string[];
       /** @description Its levels, mini first (1 to 10, names unique). */
       levels: components['schemas']['JackpotLevelDefinition'][];
+    };
+    /** @description One currency's leaderboard: who may score, and what each rank wins. */
+    TournamentCurrency: {
+      /** @description The smallest stake (minor units) of a round that counts. */
+      min_stake_minor: number | string;
+      /** @description The prizes by rank: the first is rank 1's. 1 to 100 ranks; a prize never exceeds the one above it (a worse rank never wins more). */
+      prizes: (number | string)[];
+    };
+    TournamentDefinitionRequest: {
+      /** @description The name shown to operators and players. */
+      name: string;
+      /**
+       * @description `max_multiplier`: the best single round's win / stake; `total_win`: the sum of the wins.
+       * @enum {string}
+       */
+      scoring: 'max_multiplier' | 'total_win';
+      /**
+       * Format: date-time
+       * @description When rounds start to count (RFC 3339).
+       */
+      starts_at: string;
+      /**
+       * Format: date-time
+       * @description When they stop counting, after starts_at and in the future, at most 366 days ahead.
+       */
+      ends_at: string;
+      /** @description The slot titles (prov_a, prov_b; symbols or slugs) whose settled paid rounds score. */
+      titles: string[];
+      /** @description The currencies it runs in, each its own leaderboard (1 to 20). */
+      currencies: {
+        [key: string]: components['schemas']['TournamentCurrency'];
+      };
     };
     RevokeSessionRequest: {
       reason?: string;
@@ -2701,6 +2883,195 @@ export interface operations {
       };
       /** @description The operator a master key names does not exist */
       404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  listTournaments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The operator’s tournaments */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TournamentListResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getTournamentLeaderboard: {
+    parameters: {
+      query?: {
+        /** @description Only this currency's leaderboard (default: every currency's). */
+        currency?: string;
+        /** @description The top N of each leaderboard, 1 to 100 (default 10). */
+        limit?: number;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The tournament id */
+        tournament_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The leaderboard */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TournamentLeaderboardResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Tournament not found, or the operator does not take part in it (or the operator a master key names does not exist) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed query parameter */
+      422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
           traceresponse: components['headers']['TraceResponse'];

@@ -779,6 +779,91 @@ describe('real answers agree with the document', () => {
     );
   });
 
+  test('tournaments', async () => {
+    const tn = '/api/admin/v1/tournaments';
+    const soon = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+    const body = {
+      name: 'Conformance tournament',
+      scoring: 'max_multiplier',
+      starts_at: soon(-60),
+      ends_at: soon(3600),
+      titles: [slot.symbol],
+      currencies: { EUR: { min_stake_minor: 100, prizes: [1000, 500] } },
+    };
+    await hit('PUT', `${tn}/cf-tournament`, { key: ADMIN_KEY, body, expect: 201 });
+    await hit('PUT', `${tn}/cf-tournament`, { key: ADMIN_KEY, body, expect: 200 });
+    await hit('PUT', `${tn}/cf-tournament`, {
+      key: ADMIN_KEY,
+      body: { ...body, name: 'other' },
+      expect: 409,
+    });
+    await hit('PUT', `${tn}/cf-bad`, {
+      key: ADMIN_KEY,
+      body: { ...body, currencies: { EUR: { min_stake_minor: 100, prizes: [] } } },
+      expect: 422,
+    });
+    // One that ends in two seconds with no score: frozen empty, paid, then over (cancel 409).
+    const short = { ...body, starts_at: soon(0.5), ends_at: soon(2) };
+    await hit('PUT', `${tn}/cf-short`, { key: ADMIN_KEY, body: short, expect: 201 });
+    await hit('PUT', `${tn}/cf-tournament/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 200,
+    });
+    await hit('PUT', `${tn}/cf-none/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 404,
+    });
+    // Scores as the database's trigger writes them (one of op_cf_a, one of op_cf_b): every field answered.
+    const { rows } = await h.db.pool.query(
+      `SELECT DISTINCT ON (p.operator_id) p.operator_id, p.player_id, p.external_player_id, s.session_id
+         FROM players p JOIN sessions s ON s.player_id = p.player_id
+        WHERE p.operator_id IN ('op_cf_a', 'op_cf_b') ORDER BY p.operator_id, s.created_at`,
+    );
+    for (const [i, r] of rows.entries()) {
+      await h.db.pool.query(
+        `INSERT INTO tournament_scores (tournament_id, currency, operator_id, external_player_id, player_id, scoring,
+                                        score, score_reached_at, best_round_id, last_round_id, last_session_id,
+                                        last_game_symbol, rounds_counted)
+         VALUES ('cf-tournament', 'EUR', $1, $2, $3, 'max_multiplier', $4, now(), 'r_cf', 'r_cf', $5, $6, 1)`,
+        [r.operator_id, r.external_player_id, r.player_id, 2.5 - i, r.session_id, slot.symbol],
+      );
+    }
+    const listed = await hit('GET', '/api/provider/v1/tournaments', { key: keyA, expect: 200 });
+    assert.deepEqual(
+      listed.json.data.items.map((t: { tournament_id: string }) => t.tournament_id),
+      ['cf-tournament'],
+    );
+    const board = await hit('GET', '/api/provider/v1/tournaments/cf-tournament/leaderboard?limit=5', {
+      key: keyA,
+      expect: 200,
+    });
+    assert.ok(board.json.data.leaderboards[0].items.length >= 1);
+    await hit('GET', '/api/provider/v1/tournaments/cf-tournament/leaderboard?limit=0', {
+      key: keyA,
+      expect: 422,
+    });
+    await hit('GET', '/api/provider/v1/tournaments/cf-short/leaderboard', { key: keyA, expect: 404 });
+    await hit('GET', `${tn}/cf-none`, { key: ADMIN_KEY, expect: 404 });
+    await hit('GET', tn, { key: ADMIN_KEY, expect: 200 });
+    await hit('POST', `${tn}/cf-none/cancel`, { key: ADMIN_KEY, expect: 404 });
+    await hit('POST', `${tn}/cf-tournament/cancel`, { key: ADMIN_KEY, expect: 200 });
+    for (let i = 0; i < 100; i++) {
+      const t = await call(h.base, 'GET', `${tn}/cf-short`, { key: ADMIN_KEY, sign: true });
+      if (t.json.data.status === 'paid') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const paid = await hit('GET', `${tn}/cf-short`, { key: ADMIN_KEY, expect: 200 });
+    assert.equal(paid.json.data.status, 'paid');
+    await hit('POST', `${tn}/cf-short/cancel`, { key: ADMIN_KEY, expect: 409 });
+    await hit('PUT', `${tn}/cf-short/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 409,
+    });
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];
