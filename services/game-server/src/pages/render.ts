@@ -56,6 +56,11 @@ export function renderGamePage(
     <span class="label" data-testid="jackpot-name"></span>
     <ul class="jackpot-levels" data-testid="jackpot-levels"></ul>
   </section>
+  <section class="tournament" data-testid="tournament" aria-label="Tournament" hidden>
+    <div class="tournament-head"><span class="label" data-testid="tournament-name"></span><span data-testid="tournament-ends"></span></div>
+    <p data-testid="tournament-me"></p>
+    <ol class="tournament-board" data-testid="tournament-board"></ol>
+  </section>
   <section class="reels" data-testid="reels" aria-label="Reels">${reelCells}</section>
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>

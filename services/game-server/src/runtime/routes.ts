@@ -8,6 +8,7 @@ import { HttpError } from '@opi/service-kit/http/errors';
 import type { Middleware } from 'koa';
 import type { GameDeps } from '../deps.js';
 import { sessionJackpotId } from '../jackpots/ticker.js';
+import { sessionTournaments } from '../promotions/tournaments.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
 import { spin } from './spin.js';
@@ -75,6 +76,11 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
   router.get('/events', ...guard, eventStream(deps));
   // The jackpot the session's paid spins feed, with each level's pool now (null: none). Pages
   // without an event stream (prov_b) read it every second.
+  // The tournaments the session's spins count toward, with the top ten and the player's own place.
+  router.get('/tournaments', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { tournaments: await sessionTournaments(deps, ctx.state.session as RuntimeSession) };
+  });
   router.get('/jackpot', ...guard, async (ctx) => {
     const session = ctx.state.session as RuntimeSession;
     const jackpotId = await sessionJackpotId(deps, session);

@@ -27,6 +27,11 @@
     jackpotName: byId('jackpot-name'),
     jackpotLevels: byId('jackpot-levels'),
     jackpotWin: byId('jackpot-win'),
+    tournament: byId('tournament'),
+    tournamentName: byId('tournament-name'),
+    tournamentEnds: byId('tournament-ends'),
+    tournamentMe: byId('tournament-me'),
+    tournamentBoard: byId('tournament-board'),
     jackpotWinTitle: document.getElementById('jackpot-win-title'),
     jackpotWinText: byId('jackpot-win-text'),
     jackpotWinClose: byId('jackpot-win-close'),
@@ -328,6 +333,7 @@
         say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
         check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
         if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins, r.prize_drop);
+        if (!el.tournament.hidden) setTimeout(() => void readTournaments(), 300);
         else if (r.prize_drop) showPrizeDrop(r.prize_drop);
       } else if (r.status === 'pending') {
         showGrid(r.outcome);
@@ -415,6 +421,56 @@
       `You won a prize drop: ${money.format(prize.amount_minor)}.`,
       prize.amount_minor,
     );
+  }
+
+  // ── tournament leaderboard (GET /api/runtime/tournaments, read every few seconds) ─────────────
+  let tournamentPoll = null;
+  function scoreText(t, score) {
+    if (t.scoring === 'total_win') return money.format(score.split('.')[0]);
+    return `×${Number(score).toFixed(2)}`;
+  }
+  function showTournament(list) {
+    const t = list.find((x) => x.status === 'running') ?? list[0] ?? null;
+    el.tournament.hidden = !t;
+    if (!t) return;
+    el.tournament.dataset.tournamentId = t.tournament_id;
+    el.tournament.dataset.status = t.status;
+    el.tournament.dataset.myRank = t.me ? String(t.me.rank) : '';
+    el.tournamentName.textContent = t.name;
+    const ended = t.status === 'ended' || t.status === 'paid' || Date.parse(t.ends_at) <= Date.now();
+    const starts = Date.parse(t.starts_at);
+    el.tournamentEnds.textContent = ended
+      ? 'Final standings'
+      : starts > Date.now()
+        ? `Starts ${new Date(starts).toLocaleTimeString()}`
+        : `Ends ${new Date(t.ends_at).toLocaleTimeString()}`;
+    el.tournamentMe.textContent = t.me
+      ? `Your place: ${t.me.rank} (${scoreText(t, t.me.score)})`
+      : `Spin at ${money.format(t.min_stake_minor)} or more to take part.`;
+    el.tournamentBoard.replaceChildren(
+      ...t.top.map((r) => {
+        const item = document.createElement('li');
+        item.setAttribute('data-testid', 'tournament-row');
+        item.dataset.rank = String(r.rank);
+        item.dataset.own = String(r.own);
+        const who = document.createElement('span');
+        who.textContent = `${r.rank}. ${r.display_id}`;
+        const score = document.createElement('span');
+        score.textContent = scoreText(t, r.score);
+        const prize = document.createElement('output');
+        prize.textContent = r.prize_minor ? money.format(r.prize_minor) : '';
+        item.append(who, score, prize);
+        return item;
+      }),
+    );
+  }
+  async function readTournaments() {
+    try {
+      const res = await api('/api/runtime/tournaments');
+      if (res.ok) showTournament(res.json.tournaments);
+    } catch {
+      // The next read tries again.
+    }
   }
 
   // ── free rounds (GET /api/runtime/session: free_rounds) ───────────────────────────────────────
@@ -567,6 +623,8 @@
     showFreeRounds(session.free_rounds ?? null);
     await refreshBalance();
     await readJackpot();
+    await readTournaments();
+    tournamentPoll = setInterval(() => void readTournaments(), 3000);
     // The stream carries the ticker (prov_a); a page without one reads it every second.
     if (!el.jackpot.hidden && session.provider_id !== 'prov_a')
       jackpotPoll = setInterval(() => void readJackpot(), 1000);
@@ -585,6 +643,7 @@
   window.addEventListener('pagehide', () => {
     stream.abort();
     if (jackpotPoll) clearInterval(jackpotPoll);
+    if (tournamentPoll) clearInterval(tournamentPoll);
   });
   void start();
 })();
