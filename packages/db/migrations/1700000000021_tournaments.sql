@@ -151,9 +151,13 @@ CREATE TRIGGER tournament_prizes_changed AFTER INSERT OR UPDATE OR DELETE ON tou
 -- settled_at), whose titles include the round's title, whose opted-in operators include the
 -- round's operator, which runs in the round's currency, when its stake is at least the minimum.
 -- Free rounds (free_round_campaign_id set) never count: the operator paid their stake.
--- The tournament row is taken FOR KEY SHARE: the freezing transaction takes it FOR UPDATE before
--- it reads the scores, so a round counted before the end is always in the frozen leaderboard, and
--- one that would be counted after it waits, then sees the tournament ended.
+-- Each tournament a round counts for is held by a shared advisory lock (class 21, the id's hash)
+-- until the round's transaction ends; the freezing transaction takes it exclusively before it
+-- reads the scores. So a round counted before the end is always in the frozen leaderboard, and one
+-- that comes during the freeze waits, then (re-reading the row under the lock) sees it ended. An
+-- advisory lock lives in memory: nothing is written to the tournament's row per round (a row lock
+-- would write and log its tuple, and share it between concurrent rounds as a MultiXact). Locks are
+-- taken in id order, so two freezes and the rounds between them cannot deadlock.
 CREATE FUNCTION tournament_count_round() RETURNS trigger AS $$
 DECLARE
   t record;
@@ -170,8 +174,15 @@ BEGIN
       JOIN tournament_currencies c ON c.tournament_id = tr.tournament_id AND c.currency = NEW.currency
      WHERE tr.status IN ('scheduled', 'running') AND tr.starts_at <= at AND at < tr.ends_at
        AND NEW.bet_minor >= c.min_stake_minor
-       FOR KEY SHARE OF tr
+     ORDER BY tr.tournament_id
   LOOP
+    PERFORM pg_advisory_xact_lock_shared(21, hashtext(t.tournament_id));
+    -- Under the lock, a new snapshot: a freeze that committed meanwhile has ended it.
+    PERFORM 1 FROM tournaments
+      WHERE tournament_id = t.tournament_id AND status IN ('scheduled', 'running') AND at < ends_at;
+    IF NOT FOUND THEN
+      CONTINUE;
+    END IF;
     IF ext IS NULL THEN
       SELECT external_player_id INTO ext FROM players WHERE player_id = NEW.player_id;
     END IF;

@@ -260,8 +260,8 @@ export function createPromotionActivities(deps: SettlementDeps) {
     },
 
     /**
-     * The end: in one transaction, the tournament row locked (every round counted before the end
-     * has committed; see the scoring trigger), then one statement freezes the leaderboard per
+     * The end: in one transaction, the tournament's scoring lock taken (every round counted before
+     * the end has committed; see the scoring trigger) and its row locked, then one statement freezes the leaderboard per
      * currency (ties: the earlier score, then the lower player id), writes one payout per prize
      * won (a score above zero) and sets the status ended. Answers the status and the payout ids; a
      * repeat (ended or paid already) answers the payouts written the first time, a cancelled
@@ -273,6 +273,9 @@ export function createPromotionActivities(deps: SettlementDeps) {
       const c = await deps.pool.connect();
       try {
         await c.query('BEGIN');
+        // Every round counted so far has committed (the scoring trigger holds this lock shared
+        // until its transaction ends); rounds that come later wait, then find the tournament ended.
+        await c.query(`SELECT pg_advisory_xact_lock(21, hashtext($1))`, [input.tournamentId]);
         const { rows: locked } = await c.query<{ status: string; over: boolean }>(
           `SELECT status, now() >= ends_at AS over FROM tournaments WHERE tournament_id = $1 FOR UPDATE`,
           [input.tournamentId],
