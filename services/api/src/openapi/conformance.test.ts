@@ -802,8 +802,8 @@ describe('real answers agree with the document', () => {
       body: { ...body, currencies: { EUR: { min_stake_minor: 100, prizes: [] } } },
       expect: 422,
     });
-    // One that ends in two seconds with no score: frozen empty, paid, then over (cancel 409).
-    const short = { ...body, starts_at: soon(0.5), ends_at: soon(2) };
+    // One that ends in four seconds with no score: frozen empty, paid, then over (cancel 409).
+    const short = { ...body, starts_at: soon(1), ends_at: soon(4) };
     await hit('PUT', `${tn}/cf-short`, { key: ADMIN_KEY, body: short, expect: 201 });
     await hit('PUT', `${tn}/cf-tournament/operators/op_cf_a`, {
       key: ADMIN_KEY,
@@ -849,7 +849,7 @@ describe('real answers agree with the document', () => {
     await hit('GET', tn, { key: ADMIN_KEY, expect: 200 });
     await hit('POST', `${tn}/cf-none/cancel`, { key: ADMIN_KEY, expect: 404 });
     await hit('POST', `${tn}/cf-tournament/cancel`, { key: ADMIN_KEY, expect: 200 });
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 200; i++) {
       const t = await call(h.base, 'GET', `${tn}/cf-short`, { key: ADMIN_KEY, sign: true });
       if (t.json.data.status === 'paid') break;
       await new Promise((r) => setTimeout(r, 100));
