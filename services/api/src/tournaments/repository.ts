@@ -196,6 +196,11 @@ export async function readTournaments(c: pg.PoolClient | Pool, ids?: string[]): 
   }));
 }
 
+export async function tournamentExists(pool: Pool, id: string): Promise<boolean> {
+  const { rows } = await pool.query(`SELECT 1 FROM tournaments WHERE tournament_id = $1`, [id]);
+  return rows.length > 0;
+}
+
 export async function readTournament(c: pg.PoolClient | Pool, id: string): Promise<TournamentRecord | null> {
   return (await readTournaments(c, [id]))[0] ?? null;
 }

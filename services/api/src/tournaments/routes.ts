@@ -22,6 +22,7 @@ import {
   readTournaments,
   setTournamentOperator,
   type TournamentRecord,
+  tournamentExists,
   tournamentsOfOperator,
 } from './repository.js';
 
@@ -101,13 +102,17 @@ export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Route
   r.put('/:tournament_id', ...guard, async (ctx) => {
     const id = tournamentIdOf(ctx);
     const input = parseOr422(TournamentDefinitionRequest, ctx.state.body ?? {}, 'body');
-    const now = Date.now();
-    const ends = Date.parse(input.ends_at);
-    if (ends <= now) throw unprocessable('ends_at', 'ends_at must be in the future');
-    if (ends - now > TOURNAMENT_MAX_DAYS * 86_400_000)
-      throw unprocessable('ends_at', `ends_at must be within ${TOURNAMENT_MAX_DAYS} days`);
-    if (ends - Date.parse(input.starts_at) > TOURNAMENT_MAX_DAYS * 86_400_000)
-      throw unprocessable('ends_at', `a tournament lasts at most ${TOURNAMENT_MAX_DAYS} days`);
+    // The window's bounds apply to a new definition; a repeat of a stored one (200) is compared
+    // as it is, even after its end.
+    if (!(await tournamentExists(deps.pool, id))) {
+      const now = Date.now();
+      const ends = Date.parse(input.ends_at);
+      if (ends <= now) throw unprocessable('ends_at', 'ends_at must be in the future');
+      if (ends - now > TOURNAMENT_MAX_DAYS * 86_400_000)
+        throw unprocessable('ends_at', `ends_at must be within ${TOURNAMENT_MAX_DAYS} days`);
+      if (ends - Date.parse(input.starts_at) > TOURNAMENT_MAX_DAYS * 86_400_000)
+        throw unprocessable('ends_at', `a tournament lasts at most ${TOURNAMENT_MAX_DAYS} days`);
+    }
     const titles = await resolveTitles(deps, input.titles);
     const temporal = temporalOf(deps);
     const { created } = await defineTournament(deps.pool, id, {

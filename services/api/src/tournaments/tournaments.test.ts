@@ -494,6 +494,9 @@ describe('a tournament played, frozen and paid', () => {
     await lateRound();
     assert.equal((await pool.query(countedRounds)).rows[0].n, before.rows[0].n);
     assert.equal((await admin('POST', '/tournaments/race/cancel')).status, 409);
+    const repeat = await admin('PUT', '/tournaments/race', RACE);
+    assert.equal(repeat.status, 200, `the same definition after its end: ${repeat.text}`);
+    assert.equal(repeat.json.data.status, 'paid');
     assert.equal((await admin('PUT', '/tournaments/race/operators/op_tn_c', { enabled: true })).status, 409);
 
     // The cancelled one: nothing frozen, nothing paid.
