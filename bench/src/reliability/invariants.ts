@@ -2,6 +2,7 @@ import { journalDrift } from '@opi/api';
 import type { WireRecord } from '@opi/wallet-sandbox';
 import { signedCall } from './http.js';
 import type { RoundLoad } from './load.js';
+import { isJackpotCredit, isPromoPayout, promotionInvariants } from './promotions.js';
 import type { OperatorSetup, World } from './setup.js';
 import type { ReliabilityStack } from './stack.js';
 import { readWireLog } from './wire.js';
@@ -98,7 +99,7 @@ export async function backlog(stack: ReliabilityStack, world: World): Promise<Ba
 export const drained = (b: Backlog, known: Set<string> = new Set()) =>
   [...b.rounds].every((id) => known.has(id));
 
-interface JournalRow {
+export interface JournalRow {
   transaction_id: string;
   operator_id: string;
   round_id: string;
@@ -110,7 +111,7 @@ interface JournalRow {
   error_code: string | null;
 }
 
-interface WalletTx {
+export interface WalletTx {
   operator_id: string;
   transaction_id: string;
   transaction_type: string;
@@ -140,7 +141,7 @@ export interface InvariantContext {
   seenStuck: Set<string>;
 }
 
-const fmtList = (xs: string[], n = 5) =>
+export const fmtList = (xs: string[], n = 5) =>
   `${xs.slice(0, n).join(', ')}${xs.length > n ? ` … (${xs.length})` : ''}`;
 
 /**
@@ -323,21 +324,37 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     list.push(t);
     walletByRound.set(t.round_id, list);
   }
+  // A completed round's jackpot wins are its own credits too (issue 25): the game result counts them.
+  const { rows: jackpotWon } = await stack.pool.query<{ round_id: string; jackpot_win_minor: bigint }>(
+    `SELECT round_id, jackpot_win_minor FROM rounds WHERE operator_id = ANY($1) AND jackpot_win_minor > 0`,
+    [world.audited.map((o) => o.operatorId)],
+  );
+  const jackpotByRound = new Map(jackpotWon.map((r) => [r.round_id, BigInt(r.jackpot_win_minor)]));
   const roundMismatch: string[] = [];
   for (const r of rounds) {
     const txs = walletByRound.get(r.round_id) ?? [];
     const net = txs.reduce((s, t) => s + t.player_delta_minor, 0n);
-    const expected = r.status === 'completed' ? BigInt(r.win_minor) - BigInt(r.bet_minor) : 0n;
+    const expected =
+      r.status === 'completed'
+        ? BigInt(r.win_minor) + (jackpotByRound.get(r.round_id) ?? 0n) - BigInt(r.bet_minor)
+        : 0n;
     if (net !== expected) roundMismatch.push(`${r.round_id} (${r.status}): wallet ${net}, game ${expected}`);
     for (const t of txs) {
       if (t.status !== 'success') continue;
       if (t.transaction_type === 'debit' && t.amount_minor !== BigInt(r.bet_minor))
         roundMismatch.push(`${t.transaction_id}: debit ${t.amount_minor}, bet ${r.bet_minor}`);
-      if (t.transaction_type === 'credit' && t.amount_minor !== BigInt(r.win_minor))
+      // A jackpot credit's amount is checked against its hit (promotions.ts).
+      if (
+        t.transaction_type === 'credit' &&
+        !isJackpotCredit(t.transaction_id) &&
+        t.amount_minor !== BigInt(r.win_minor)
+      )
         roundMismatch.push(`${t.transaction_id}: credit ${t.amount_minor}, win ${r.win_minor}`);
     }
   }
-  const invented = [...walletByRound.keys()].filter((id) => !byRound.has(id));
+  // Promotional payouts (tournament prizes, prize drops) are money of a payout, not a round:
+  // checked against their payout records in promotions.ts.
+  const invented = [...walletByRound.keys()].filter((id) => !byRound.has(id) && !isPromoPayout(id));
   check(
     "each round's wallet effect equals its game result (no money without a round)",
     roundMismatch.length === 0 && invented.length === 0,
@@ -405,7 +422,11 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     const set = hashes.get(w.transaction_id) ?? new Set();
     set.add(w.sha256);
     hashes.set(w.transaction_id, set);
-    if (w.transaction_id !== `${w.round_id}:${w.transaction_type}`) badIds.push(w.transaction_id);
+    if (
+      w.transaction_id !== `${w.round_id}:${w.transaction_type}` &&
+      !isJackpotCredit(w.transaction_id, w.round_id)
+    )
+      badIds.push(w.transaction_id);
     if (w.transaction_type === 'debit') {
       const d = debitsPerRound.get(w.round_id) ?? new Set();
       d.add(w.transaction_id);
@@ -448,10 +469,11 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
         speculative.push(`rollback of debit ${debit.transaction_id} the journal holds as ${debit.status}`);
     }
     if (w.transaction_type === 'credit') {
-      // A free round's credit has no debit before it (checked apart below: it never has one).
-      if (debit?.status !== 'success' && !freeById.has(w.round_id))
+      // A free round's credit has no debit before it (checked apart below: it never has one), nor
+      // has a promotional payout's (promotions.ts).
+      if (debit?.status !== 'success' && !freeById.has(w.round_id) && !isPromoPayout(w.round_id))
         speculative.push(`credit for round ${w.round_id} whose debit is ${debit?.status ?? 'absent'}`);
-      if (round && w.amount_minor !== round.win_minor)
+      if (round && !isJackpotCredit(w.transaction_id as string) && w.amount_minor !== round.win_minor)
         speculative.push(`credit ${w.transaction_id} of ${String(w.amount_minor)}, win ${round.win_minor}`);
     }
   }
@@ -467,6 +489,11 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   const freeChecks = await freeRoundInvariants(ctx, freeRounds, journal, walletTx, wire);
   checks.push(...freeChecks.checks);
   facts.push(...freeChecks.facts);
+
+  // ── Jackpots, prize drops and tournaments (issue 25) ─────────────────────────────────────
+  const promo = await promotionInvariants(ctx, journal, walletTx, wire);
+  checks.push(...promo.checks);
+  facts.push(...promo.facts);
   return { checks, facts };
 }
 

@@ -71,7 +71,8 @@ export async function runReliability(
   try {
     await stack.start();
     report.dir = stack.dir;
-    const world = await configure(stack);
+    // The tournament ends during the fault scenarios (about the fourth), so its payouts meet them.
+    const world = await configure(stack, Math.max(30, (profile.leadInSeconds + profile.faultSeconds) * 4));
     load = new RoundLoad(
       stack,
       world,
