@@ -253,5 +253,27 @@ export async function promotionInvariants(
     tourProblems.length === 0,
     tourProblems.length ? fmtList(tourProblems) : `status ${tour?.status}`,
   );
+  // ── No promotional credit paired with a debit ─────────────────────────────────────────────
+  const paired = [
+    ...journal
+      .filter((j) => isPromoPayout(j.round_id) && j.transaction_type !== 'credit')
+      .map((j) => `journal ${j.transaction_type} ${j.transaction_id}`),
+    ...walletTx
+      .filter((t) => isPromoPayout(t.round_id) && t.transaction_type !== 'credit')
+      .map((t) => `wallet ${t.transaction_type} ${t.transaction_id}`),
+    ...wire
+      .filter(
+        (w) => typeof w.round_id === 'string' && isPromoPayout(w.round_id) && w.transaction_type !== 'credit',
+      )
+      .map((w) => `sent ${String(w.transaction_type)} ${String(w.transaction_id)}`),
+  ];
+  const promoCredits = journal.filter((j) => isPromoPayout(j.round_id)).length;
+  check(
+    'no promotional credit is ever paired with a debit (nor a cancel or rollback)',
+    paired.length === 0,
+    paired.length
+      ? fmtList(paired)
+      : `${promoCredits} promotional credits journalled, every one alone in its payout`,
+  );
   return { checks, facts };
 }
