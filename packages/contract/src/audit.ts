@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
+import { JackpotId, JackpotLevelName } from './jackpots.js';
 import { OperatorTransaction } from './operator.js';
 import { BetsBlocked } from './player-protection.js';
 import { CurrencyCode, Instant, MinorAmount, successEnvelope } from './primitives.js';
@@ -81,6 +82,45 @@ export const ReconciliationQuery = z.strictObject({
 });
 export type ReconciliationQuery = z.infer<typeof ReconciliationQuery>;
 
+/** `GET /api/operator/v1/jackpot-contributions` query: the operator's contributing rounds. */
+export const JackpotContributionQuery = z.strictObject({
+  ...SearchBase,
+  jackpot_id: JackpotId.optional(),
+  /** The round's status. */
+  status: RoundStatus.optional(),
+});
+export type JackpotContributionQuery = z.infer<typeof JackpotContributionQuery>;
+
+export const JACKPOT_HIT_STATUSES = ['pending', 'paid', 'forfeited'] as const;
+/** A jackpot hit: `pending` until its `jackpot_win` credit succeeds (`paid`), or `forfeited` when the round's wager never stood. */
+export const JackpotHitStatus = z.enum(JACKPOT_HIT_STATUSES);
+
+/** `GET /api/operator/v1/jackpot-wins` query. */
+export const JackpotWinQuery = z.strictObject({
+  ...SearchBase,
+  jackpot_id: JackpotId.optional(),
+  level: JackpotLevelName.optional(),
+  round_id: Id.optional(),
+  status: JackpotHitStatus.optional(),
+});
+export type JackpotWinQuery = z.infer<typeof JackpotWinQuery>;
+
+export const PROMO_TYPES = ['tournament', 'prize_drop'] as const;
+export const PromoType = z.enum(PROMO_TYPES);
+export const PROMO_PAYOUT_STATUSES = ['pending', 'paid'] as const;
+/** A promotional payout: `pending` until its `promo_win` credit succeeds, then `paid`. */
+export const PromoPayoutStatus = z.enum(PROMO_PAYOUT_STATUSES);
+
+/** `GET /api/operator/v1/promo-payouts` query. */
+export const PromoPayoutQuery = z.strictObject({
+  ...SearchBase,
+  promo_type: PromoType.optional(),
+  /** The tournament's or prize drop's id. */
+  promo_id: Id.optional(),
+  status: PromoPayoutStatus.optional(),
+});
+export type PromoPayoutQuery = z.infer<typeof PromoPayoutQuery>;
+
 /** A page of a search, newest first. */
 function page<T extends z.ZodType>(item: T) {
   return z.object({
@@ -115,6 +155,15 @@ export const OperatorRound = z.object({
   win_minor: MinorAmount,
   created_at: z.string(),
   settled_at: z.string().nullable(),
+  /** A round that fed a progressive jackpot: its id (absent for any other round). */
+  jackpot_id: z.string().optional(),
+  /**
+   * Its contribution to the jackpot, summed over the levels, in millionths of a minor unit: an
+   * exact decimal string (absent for a round that fed no jackpot).
+   */
+  jackpot_contribution_micros: z.string().optional(),
+  /** The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
+  jackpot_win_minor: MinorAmount.optional(),
 });
 export type OperatorRound = z.infer<typeof OperatorRound>;
 
@@ -125,6 +174,76 @@ export const RoundDetailResponse = successEnvelope(
   OperatorRound.extend({ transactions: z.array(OperatorTransaction) }),
 );
 export type RoundDetailResponse = z.infer<typeof RoundDetailResponse>;
+
+/** A round that fed a progressive jackpot (`GET /api/operator/v1/jackpot-contributions`). */
+export const OperatorJackpotContribution = z.object({
+  round_id: z.string(),
+  jackpot_id: z.string(),
+  session_id: z.string(),
+  /** The operator's external player id. */
+  player_id: z.string(),
+  game_symbol: z.string(),
+  currency: CurrencyCode,
+  /** The round's stake (minor units). */
+  stake_minor: MinorAmount,
+  /** Its contribution over every level, in millionths of a minor unit: an exact decimal string. */
+  contribution_micros: z.string(),
+  /** The minor units its hits won (0 without a hit). */
+  jackpot_win_minor: MinorAmount,
+  /** The round's status: a rejected, cancelled or rolled-back round's wager never stood. */
+  round_status: RoundStatus,
+  created_at: z.string(),
+});
+export type OperatorJackpotContribution = z.infer<typeof OperatorJackpotContribution>;
+export const JackpotContributionSearchResponse = successEnvelope(page(OperatorJackpotContribution));
+export type JackpotContributionSearchResponse = z.infer<typeof JackpotContributionSearchResponse>;
+
+/** One level a round hit (`GET /api/operator/v1/jackpot-wins`). */
+export const OperatorJackpotWin = z.object({
+  round_id: z.string(),
+  jackpot_id: z.string(),
+  level: z.string(),
+  currency: CurrencyCode,
+  /** The operator's external player id. */
+  player_id: z.string(),
+  amount_minor: MinorAmount,
+  status: JackpotHitStatus,
+  /** The `jackpot_win` credit's transaction id (`<round>:jackpot:<level>`; never sent for a forfeited hit). */
+  transaction_id: z.string(),
+  created_at: z.string(),
+  /** When it was paid or forfeited; null while pending. */
+  settled_at: z.string().nullable(),
+});
+export type OperatorJackpotWin = z.infer<typeof OperatorJackpotWin>;
+export const JackpotWinSearchResponse = successEnvelope(page(OperatorJackpotWin));
+export type JackpotWinSearchResponse = z.infer<typeof JackpotWinSearchResponse>;
+
+/** A promotional prize owed to a player (`GET /api/operator/v1/promo-payouts`). */
+export const OperatorPromoPayout = z.object({
+  /** The payout id: the round reference (`round_id`) of its `promo_win` credit. */
+  payout_id: z.string(),
+  promo_type: PromoType,
+  promo_id: z.string(),
+  /** The tournament rank; null for a prize drop. */
+  rank: z.number().int().nullable(),
+  operator_id: z.string(),
+  /** The operator's external player id. */
+  player_id: z.string(),
+  currency: CurrencyCode,
+  amount_minor: MinorAmount,
+  status: PromoPayoutStatus,
+  /** The `promo_win` credit's transaction id (`<payout_id>:credit`). */
+  transaction_id: z.string(),
+  /** That credit's journal status; null before it is journalled. */
+  transaction_status: TransactionStatus.nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type OperatorPromoPayout = z.infer<typeof OperatorPromoPayout>;
+export const PromoPayoutSearchResponse = successEnvelope(page(OperatorPromoPayout));
+export type PromoPayoutSearchResponse = z.infer<typeof PromoPayoutSearchResponse>;
+export const PromoPayoutResponse = successEnvelope(OperatorPromoPayout);
+export type PromoPayoutResponse = z.infer<typeof PromoPayoutResponse>;
 
 /** `data` of `GET /api/operator/v1/sessions/{session_id}`. */
 export const OperatorSession = z.object({
@@ -191,11 +310,59 @@ export const ReconciliationFreeRounds = z.object({
   free_round_credit_minor: MinorAmount,
 });
 
+/**
+ * Jackpots of the window in one currency, apart: the contributions of its rounds whose wager stood
+ * and its hits by status. Jackpot wins are in the rounds' totals too (a completed round's game side
+ * includes its jackpot wins, its wallet side the `jackpot_win` credits).
+ */
+export const ReconciliationJackpots = z.object({
+  currency: CurrencyCode,
+  /** Rounds of the window that fed a jackpot and whose wager stood (not rejected, cancelled or rolled back). */
+  contributing_rounds: z.number().int(),
+  /** Their contributions, in millionths of a minor unit: an exact decimal string. */
+  contribution_micros: z.string(),
+  /** Hits of the window's rounds, by status, and their minor units. */
+  hits_paid: z.number().int(),
+  win_paid_minor: MinorAmount,
+  hits_pending: z.number().int(),
+  win_pending_minor: MinorAmount,
+  hits_forfeited: z.number().int(),
+  win_forfeited_minor: MinorAmount,
+});
+export type ReconciliationJackpots = z.infer<typeof ReconciliationJackpots>;
+
+/**
+ * Promotional payouts (tournaments, prize drops) created in the window in one currency: the promo
+ * ledger (what the payouts owe) against the wallet side (the successful `promo_win` credits of
+ * those payout ids). Not game rounds: they are in no round total.
+ */
+export const ReconciliationPromoPayouts = z.object({
+  currency: CurrencyCode,
+  payouts: z.number().int(),
+  /** The payouts' amounts, paid and pending. */
+  ledger_minor: MinorAmount,
+  /** The successful credits of those payouts in this currency. */
+  wallet_credit_minor: MinorAmount,
+  /** wallet_credit_minor - ledger_minor. */
+  difference_minor: MinorAmount,
+  /** Payouts not yet paid, and their amounts. */
+  pending_payouts: z.number().int(),
+  pending_minor: MinorAmount,
+  /** Their journal rows still pending (sent or about to be, no answer yet). */
+  pending_transactions: z.number().int(),
+  /** Zero difference, nothing pending, no credit in another currency. */
+  balanced: z.boolean(),
+});
+export type ReconciliationPromoPayouts = z.infer<typeof ReconciliationPromoPayouts>;
+
 export const Reconciliation = z.object({
   operator_id: z.string(),
   from: z.string().nullable(),
   to: z.string(),
-  /** Zero difference in every currency and no pending financial transaction. */
+  /**
+   * Every currency's rounds balanced (zero difference, no pending financial transaction) and every
+   * currency's promotional payouts balanced (`promo_payouts`).
+   */
   balanced: z.boolean(),
   currencies: z.array(ReconciliationCurrency),
   items: z.array(ReconciliationItem),
@@ -203,6 +370,14 @@ export const Reconciliation = z.object({
   items_truncated: z.boolean(),
   /** Free-round campaigns' rounds per currency, apart (included in `currencies` as well). */
   free_rounds: z.array(ReconciliationFreeRounds),
+  /** Every currency of `currencies` balanced (the rounds alone). */
+  rounds_balanced: z.boolean(),
+  /** Jackpot contributions and wins of the window's rounds per currency, apart (their wins are in `currencies` too). */
+  jackpots: z.array(ReconciliationJackpots),
+  /** Promotional payouts created in the window per currency: the promo ledger against the wallet. */
+  promo_payouts: z.array(ReconciliationPromoPayouts),
+  /** Every currency of `promo_payouts` balanced (true when there is none). */
+  promo_payouts_balanced: z.boolean(),
 });
 export type Reconciliation = z.infer<typeof Reconciliation>;
 export const ReconciliationResponse = successEnvelope(Reconciliation);
@@ -217,6 +392,16 @@ export const RECONCILIATION_CSV_HEADER = [
   'difference_minor',
   'pending_transactions',
   'balanced',
+  'jackpot_contribution_micros',
+  'jackpot_win_paid_minor',
+  'jackpot_win_pending_minor',
+  'jackpot_win_forfeited_minor',
+  'promo_payouts',
+  'promo_ledger_minor',
+  'promo_wallet_credit_minor',
+  'promo_difference_minor',
+  'promo_pending_payouts',
+  'promo_balanced',
 ] as const;
 
 /*

@@ -140,6 +140,58 @@ describe('the typed client against the running API', () => {
     });
   });
 
+  test('jackpot and promotional money: contributions, wins and payouts, paged; another operator’s payout is 404', async () => {
+    const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
+    assert.deepEqual((await sdk.searchJackpotContributions({ limit: 5 })).data.items, []);
+    assert.deepEqual((await sdk.searchJackpotWins({ status: 'paid' })).data.items, []);
+    // Two payouts as a tournament's freeze writes them (ranks 1 and 2 of one tournament).
+    const { rows } = await h.db.pool.query(
+      `SELECT session_id, player_id, symbol FROM sessions WHERE operator_id = 'op_sdk' LIMIT 1`,
+    );
+    const ids = ['a', 'b'].map((c) => `pp_t_sdk-cup_${c.repeat(32)}`);
+    for (const [i, id] of ids.entries()) {
+      await h.db.pool.query(
+        `INSERT INTO promo_payouts (payout_id, promo_type, promo_id, operator_id, external_player_id, player_id,
+                                    currency, amount_minor, rank, session_id, game_symbol, created_at)
+         VALUES ($1, 'tournament', 'sdk-cup', 'op_sdk', $2, $3, 'EUR', $4, $5::int, $6, $7, now() + $5::int * interval '1 ms')`,
+        [
+          id,
+          `sdk-player-${i + 1}`,
+          rows[0].player_id,
+          2000 - i * 500,
+          i + 1,
+          rows[0].session_id,
+          rows[0].symbol,
+        ],
+      );
+    }
+    const first = await sdk.searchPromoPayouts({ promo_id: 'sdk-cup', limit: 1 });
+    assert.equal(first.data.items[0]?.payout_id, ids[1]);
+    assert.ok(first.data.next_cursor);
+    const all = [];
+    for await (const p of sdk.promoPayouts({ promo_type: 'tournament', limit: 1 })) all.push(p);
+    assert.deepEqual(
+      all.map((p) => [p.payout_id, p.rank, p.amount_minor, p.status, p.transaction_status]),
+      [
+        [ids[1], 2, 1500, 'pending', null],
+        [ids[0], 1, 2000, 'pending', null],
+      ],
+    );
+    const one = await sdk.getPromoPayout(ids[0]!);
+    assert.equal(one.data.transaction_id, `${ids[0]}:credit`);
+    await assert.rejects(sdk.getPromoPayout('pp_t_nope_0'), (err: OperatorApiError) => err.status === 404);
+    const recon = (await sdk.getReconciliation()).data;
+    assert.equal(recon.balanced, false, 'pending payouts');
+    assert.equal(recon.promo_payouts[0]?.ledger_minor, 3500);
+    assert.equal(recon.promo_payouts[0]?.pending_payouts, 2);
+    const wins = [];
+    for await (const w of sdk.jackpotWins()) wins.push(w);
+    const contributions = [];
+    for await (const c of sdk.jackpotContributions({ currency: 'EUR' })) contributions.push(c);
+    assert.deepEqual([wins, contributions], [[], []]);
+    await h.db.pool.query(`DELETE FROM promo_payouts WHERE promo_id = 'sdk-cup'`);
+  });
+
   test('errors carry the status, the detail and the request id', async () => {
     const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
     await assert.rejects(sdk.getGame('no_such_game', { requestId: 'sdk-req-404' }), (err: unknown) => {

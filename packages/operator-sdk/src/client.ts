@@ -13,16 +13,26 @@ import type {
   GameResponse,
   GamesListQuery,
   GamesListResponse,
+  JackpotContributionQuery,
+  JackpotContributionSearchResponse,
   JackpotListResponse,
+  JackpotWinQuery,
+  JackpotWinSearchResponse,
   LaunchUrlRequest,
   LaunchUrlResponse,
   NativeRoundHistoryResponse,
   NativeSessionHistory,
   OperatorContractResponse,
+  OperatorJackpotContribution,
+  OperatorJackpotWin,
+  OperatorPromoPayout,
   OperatorRound,
   OperatorSessionResponse,
   OperatorTransaction,
   OperatorTransactionResponse,
+  PromoPayoutQuery,
+  PromoPayoutResponse,
+  PromoPayoutSearchResponse,
   ReconciliationQuery,
   ReconciliationResponse,
   RoundDetailResponse,
@@ -271,6 +281,55 @@ export class OperatorClient {
   }
   getRound(roundId: string, opts?: CallOptions): Promise<RoundDetailResponse> {
     return this.json('GET', `/api/operator/v1/rounds/${seg(roundId)}`, 'idempotent', opts);
+  }
+  /** The operator's rounds that fed a jackpot (contribution in micros, an exact decimal string), newest first. */
+  searchJackpotContributions(
+    query: JackpotContributionQuery = {},
+    opts?: CallOptions,
+  ): Promise<JackpotContributionSearchResponse> {
+    return this.json('GET', withQuery('/api/operator/v1/jackpot-contributions', query), 'idempotent', opts);
+  }
+  /** Every contributing round matching `query`, page after page (newest first). */
+  async *jackpotContributions(
+    query: JackpotContributionQuery = {},
+    opts?: CallOptions,
+  ): AsyncGenerator<OperatorJackpotContribution> {
+    let cursor: string | undefined = query.cursor;
+    do {
+      const page = await this.searchJackpotContributions({ ...query, ...(cursor ? { cursor } : {}) }, opts);
+      yield* page.data.items;
+      cursor = page.data.next_cursor ?? undefined;
+    } while (cursor);
+  }
+  /** The operator's jackpot hits (pending, paid or forfeited), newest first. */
+  searchJackpotWins(query: JackpotWinQuery = {}, opts?: CallOptions): Promise<JackpotWinSearchResponse> {
+    return this.json('GET', withQuery('/api/operator/v1/jackpot-wins', query), 'idempotent', opts);
+  }
+  /** Every jackpot hit matching `query`, page after page (newest first). */
+  async *jackpotWins(query: JackpotWinQuery = {}, opts?: CallOptions): AsyncGenerator<OperatorJackpotWin> {
+    let cursor: string | undefined = query.cursor;
+    do {
+      const page = await this.searchJackpotWins({ ...query, ...(cursor ? { cursor } : {}) }, opts);
+      yield* page.data.items;
+      cursor = page.data.next_cursor ?? undefined;
+    } while (cursor);
+  }
+  /** The operator's promotional payouts (tournaments, prize drops), newest first. */
+  searchPromoPayouts(query: PromoPayoutQuery = {}, opts?: CallOptions): Promise<PromoPayoutSearchResponse> {
+    return this.json('GET', withQuery('/api/operator/v1/promo-payouts', query), 'idempotent', opts);
+  }
+  /** Every promotional payout matching `query`, page after page (newest first). */
+  async *promoPayouts(query: PromoPayoutQuery = {}, opts?: CallOptions): AsyncGenerator<OperatorPromoPayout> {
+    let cursor: string | undefined = query.cursor;
+    do {
+      const page = await this.searchPromoPayouts({ ...query, ...(cursor ? { cursor } : {}) }, opts);
+      yield* page.data.items;
+      cursor = page.data.next_cursor ?? undefined;
+    } while (cursor);
+  }
+  /** One of the operator's promotional payouts (404 when unknown or another operator's). */
+  getPromoPayout(payoutId: string, opts?: CallOptions): Promise<PromoPayoutResponse> {
+    return this.json('GET', `/api/operator/v1/promo-payouts/${seg(payoutId)}`, 'idempotent', opts);
   }
   getReconciliation(query: ReconciliationQuery = {}, opts?: CallOptions): Promise<ReconciliationResponse> {
     return this.json('GET', withQuery('/api/operator/v1/reconciliation', query), 'idempotent', opts);

@@ -40,12 +40,23 @@ export type CampaignResponse = Schemas['CampaignResponse'];
 export type JackpotListResponse = Schemas['JackpotListResponse'];
 export type Jackpot = Schemas['JackpotView'];
 export type CampaignListResponse = Schemas['CampaignListResponse'];
+/** Jackpot and promotional money in the operator audit API (docs/audit-and-reconciliation.md). */
+export type OperatorJackpotContribution = Schemas['OperatorJackpotContribution'];
+export type JackpotContributionSearchResponse = Schemas['JackpotContributionSearchResponse'];
+export type OperatorJackpotWin = Schemas['OperatorJackpotWin'];
+export type JackpotWinSearchResponse = Schemas['JackpotWinSearchResponse'];
+export type OperatorPromoPayout = Schemas['OperatorPromoPayout'];
+export type PromoPayoutSearchResponse = Schemas['PromoPayoutSearchResponse'];
+export type PromoPayoutResponse = Schemas['PromoPayoutResponse'];
 export type SessionFreeRounds = Schemas['SessionFreeRounds'];
 
 export type GamesListQuery = Query<'listGames'>;
 export type TransactionSearchQuery = Query<'searchOperatorTransactions'>;
 export type RoundSearchQuery = Query<'searchOperatorRounds'>;
 export type ReconciliationQuery = Query<'getReconciliation'>;
+export type JackpotContributionQuery = Query<'searchJackpotContributions'>;
+export type JackpotWinQuery = Query<'searchJackpotWins'>;
+export type PromoPayoutQuery = Query<'searchPromoPayouts'>;
 export type GameArtQuery = Query<'getGameArt'>;
 export type CampaignListQuery = Query<'listFreeRoundCampaigns'>;
 

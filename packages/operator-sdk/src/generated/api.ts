@@ -402,7 +402,7 @@ export type paths = {
     };
     /**
      * Per-currency totals: wallet deltas against game-history deltas
-     * @description Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.
+     * @description Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency, and every currency’s promotional payouts created in the window balanced (`promo_payouts`: the payouts’ amounts against their successful `promo_win` credits, nothing pending); `jackpots` reports the window’s jackpot contributions and hits apart; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.
      */
     get: operations['getReconciliation'];
     put?: never;
@@ -422,9 +422,89 @@ export type paths = {
     };
     /**
      * The same per-currency totals as CSV
-     * @description A header row (`currency,rounds,transactions,wallet_delta_minor,game_delta_minor,difference_minor,pending_transactions,balanced`), one row per currency, CRLF line ends, RFC 4180 quoting.
+     * @description A header row (`currency,rounds,transactions,wallet_delta_minor,game_delta_minor,difference_minor,pending_transactions,balanced,jackpot_contribution_micros,jackpot_win_paid_minor,jackpot_win_pending_minor,jackpot_win_forfeited_minor,promo_payouts,promo_ledger_minor,promo_wallet_credit_minor,promo_difference_minor,promo_pending_payouts,promo_balanced`), one row per currency, CRLF line ends, RFC 4180 quoting.
      */
     get: operations['getReconciliationCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/jackpot-contributions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the operator’s rounds that fed a progressive jackpot
+     * @description Each contributing round with its stake and its contribution over every level in millionths of a minor unit (`contribution_micros`, an exact decimal string), newest first; paging, `from`/`to` and their 422s as the round search.
+     */
+    get: operations['searchJackpotContributions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/jackpot-wins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the operator’s jackpot hits
+     * @description One item per level a round hit: its amount, `pending` until its `jackpot_win` credit (`transaction_id`) succeeds, then `paid`, or `forfeited` when the round’s wager never stood (nothing is sent). Newest first; paging, `from`/`to` and their 422s as the round search.
+     */
+    get: operations['searchJackpotWins'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/promo-payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the operator’s promotional payouts (tournaments, prize drops)
+     * @description Each payout is paid by one `credit` with `action_type: promo_win` whose `round_id` is the payout id and whose `transaction_id` is `<payout_id>:credit`. Newest first; paging, `from`/`to` and their 422s as the round search.
+     */
+    get: operations['searchPromoPayouts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/promo-payouts/{payout_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One owned promotional payout
+     * @description Another operator’s payout is 404 like an unknown one: a payout id is derived from the player, so a 403 would tell that another operator’s player won.
+     */
+    get: operations['getPromoPayout'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1046,6 +1126,12 @@ export type components = {
       win_minor: components['schemas']['MinorAmount'];
       created_at: string;
       settled_at: string | null;
+      /** @description A round that fed a progressive jackpot: its id (absent for any other round). */
+      jackpot_id?: string;
+      /** @description Its contribution to the jackpot, summed over the levels, in millionths of a minor unit: an exact decimal string (absent for a round that fed no jackpot). */
+      jackpot_contribution_micros?: string;
+      /** @description The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
+      jackpot_win_minor?: components['schemas']['MinorAmount'];
     };
     RoundSearchResponse: {
       /** @constant */
@@ -1075,6 +1161,9 @@ export type components = {
         win_minor: components['schemas']['MinorAmount'];
         created_at: string;
         settled_at: string | null;
+        jackpot_id?: string;
+        jackpot_contribution_micros?: string;
+        jackpot_win_minor?: components['schemas']['MinorAmount'];
         transactions: components['schemas']['OperatorTransaction'][];
       };
     };
@@ -1140,7 +1229,7 @@ export type components = {
       operator_id: string;
       from: string | null;
       to: string;
-      /** @description Zero difference in every currency and no pending financial transaction. */
+      /** @description Every currency's rounds balanced (zero difference, no pending financial transaction) and every currency's promotional payouts balanced (`promo_payouts`). */
       balanced: boolean;
       currencies: components['schemas']['ReconciliationCurrency'][];
       items: components['schemas']['ReconciliationItem'][];
@@ -1153,11 +1242,146 @@ export type components = {
         free_round_win_minor: components['schemas']['MinorAmount'];
         free_round_credit_minor: components['schemas']['MinorAmount'];
       }[];
+      /** @description Every currency of `currencies` balanced (the rounds alone). */
+      rounds_balanced: boolean;
+      /** @description Jackpot contributions and wins of the window's rounds per currency, apart (their wins are in `currencies` too). */
+      jackpots: components['schemas']['ReconciliationJackpots'][];
+      /** @description Promotional payouts created in the window per currency: the promo ledger against the wallet. */
+      promo_payouts: components['schemas']['ReconciliationPromoPayouts'][];
+      /** @description Every currency of `promo_payouts` balanced (true when there is none). */
+      promo_payouts_balanced: boolean;
     };
     ReconciliationResponse: {
       /** @constant */
       success: true;
       data: components['schemas']['Reconciliation'];
+    };
+    /** @description Jackpots of the window in one currency, apart: the contributions of its rounds whose wager stood and its hits by status. Jackpot wins are in the rounds' totals too (a completed round's game side includes its jackpot wins, its wallet side the `jackpot_win` credits). */
+    ReconciliationJackpots: {
+      currency: components['schemas']['CurrencyCode'];
+      /** @description Rounds of the window that fed a jackpot and whose wager stood (not rejected, cancelled or rolled back). */
+      contributing_rounds: number;
+      /** @description Their contributions, in millionths of a minor unit: an exact decimal string. */
+      contribution_micros: string;
+      /** @description Hits of the window's rounds, by status, and their minor units. */
+      hits_paid: number;
+      win_paid_minor: components['schemas']['MinorAmount'];
+      hits_pending: number;
+      win_pending_minor: components['schemas']['MinorAmount'];
+      hits_forfeited: number;
+      win_forfeited_minor: components['schemas']['MinorAmount'];
+    };
+    /** @description Promotional payouts (tournaments, prize drops) created in the window in one currency: the promo ledger (what the payouts owe) against the wallet side (the successful `promo_win` credits of those payout ids). Not game rounds: they are in no round total. */
+    ReconciliationPromoPayouts: {
+      currency: components['schemas']['CurrencyCode'];
+      payouts: number;
+      /** @description The payouts' amounts, paid and pending. */
+      ledger_minor: components['schemas']['MinorAmount'];
+      /** @description The successful credits of those payouts in this currency. */
+      wallet_credit_minor: components['schemas']['MinorAmount'];
+      /** @description wallet_credit_minor - ledger_minor. */
+      difference_minor: components['schemas']['MinorAmount'];
+      /** @description Payouts not yet paid, and their amounts. */
+      pending_payouts: number;
+      pending_minor: components['schemas']['MinorAmount'];
+      /** @description Their journal rows still pending (sent or about to be, no answer yet). */
+      pending_transactions: number;
+      /** @description Zero difference, nothing pending, no credit in another currency. */
+      balanced: boolean;
+    };
+    /** @description A round that fed a progressive jackpot (`GET /api/operator/v1/jackpot-contributions`). */
+    OperatorJackpotContribution: {
+      round_id: string;
+      jackpot_id: string;
+      session_id: string;
+      /** @description The operator's external player id. */
+      player_id: string;
+      game_symbol: string;
+      currency: components['schemas']['CurrencyCode'];
+      /** @description The round's stake (minor units). */
+      stake_minor: components['schemas']['MinorAmount'];
+      /** @description Its contribution over every level, in millionths of a minor unit: an exact decimal string. */
+      contribution_micros: string;
+      /** @description The minor units its hits won (0 without a hit). */
+      jackpot_win_minor: components['schemas']['MinorAmount'];
+      /**
+       * @description The round's status: a rejected, cancelled or rolled-back round's wager never stood.
+       * @enum {string}
+       */
+      round_status: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
+      created_at: string;
+    };
+    JackpotContributionSearchResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['OperatorJackpotContribution'][];
+        limit: number;
+        next_cursor: string | null;
+      };
+    };
+    /** @description One level a round hit (`GET /api/operator/v1/jackpot-wins`). */
+    OperatorJackpotWin: {
+      round_id: string;
+      jackpot_id: string;
+      level: string;
+      currency: components['schemas']['CurrencyCode'];
+      /** @description The operator's external player id. */
+      player_id: string;
+      amount_minor: components['schemas']['MinorAmount'];
+      /** @enum {string} */
+      status: 'pending' | 'paid' | 'forfeited';
+      /** @description The `jackpot_win` credit's transaction id (`<round>:jackpot:<level>`; never sent for a forfeited hit). */
+      transaction_id: string;
+      created_at: string;
+      /** @description When it was paid or forfeited; null while pending. */
+      settled_at: string | null;
+    };
+    JackpotWinSearchResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['OperatorJackpotWin'][];
+        limit: number;
+        next_cursor: string | null;
+      };
+    };
+    /** @description A promotional prize owed to a player (`GET /api/operator/v1/promo-payouts`). */
+    OperatorPromoPayout: {
+      /** @description The payout id: the round reference (`round_id`) of its `promo_win` credit. */
+      payout_id: string;
+      /** @enum {string} */
+      promo_type: 'tournament' | 'prize_drop';
+      promo_id: string;
+      /** @description The tournament rank; null for a prize drop. */
+      rank: number | null;
+      operator_id: string;
+      /** @description The operator's external player id. */
+      player_id: string;
+      currency: components['schemas']['CurrencyCode'];
+      amount_minor: components['schemas']['MinorAmount'];
+      /** @enum {string} */
+      status: 'pending' | 'paid';
+      /** @description The `promo_win` credit's transaction id (`<payout_id>:credit`). */
+      transaction_id: string;
+      /** @description That credit's journal status; null before it is journalled. */
+      transaction_status: components['schemas']['TransactionStatus'] | null;
+      created_at: string;
+      paid_at: string | null;
+    };
+    PromoPayoutSearchResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['OperatorPromoPayout'][];
+        limit: number;
+        next_cursor: string | null;
+      };
+    };
+    PromoPayoutResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['OperatorPromoPayout'];
     };
     /** @description Body the service sends to the operator wallet. */
     WalletCallbackRequest: {
@@ -4490,6 +4714,452 @@ export interface operations {
         };
       };
       /** @description A malformed or unknown query parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  searchJackpotContributions: {
+    parameters: {
+      query?: {
+        session_id?: string;
+        /** @description The operator's external_player_id. */
+        player_id?: string;
+        currency?: string;
+        /** @description Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`. */
+        from?: string;
+        /** @description Created before: an instant as for `from` (422 at `query.to` otherwise). */
+        to?: string;
+        /** @description Page size: an integer from 1 to 200 (default 50). */
+        limit?: number;
+        /** @description Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
+        cursor?: string;
+        jackpot_id?: string;
+        /** @description The round's status. */
+        status?: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of contributing rounds */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JackpotContributionSearchResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown query parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  searchJackpotWins: {
+    parameters: {
+      query?: {
+        session_id?: string;
+        /** @description The operator's external_player_id. */
+        player_id?: string;
+        currency?: string;
+        /** @description Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`. */
+        from?: string;
+        /** @description Created before: an instant as for `from` (422 at `query.to` otherwise). */
+        to?: string;
+        /** @description Page size: an integer from 1 to 200 (default 50). */
+        limit?: number;
+        /** @description Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
+        cursor?: string;
+        jackpot_id?: string;
+        level?: string;
+        round_id?: string;
+        status?: 'pending' | 'paid' | 'forfeited';
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of jackpot hits */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JackpotWinSearchResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown query parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  searchPromoPayouts: {
+    parameters: {
+      query?: {
+        session_id?: string;
+        /** @description The operator's external_player_id. */
+        player_id?: string;
+        currency?: string;
+        /** @description Created at or after: an RFC 3339 date-time with `Z` or a numeric offset (any up to ±23:59), naming an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z; read in UTC to the microsecond (further fraction digits are cut). Anything else is 422 at `query.from`. */
+        from?: string;
+        /** @description Created before: an instant as for `from` (422 at `query.to` otherwise). */
+        to?: string;
+        /** @description Page size: an integer from 1 to 200 (default 50). */
+        limit?: number;
+        /** @description Opaque; the `next_cursor` of the previous page, unchanged (anything else is 422 at `query.cursor`). */
+        cursor?: string;
+        promo_type?: 'tournament' | 'prize_drop';
+        /** @description The tournament's or prize drop's id. */
+        promo_id?: string;
+        status?: 'pending' | 'paid';
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of promotional payouts */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PromoPayoutSearchResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown query parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getPromoPayout: {
+    parameters: {
+      query?: {
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The payout id (the round reference of its credit) */
+        payout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payout */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PromoPayoutResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Payout not found, or another operator’s (or unknown operator) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed path parameter */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

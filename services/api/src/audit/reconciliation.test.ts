@@ -82,6 +82,10 @@ describe('reconciliationCsv', () => {
     items: [],
     items_truncated: false,
     free_rounds: [],
+    rounds_balanced: false,
+    jackpots: [],
+    promo_payouts: [],
+    promo_payouts_balanced: true,
   };
 
   test('a header row, one row per currency, CRLF line ends; it parses back to the same totals', () => {
@@ -92,6 +96,68 @@ describe('reconciliationCsv', () => {
       readReconciliationCsv(text),
       r.currencies.map((c) => ({ ...c, balanced: String(c.balanced) })),
     );
+  });
+
+  test('jackpot and promo columns; a currency with promotional payouts only has a row of its own', () => {
+    const text = reconciliationCsv({
+      ...r,
+      jackpots: [
+        {
+          currency: 'EUR',
+          contributing_rounds: 2,
+          contribution_micros: '18446744073709551617',
+          hits_paid: 1,
+          win_paid_minor: 501n,
+          hits_pending: 0,
+          win_pending_minor: 0n,
+          hits_forfeited: 1,
+          win_forfeited_minor: 700n,
+        },
+      ],
+      promo_payouts: [
+        {
+          currency: 'GBP',
+          payouts: 2,
+          ledger_minor: 3000n,
+          wallet_credit_minor: 1000n,
+          difference_minor: -2000n,
+          pending_payouts: 1,
+          pending_minor: 2000n,
+          pending_transactions: 0,
+          balanced: false,
+        },
+      ],
+      promo_payouts_balanced: false,
+    });
+    const [header, ...rows] = parseRfc4180(text);
+    assert.deepEqual(header, [...RECONCILIATION_CSV_HEADER]);
+    const named = rows.map((row) => Object.fromEntries(header!.map((h, i) => [h, row[i]])));
+    assert.deepEqual(
+      named.map((x) => x.currency),
+      ['EUR', 'GBP', 'USD'],
+    );
+    assert.deepEqual(
+      [
+        named[0]!.jackpot_contribution_micros,
+        named[0]!.jackpot_win_paid_minor,
+        named[0]!.jackpot_win_forfeited_minor,
+      ],
+      ['18446744073709551617', '501', '700'],
+    );
+    assert.deepEqual(
+      [
+        named[1]!.rounds,
+        named[1]!.balanced,
+        named[1]!.promo_ledger_minor,
+        named[1]!.promo_wallet_credit_minor,
+      ],
+      ['0', 'true', '3000', '1000'],
+    );
+    assert.deepEqual(
+      [named[1]!.promo_difference_minor, named[1]!.promo_pending_payouts, named[1]!.promo_balanced],
+      ['-2000', '1', 'false'],
+    );
+    assert.equal(named[2]!.promo_balanced, 'true');
   });
 
   test('no currencies: the header alone', () => {

@@ -3,6 +3,8 @@ import {
   RECONCILIATION_ITEMS_MAX,
   type Reconciliation,
   type ReconciliationCurrency,
+  type ReconciliationJackpots,
+  type ReconciliationPromoPayouts,
   type ReconciliationQuery,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
@@ -56,6 +58,84 @@ const RECONCILE = `
   WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.round_id = f.round_id AND r.free_round_campaign_id IS NOT NULL)
   GROUP BY f.currency`;
 
+/**
+ * Jackpots and promotional payouts of the same window (same parameters), apart from the rounds:
+ * - the contributions of the window's contributing rounds whose wager stood (the partial index
+ *   rounds_jackpot: a range of the operator's contributing rounds, never the journal);
+ * - the hits of the window's rounds by status (jackpot_hits_operator_created; a hit is written by
+ *   the statement that writes its round, so it has its round's created_at);
+ * - the promotional payouts created in the window (promo_payouts_operator_created) against the
+ *   journal rows of each payout id (wallet_transactions_round: one index lookup per payout): the
+ *   successful credits in the payout's currency, the pending rows, the rows in another currency.
+ * Each part is one row per currency; amounts are text so that no total is rounded on the way.
+ */
+const EXTRAS = `
+  WITH c AS (
+    SELECT currency, count(*)::int AS rounds, coalesce(sum(jackpot_contribution_micros::numeric), 0) AS micros
+    FROM rounds
+    WHERE jackpot_id IS NOT NULL AND ${WINDOW} AND status NOT IN ('rejected', 'cancelled', 'rolled_back')
+    GROUP BY currency
+  ), h AS (
+    SELECT currency,
+           count(*) FILTER (WHERE status = 'paid')::int AS hits_paid,
+           coalesce(sum(amount_minor) FILTER (WHERE status = 'paid'), 0)::bigint AS win_paid,
+           count(*) FILTER (WHERE status = 'pending')::int AS hits_pending,
+           coalesce(sum(amount_minor) FILTER (WHERE status = 'pending'), 0)::bigint AS win_pending,
+           count(*) FILTER (WHERE status = 'forfeited')::int AS hits_forfeited,
+           coalesce(sum(amount_minor) FILTER (WHERE status = 'forfeited'), 0)::bigint AS win_forfeited
+    FROM jackpot_hits
+    WHERE ${WINDOW}
+    GROUP BY currency
+  ), pp AS (
+    SELECT p.currency, count(*)::int AS payouts, sum(p.amount_minor)::bigint AS ledger,
+           coalesce(sum(j.credited), 0)::bigint AS wallet,
+           count(*) FILTER (WHERE p.status = 'pending')::int AS pending_payouts,
+           coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'pending'), 0)::bigint AS pending_minor,
+           coalesce(sum(j.pending), 0)::int AS pending_rows, coalesce(sum(j.foreign_n), 0)::int AS foreign_rows
+    FROM (SELECT * FROM promo_payouts WHERE ${WINDOW}) p
+    CROSS JOIN LATERAL (
+      SELECT sum(t.amount_minor) FILTER (WHERE t.status = 'success' AND t.transaction_type = 'credit'
+                                           AND t.currency = p.currency) AS credited,
+             count(*) FILTER (WHERE t.status = 'pending') AS pending,
+             count(*) FILTER (WHERE t.currency <> p.currency) AS foreign_n
+      FROM (SELECT * FROM wallet_transactions WHERE round_id = p.payout_id OFFSET 0) t
+      WHERE t.operator_id = p.operator_id AND t.transaction_type <> 'balance'
+    ) j
+    GROUP BY p.currency
+  )
+  SELECT 'jackpot' AS kind, trim(coalesce(c.currency, h.currency)) AS currency,
+         coalesce(c.rounds, 0) AS rounds, coalesce(c.micros, 0)::text AS micros,
+         coalesce(h.hits_paid, 0) AS hits_paid, coalesce(h.win_paid, 0)::text AS win_paid,
+         coalesce(h.hits_pending, 0) AS hits_pending, coalesce(h.win_pending, 0)::text AS win_pending,
+         coalesce(h.hits_forfeited, 0) AS hits_forfeited, coalesce(h.win_forfeited, 0)::text AS win_forfeited,
+         NULL::int AS payouts, NULL::text AS ledger, NULL::text AS wallet, NULL::int AS pending_payouts,
+         NULL::text AS pending_minor, NULL::int AS pending_rows, NULL::int AS foreign_rows
+  FROM c FULL JOIN h ON h.currency = c.currency
+  UNION ALL
+  SELECT 'promo', trim(currency), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         payouts, ledger::text, wallet::text, pending_payouts, pending_minor::text, pending_rows, foreign_rows
+  FROM pp`;
+
+interface ExtrasRow {
+  kind: 'jackpot' | 'promo';
+  currency: string;
+  rounds: number | null;
+  micros: string | null;
+  hits_paid: number | null;
+  win_paid: string | null;
+  hits_pending: number | null;
+  win_pending: string | null;
+  hits_forfeited: number | null;
+  win_forfeited: string | null;
+  payouts: number | null;
+  ledger: string | null;
+  wallet: string | null;
+  pending_payouts: number | null;
+  pending_minor: string | null;
+  pending_rows: number | null;
+  foreign_rows: number | null;
+}
+
 interface ReconcileRow {
   kind: 'total' | 'item' | 'free';
   currency: string;
@@ -77,12 +157,23 @@ export async function reconcile(
   now = new Date(),
 ): Promise<Reconciliation> {
   const to = q.to ?? now.toISOString();
-  const { rows } = await pool.query<ReconcileRow>(RECONCILE, [
-    operatorId,
-    q.from ?? null,
-    to,
-    q.currency ?? null,
-  ]);
+  const params = [operatorId, q.from ?? null, to, q.currency ?? null];
+  // Rounds, jackpots and promotional payouts from one snapshot: two statements in one read-only
+  // repeatable-read transaction.
+  const client = await pool.connect();
+  let rows: ReconcileRow[];
+  let extras: ExtrasRow[];
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    rows = (await client.query<ReconcileRow>(RECONCILE, params)).rows;
+    extras = (await client.query<ExtrasRow>(EXTRAS, params)).rows;
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
   const currencies: ReconciliationCurrency[] = rows
     .filter((t) => t.kind === 'total')
     .sort((a, b) => (a.currency < b.currency ? -1 : 1))
@@ -97,11 +188,49 @@ export async function reconcile(
       balanced: t.wallet_delta === t.game_delta && t.pending === 0 && t.foreign_rows === 0,
     }));
   const items = rows.filter((i) => i.kind === 'item').sort((a, b) => (a.round_id! < b.round_id! ? -1 : 1));
+  const byCurrency = (a: { currency: string }, b: { currency: string }) => (a.currency < b.currency ? -1 : 1);
+  const jackpots: ReconciliationJackpots[] = extras
+    .filter((x) => x.kind === 'jackpot')
+    .sort(byCurrency)
+    .map((x) => ({
+      currency: x.currency,
+      contributing_rounds: x.rounds ?? 0,
+      contribution_micros: x.micros ?? '0',
+      hits_paid: x.hits_paid ?? 0,
+      win_paid_minor: BigInt(x.win_paid ?? '0'),
+      hits_pending: x.hits_pending ?? 0,
+      win_pending_minor: BigInt(x.win_pending ?? '0'),
+      hits_forfeited: x.hits_forfeited ?? 0,
+      win_forfeited_minor: BigInt(x.win_forfeited ?? '0'),
+    }));
+  const promos: ReconciliationPromoPayouts[] = extras
+    .filter((x) => x.kind === 'promo')
+    .sort(byCurrency)
+    .map((x) => {
+      const ledger = BigInt(x.ledger ?? '0');
+      const wallet = BigInt(x.wallet ?? '0');
+      const pendingPayouts = x.pending_payouts ?? 0;
+      const pendingRows = x.pending_rows ?? 0;
+      return {
+        currency: x.currency,
+        payouts: x.payouts ?? 0,
+        ledger_minor: ledger,
+        wallet_credit_minor: wallet,
+        difference_minor: wallet - ledger,
+        pending_payouts: pendingPayouts,
+        pending_minor: BigInt(x.pending_minor ?? '0'),
+        pending_transactions: pendingRows,
+        balanced:
+          wallet === ledger && pendingPayouts === 0 && pendingRows === 0 && (x.foreign_rows ?? 0) === 0,
+      };
+    });
+  const roundsBalanced = currencies.every((x) => x.balanced);
+  const promosBalanced = promos.every((x) => x.balanced);
   return {
     operator_id: operatorId,
     from: q.from ?? null,
     to,
-    balanced: currencies.every((x) => x.balanced),
+    balanced: roundsBalanced && promosBalanced,
     currencies,
     items: items.slice(0, RECONCILIATION_ITEMS_MAX).map((i) => ({
       round_id: i.round_id!,
@@ -123,6 +252,10 @@ export async function reconcile(
         free_round_win_minor: f.game_delta,
         free_round_credit_minor: f.wallet_delta,
       })),
+    rounds_balanced: roundsBalanced,
+    jackpots,
+    promo_payouts: promos,
+    promo_payouts_balanced: promosBalanced,
   };
 }
 
@@ -131,19 +264,41 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+/**
+ * One row per currency of the rounds, the jackpots or the promotional payouts (a currency with
+ * payouts but no round has zero round totals, balanced as to its rounds). `balanced` is the
+ * currency's rounds, as in `currencies`; `promo_balanced` its payouts (true without any).
+ */
 export function reconciliationCsv(r: Reconciliation): string {
   const lines = [RECONCILIATION_CSV_HEADER.join(',')];
-  for (const c of r.currencies) {
+  const jackpots = new Map(r.jackpots.map((j) => [j.currency, j]));
+  const promos = new Map(r.promo_payouts.map((p) => [p.currency, p]));
+  const rounds = new Map(r.currencies.map((c) => [c.currency, c]));
+  const all = [...new Set([...rounds.keys(), ...jackpots.keys(), ...promos.keys()])].sort();
+  for (const currency of all) {
+    const c = rounds.get(currency);
+    const j = jackpots.get(currency);
+    const p = promos.get(currency);
     lines.push(
       [
-        c.currency,
-        String(c.rounds),
-        String(c.transactions),
-        c.wallet_delta_minor.toString(),
-        c.game_delta_minor.toString(),
-        c.difference_minor.toString(),
-        String(c.pending_transactions),
-        String(c.balanced),
+        currency,
+        String(c?.rounds ?? 0),
+        String(c?.transactions ?? 0),
+        (c?.wallet_delta_minor ?? 0).toString(),
+        (c?.game_delta_minor ?? 0).toString(),
+        (c?.difference_minor ?? 0).toString(),
+        String(c?.pending_transactions ?? 0),
+        String(c?.balanced ?? true),
+        j?.contribution_micros ?? '0',
+        (j?.win_paid_minor ?? 0).toString(),
+        (j?.win_pending_minor ?? 0).toString(),
+        (j?.win_forfeited_minor ?? 0).toString(),
+        String(p?.payouts ?? 0),
+        (p?.ledger_minor ?? 0).toString(),
+        (p?.wallet_credit_minor ?? 0).toString(),
+        (p?.difference_minor ?? 0).toString(),
+        String(p?.pending_payouts ?? 0),
+        String(p?.balanced ?? true),
       ]
         .map(csvField)
         .join(','),

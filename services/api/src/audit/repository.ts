@@ -55,7 +55,7 @@ export function presentTransaction(r: TransactionRow): OperatorTransaction {
 }
 
 /** Filters as SQL conditions with numbered parameters, the operator always first. */
-class Where {
+export class Where {
   readonly params: unknown[];
   private readonly parts: string[] = [];
   constructor(operatorId: string) {
@@ -66,6 +66,10 @@ class Where {
     if (value === undefined) return;
     this.params.push(value);
     this.parts.push(sql(`$${this.params.length}`));
+  }
+  /** A condition without a parameter (a partial index's predicate). */
+  also(sql: string): void {
+    this.parts.push(sql);
   }
   keyset(cursor: Cursor | null, idColumn: string): void {
     if (!cursor) return;
@@ -82,7 +86,7 @@ class Where {
   }
 }
 
-function page<Row extends { micros: bigint }, Item>(
+export function page<Row extends { micros: bigint }, Item>(
   rows: Row[],
   limit: number,
   id: (r: Row) => string,
@@ -121,7 +125,7 @@ export async function searchTransactions(pool: Pool, operatorId: string, q: Tran
 }
 
 /** 403 when the id exists under another operator, 404 when it does not exist at all. */
-async function ownerCheck(pool: Pool, table: string, idColumn: string, id: string): Promise<never> {
+export async function ownerCheck(pool: Pool, table: string, idColumn: string, id: string): Promise<never> {
   const { rows } = await pool.query(`SELECT 1 FROM ${table} WHERE ${idColumn} = $1`, [id]);
   if (rows.length > 0) throw new HttpError(403, 'This record belongs to another operator');
   throw new HttpError(404, 'Not found');
@@ -151,6 +155,9 @@ interface RoundRow {
   win_minor: bigint;
   created_at: Date;
   settled_at: Date | null;
+  jackpot_id: string | null;
+  jackpot_contribution_micros: string | null;
+  jackpot_win_minor: bigint;
   micros: bigint;
 }
 
@@ -158,7 +165,8 @@ const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_playe
   r.symbol AS game_symbol, r.provider_id, trim(r.currency) AS currency, r.status,
   CASE WHEN r.status = 'rejected' THEN (SELECT w.error_code FROM wallet_transactions w
     WHERE w.transaction_id = r.round_id || ':debit') END AS rejection_code, r.stuck, r.bet_minor,
-  r.win_minor, r.created_at, r.settled_at, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
+  r.win_minor, r.created_at, r.settled_at, r.jackpot_id, r.jackpot_contribution_micros::text,
+  r.jackpot_win_minor, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
 
 function presentRound(r: RoundRow): OperatorRound {
   return {
@@ -176,6 +184,14 @@ function presentRound(r: RoundRow): OperatorRound {
     win_minor: r.win_minor,
     created_at: r.created_at.toISOString(),
     settled_at: r.settled_at?.toISOString() ?? null,
+    // A round that fed a jackpot shows it (issue 25); any other round's shape is unchanged.
+    ...(r.jackpot_id === null
+      ? {}
+      : {
+          jackpot_id: r.jackpot_id,
+          jackpot_contribution_micros: r.jackpot_contribution_micros ?? '0',
+          jackpot_win_minor: r.jackpot_win_minor,
+        }),
   };
 }
 

@@ -3,7 +3,10 @@ import {
   AMOUNT_UNIT,
   CONTRACT_VERSION,
   IDEMPOTENCY_KEY,
+  JackpotContributionQuery,
+  JackpotWinQuery,
   type OperatorContract,
+  PromoPayoutQuery,
   ReconciliationQuery,
   RoundSearchQuery,
   TransactionSearchQuery,
@@ -15,6 +18,12 @@ import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import {
+  getPromoPayout,
+  searchJackpotContributions,
+  searchJackpotWins,
+  searchPromoPayouts,
+} from './jackpots-promos.js';
 import { reconcile, reconciliationCsv } from './reconciliation.js';
 import { getRound, getSession, getTransaction, searchRounds, searchTransactions } from './repository.js';
 
@@ -83,6 +92,26 @@ export function auditRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     sendJson(ctx, {
       success: true,
       data: await getRound(deps.pool, operatorOf(ctx), pathId(ctx, 'round_id')),
+    });
+  });
+
+  // Jackpot and promotional money (issue 25).
+  router.get('/jackpot-contributions', ...guard, async (ctx) => {
+    const q = parseOr422(JackpotContributionQuery, auditQuery(ctx), 'query');
+    sendJson(ctx, { success: true, data: await searchJackpotContributions(deps.pool, operatorOf(ctx), q) });
+  });
+  router.get('/jackpot-wins', ...guard, async (ctx) => {
+    const q = parseOr422(JackpotWinQuery, auditQuery(ctx), 'query');
+    sendJson(ctx, { success: true, data: await searchJackpotWins(deps.pool, operatorOf(ctx), q) });
+  });
+  router.get('/promo-payouts', ...guard, async (ctx) => {
+    const q = parseOr422(PromoPayoutQuery, auditQuery(ctx), 'query');
+    sendJson(ctx, { success: true, data: await searchPromoPayouts(deps.pool, operatorOf(ctx), q) });
+  });
+  router.get('/promo-payouts/:payout_id', ...guard, async (ctx) => {
+    sendJson(ctx, {
+      success: true,
+      data: await getPromoPayout(deps.pool, operatorOf(ctx), pathId(ctx, 'payout_id')),
     });
   });
 

@@ -864,6 +864,67 @@ describe('real answers agree with the document', () => {
     });
   });
 
+  test('jackpot and promotional money in the operator audit API (signed)', async () => {
+    // A spin of op_cf_a on the jackpot's title feeds cf-jackpot (once the opt-in reached the game
+    // server's cache); its hit and a promotional payout are written as the spin and a tournament's
+    // freeze write them, so that every field of the new reads is answered.
+    let fed: string | null = null;
+    for (let i = 0; i < 40 && fed === null; i++) {
+      const r = await call(h.game, 'POST', '/api/runtime/spin', {
+        headers: { 'x-session-token': slotToken },
+        body: { bet_minor: 100 },
+      });
+      assert.equal(r.status, 200, r.text);
+      const { rows } = await h.db.pool.query(`SELECT jackpot_id FROM rounds WHERE round_id = $1`, [
+        r.json.round_id,
+      ]);
+      if (rows[0]?.jackpot_id) fed = r.json.round_id;
+      else await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.ok(fed, 'a spin fed the jackpot');
+    await h.db.pool.query(
+      `INSERT INTO jackpot_hits (round_id, jackpot_id, level, currency, operator_id, external_player_id, amount_minor)
+       VALUES ($1, 'cf-jackpot', 'mini', 'EUR', 'op_cf_a', 'cf-player', 1000)`,
+      [fed],
+    );
+    const payoutId = `pp_t_cf-tournament_${'0'.repeat(32)}`;
+    await h.db.pool.query(
+      `INSERT INTO promo_payouts (payout_id, promo_type, promo_id, operator_id, external_player_id, player_id, currency,
+                                  amount_minor, rank, session_id, game_symbol)
+       SELECT $1, 'tournament', 'cf-tournament', 'op_cf_a', 'cf-player', player_id, 'EUR', 2500, 1, session_id, symbol
+         FROM sessions WHERE session_id = $2`,
+      [payoutId, slotSession],
+    );
+    const contributions = await hit('GET', '/api/operator/v1/jackpot-contributions?limit=1', {
+      key: keyA,
+      expect: 200,
+    });
+    assert.equal(contributions.json.data.items[0].round_id, fed);
+    await hit('GET', `/api/operator/v1/jackpot-contributions?jackpot_id=cf-jackpot&player_id=cf-player`, {
+      key: keyA,
+      expect: 200,
+    });
+    await hit('GET', '/api/operator/v1/jackpot-contributions?status=won', { key: keyA, expect: 422 });
+    const wins = await hit('GET', '/api/operator/v1/jackpot-wins', { key: keyA, expect: 200 });
+    assert.equal(wins.json.data.items[0].status, 'pending');
+    await hit('GET', '/api/operator/v1/jackpot-wins', { key: keyB, expect: 200 });
+    await hit('GET', '/api/operator/v1/jackpot-wins?level=MINI', { key: keyA, expect: 422 });
+    await hit('GET', `/api/operator/v1/rounds/${fed}`, { key: keyA, expect: 200 });
+    const payouts = await hit('GET', '/api/operator/v1/promo-payouts', { key: keyA, expect: 200 });
+    assert.equal(payouts.json.data.items[0].payout_id, payoutId);
+    await hit('GET', '/api/operator/v1/promo-payouts?promo_type=bonus', { key: keyA, expect: 422 });
+    await hit('GET', `/api/operator/v1/promo-payouts/${payoutId}`, { key: keyA, expect: 200 });
+    await hit('GET', `/api/operator/v1/promo-payouts/${payoutId}`, { key: keyB, expect: 404 });
+    await hit('GET', `/api/operator/v1/promo-payouts/${'p'.repeat(201)}`, { key: keyA, expect: 422 });
+    await hit('GET', '/api/operator/v1/promo-payouts', { key: keyA, sign: false, expect: 401 });
+    const rec = await hit('GET', '/api/operator/v1/reconciliation', { key: keyA, expect: 200 });
+    assert.equal(rec.json.data.balanced, false, 'a pending payout (and hit) leave it unbalanced');
+    assert.equal(rec.json.data.promo_payouts[0].pending_payouts, 1);
+    assert.equal(rec.json.data.jackpots[0].hits_pending, 1);
+    const csv = await hit('GET', '/api/operator/v1/reconciliation.csv', { key: keyA, expect: 200 });
+    assert.match(csv.text, /,promo_balanced\r\n/);
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

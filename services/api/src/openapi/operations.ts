@@ -517,7 +517,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'Per-currency totals: wallet deltas against game-history deltas',
     description:
-      'Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.',
+      'Over the rounds created in [from, to) and every journal row of those rounds, in one snapshot. Balanced only with a zero difference and no pending financial transaction in every currency, and every currency’s promotional payouts created in the window balanced (`promo_payouts`: the payouts’ amounts against their successful `promo_win` credits, nothing pending); `jackpots` reports the window’s jackpot contributions and hits apart; no currency conversion. `from` and `to` are RFC 3339 instants between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z (any offset up to ±23:59); the answer gives them in UTC (`2026-01-17T11:27:59+18:06` is `2026-01-16T17:21:59Z`). Outside that range: 422 at `query.from` or `query.to`.',
     auth: 'operator-signed',
     query: c.ReconciliationQuery,
     extraQuery: OperatorIdParam,
@@ -539,6 +539,88 @@ export const OPERATIONS: Operation[] = [
     extraQuery: OperatorIdParam,
     ok: { 200: { description: 'The totals as CSV', body: { kind: 'csv' } } },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  // Jackpot and promotional money (issue 25, docs/audit-and-reconciliation.md).
+  {
+    method: 'get',
+    path: '/api/operator/v1/jackpot-contributions',
+    operationId: 'searchJackpotContributions',
+    tag: 'operator',
+    summary: 'Search the operator’s rounds that fed a progressive jackpot',
+    description:
+      'Each contributing round with its stake and its contribution over every level in millionths of a minor unit (`contribution_micros`, an exact decimal string), newest first; paging, `from`/`to` and their 422s as the round search.',
+    auth: 'operator-signed',
+    query: c.JackpotContributionQuery,
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: {
+        description: 'A page of contributing rounds',
+        body: { kind: 'json', schema: c.JackpotContributionSearchResponse },
+      },
+    },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/jackpot-wins',
+    operationId: 'searchJackpotWins',
+    tag: 'operator',
+    summary: 'Search the operator’s jackpot hits',
+    description:
+      'One item per level a round hit: its amount, `pending` until its `jackpot_win` credit (`transaction_id`) succeeds, then `paid`, or `forfeited` when the round’s wager never stood (nothing is sent). Newest first; paging, `from`/`to` and their 422s as the round search.',
+    auth: 'operator-signed',
+    query: c.JackpotWinQuery,
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: {
+        description: 'A page of jackpot hits',
+        body: { kind: 'json', schema: c.JackpotWinSearchResponse },
+      },
+    },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/promo-payouts',
+    operationId: 'searchPromoPayouts',
+    tag: 'operator',
+    summary: 'Search the operator’s promotional payouts (tournaments, prize drops)',
+    description:
+      'Each payout is paid by one `credit` with `action_type: promo_win` whose `round_id` is the payout id and whose `transaction_id` is `<payout_id>:credit`. Newest first; paging, `from`/`to` and their 422s as the round search.',
+    auth: 'operator-signed',
+    query: c.PromoPayoutQuery,
+    extraQuery: OperatorIdParam,
+    ok: {
+      200: {
+        description: 'A page of promotional payouts',
+        body: { kind: 'json', schema: c.PromoPayoutSearchResponse },
+      },
+    },
+    errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/promo-payouts/{payout_id}',
+    operationId: 'getPromoPayout',
+    tag: 'operator',
+    summary: 'One owned promotional payout',
+    description:
+      'Another operator’s payout is 404 like an unknown one: a payout id is derived from the player, so a 403 would tell that another operator’s player won.',
+    auth: 'operator-signed',
+    pathParams: {
+      payout_id: { schema: Id, description: 'The payout id (the round reference of its credit)' },
+    },
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The payout', body: { kind: 'json', schema: c.PromoPayoutResponse } } },
+    errors: {
+      ...SCOPED,
+      404: 'Payout not found, or another operator’s (or unknown operator)',
+      422: 'A malformed path parameter',
+    },
     idempotent: true,
   },
 

@@ -1,0 +1,232 @@
+import type {
+  JackpotContributionQuery,
+  JackpotWinQuery,
+  OperatorJackpotContribution,
+  OperatorJackpotWin,
+  OperatorPromoPayout,
+  PromoPayoutQuery,
+} from '@opi/contract';
+import type { Pool } from '@opi/db';
+import { HttpError } from '@opi/service-kit/http/errors';
+import { decodeCursor } from './cursor.js';
+import { page, Where } from './repository.js';
+
+/*
+ * The operator's jackpot and promotional money (issue 25, docs/jackpots-and-promotions.md): the
+ * rounds that fed a jackpot, the hits, and the promotional payouts. Each read names the operator
+ * first and walks an index of (operator, created_at) newest first, keyset-paged like the other
+ * audit searches: rounds_jackpot (a partial index of the contributing rounds), jackpot_hits_operator_created
+ * and promo_payouts_operator_created (migration 1700000000023_promo_audit).
+ */
+
+interface ContributionRow {
+  round_id: string;
+  jackpot_id: string;
+  session_id: string;
+  player_id: string;
+  game_symbol: string;
+  currency: string;
+  stake_minor: bigint;
+  contribution_micros: string;
+  jackpot_win_minor: bigint;
+  round_status: OperatorJackpotContribution['round_status'];
+  created_at: Date;
+  micros: bigint;
+}
+
+export async function searchJackpotContributions(
+  pool: Pool,
+  operatorId: string,
+  q: JackpotContributionQuery,
+) {
+  const w = new Where(operatorId);
+  // The partial index's predicate, written out so the planner takes rounds_jackpot.
+  w.also('jackpot_id IS NOT NULL');
+  w.add((p) => `jackpot_id = ${p}`, q.jackpot_id);
+  w.add((p) => `session_id = ${p}`, q.session_id);
+  w.add(
+    (p) =>
+      `player_id IN (SELECT player_id FROM players WHERE operator_id = $1 AND external_player_id = ${p})`,
+    q.player_id,
+  );
+  w.add((p) => `currency = ${p}`, q.currency);
+  w.add((p) => `status = ${p}`, q.status);
+  w.add((p) => `created_at >= ${p}`, q.from);
+  w.add((p) => `created_at < ${p}`, q.to);
+  w.keyset(decodeCursor(q.cursor), 'round_id');
+  w.params.push(q.limit + 1);
+  const { rows } = await pool.query<ContributionRow>(
+    `SELECT r.round_id, r.jackpot_id, r.session_id, p.external_player_id AS player_id, r.symbol AS game_symbol,
+            trim(r.currency) AS currency, r.bet_minor AS stake_minor,
+            coalesce(r.jackpot_contribution_micros, 0)::text AS contribution_micros, r.jackpot_win_minor,
+            r.status AS round_status, r.created_at,
+            (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros
+     FROM (SELECT * FROM rounds WHERE ${w.sql}
+           ORDER BY created_at DESC, round_id DESC LIMIT $${w.params.length}) r
+     JOIN players p ON p.player_id = r.player_id
+     ORDER BY r.created_at DESC, r.round_id DESC`,
+    w.params,
+  );
+  return page(
+    rows,
+    q.limit,
+    (r) => r.round_id,
+    (r): OperatorJackpotContribution => ({
+      round_id: r.round_id,
+      jackpot_id: r.jackpot_id,
+      session_id: r.session_id,
+      player_id: r.player_id,
+      game_symbol: r.game_symbol,
+      currency: r.currency,
+      stake_minor: r.stake_minor,
+      contribution_micros: r.contribution_micros,
+      jackpot_win_minor: r.jackpot_win_minor,
+      round_status: r.round_status,
+      created_at: r.created_at.toISOString(),
+    }),
+  );
+}
+
+interface WinRow {
+  round_id: string;
+  jackpot_id: string;
+  level: string;
+  currency: string;
+  player_id: string;
+  amount_minor: bigint;
+  status: OperatorJackpotWin['status'];
+  transaction_id: string;
+  created_at: Date;
+  settled_at: Date | null;
+  micros: bigint;
+}
+
+/** The jackpot_win credit's id (workflows/src/settle-round/intent.ts: `<round>:jackpot:<level>`). */
+const HIT_TRANSACTION_ID = `(round_id || ':jackpot:' || level)`;
+
+export async function searchJackpotWins(pool: Pool, operatorId: string, q: JackpotWinQuery) {
+  const w = new Where(operatorId);
+  w.add((p) => `jackpot_id = ${p}`, q.jackpot_id);
+  w.add((p) => `level = ${p}`, q.level);
+  w.add((p) => `round_id = ${p}`, q.round_id);
+  w.add((p) => `external_player_id = ${p}`, q.player_id);
+  w.add(
+    (p) => `round_id IN (SELECT round_id FROM rounds WHERE operator_id = $1 AND session_id = ${p})`,
+    q.session_id,
+  );
+  w.add((p) => `currency = ${p}`, q.currency);
+  w.add((p) => `status = ${p}`, q.status);
+  w.add((p) => `created_at >= ${p}`, q.from);
+  w.add((p) => `created_at < ${p}`, q.to);
+  // The cursor's id is the hit's credit id (round and level): unique, and ordered with it.
+  w.keyset(decodeCursor(q.cursor), HIT_TRANSACTION_ID);
+  w.params.push(q.limit + 1);
+  const { rows } = await pool.query<WinRow>(
+    `SELECT round_id, jackpot_id, level, trim(currency) AS currency, external_player_id AS player_id, amount_minor,
+            status, ${HIT_TRANSACTION_ID} AS transaction_id, created_at, settled_at,
+            (extract(epoch FROM created_at) * 1000000)::bigint AS micros
+     FROM jackpot_hits
+     WHERE ${w.sql}
+     ORDER BY created_at DESC, ${HIT_TRANSACTION_ID} DESC
+     LIMIT $${w.params.length}`,
+    w.params,
+  );
+  return page(
+    rows,
+    q.limit,
+    (r) => r.transaction_id,
+    (r): OperatorJackpotWin => ({
+      round_id: r.round_id,
+      jackpot_id: r.jackpot_id,
+      level: r.level,
+      currency: r.currency,
+      player_id: r.player_id,
+      amount_minor: r.amount_minor,
+      status: r.status,
+      transaction_id: r.transaction_id,
+      created_at: r.created_at.toISOString(),
+      settled_at: r.settled_at?.toISOString() ?? null,
+    }),
+  );
+}
+
+interface PayoutRow {
+  payout_id: string;
+  promo_type: OperatorPromoPayout['promo_type'];
+  promo_id: string;
+  rank: number | null;
+  operator_id: string;
+  player_id: string;
+  currency: string;
+  amount_minor: bigint;
+  status: OperatorPromoPayout['status'];
+  transaction_id: string;
+  transaction_status: OperatorPromoPayout['transaction_status'];
+  created_at: Date;
+  paid_at: Date | null;
+  micros: bigint;
+}
+
+/**
+ * The payout's columns and its credit's journal status (the credit's id is `<payout_id>:credit`,
+ * workflows/src/promotions: one primary-key lookup per payout).
+ */
+const PAYOUT_COLUMNS = `x.payout_id, x.promo_type, x.promo_id, x.rank, x.operator_id, x.external_player_id AS player_id,
+  trim(x.currency) AS currency, x.amount_minor, x.status, x.payout_id || ':credit' AS transaction_id,
+  (SELECT t.status FROM wallet_transactions t
+    WHERE t.transaction_id = x.payout_id || ':credit' AND t.operator_id = x.operator_id) AS transaction_status,
+  x.created_at, x.paid_at, (extract(epoch FROM x.created_at) * 1000000)::bigint AS micros`;
+
+function presentPayout(r: PayoutRow): OperatorPromoPayout {
+  return {
+    payout_id: r.payout_id,
+    promo_type: r.promo_type,
+    promo_id: r.promo_id,
+    rank: r.rank,
+    operator_id: r.operator_id,
+    player_id: r.player_id,
+    currency: r.currency,
+    amount_minor: r.amount_minor,
+    status: r.status,
+    transaction_id: r.transaction_id,
+    transaction_status: r.transaction_status,
+    created_at: r.created_at.toISOString(),
+    paid_at: r.paid_at?.toISOString() ?? null,
+  };
+}
+
+export async function searchPromoPayouts(pool: Pool, operatorId: string, q: PromoPayoutQuery) {
+  const w = new Where(operatorId);
+  w.add((p) => `promo_type = ${p}`, q.promo_type);
+  w.add((p) => `promo_id = ${p}`, q.promo_id);
+  w.add((p) => `external_player_id = ${p}`, q.player_id);
+  w.add((p) => `session_id = ${p}`, q.session_id);
+  w.add((p) => `currency = ${p}`, q.currency);
+  w.add((p) => `status = ${p}`, q.status);
+  w.add((p) => `created_at >= ${p}`, q.from);
+  w.add((p) => `created_at < ${p}`, q.to);
+  w.keyset(decodeCursor(q.cursor), 'payout_id');
+  w.params.push(q.limit + 1);
+  const { rows } = await pool.query<PayoutRow>(
+    `SELECT ${PAYOUT_COLUMNS}
+     FROM (SELECT * FROM promo_payouts WHERE ${w.sql}
+           ORDER BY created_at DESC, payout_id DESC LIMIT $${w.params.length}) x
+     ORDER BY x.created_at DESC, x.payout_id DESC`,
+    w.params,
+  );
+  return page(rows, q.limit, (r) => r.payout_id, presentPayout);
+}
+
+/**
+ * One of the operator's payouts. Another operator's is 404, like an unknown one: a payout id is
+ * derived from the player (docs/jackpots-and-promotions.md), so a 403 would tell that another
+ * operator's player won that promotion.
+ */
+export async function getPromoPayout(pool: Pool, operatorId: string, payoutId: string) {
+  const { rows } = await pool.query<PayoutRow>(
+    `SELECT ${PAYOUT_COLUMNS} FROM promo_payouts x WHERE x.payout_id = $1 AND x.operator_id = $2`,
+    [payoutId, operatorId],
+  );
+  if (!rows[0]) throw new HttpError(404, 'Not found');
+  return presentPayout(rows[0]);
+}
