@@ -117,6 +117,7 @@ export function createWalletApp(deps: WalletDeps): WalletApp {
     logger,
     maxSkewSeconds: deps.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
     ...(deps.nowSeconds ? { nowSeconds: deps.nowSeconds } : {}),
+    refusesActionType: (actionType) => faults.refusesActionType(actionType),
   });
   const admin = adminRoutes({ pool: deps.pool, faults, adminToken: deps.adminToken });
   for (const router of [health, wallet, admin]) app.use(router.routes()).use(router.allowedMethods());

@@ -13,6 +13,9 @@ const millis = z.number().int().min(0).max(120_000);
  * - error5xxRate: answer HTTP 500 `injected_fault` without handling the request;
  * - dropAfterCommitRate: handle the request (money moved and committed) then destroy the socket
  *   without answering: the caller cannot know it succeeded until it retries.
+ * - refuseActionTypes: a money callback (debit, credit, cancel, rollback) whose `action_type` is
+ *   listed is answered HTTP 400 `unsupported_action_type`, as by a wallet that does not know it
+ *   (e.g. `promo_win`, `jackpot_win`): nothing applied, recorded as an invalid request. Not a rate.
  */
 export const FaultConfigSchema = z
   .object({
@@ -25,6 +28,7 @@ export const FaultConfigSchema = z
     resetRate: rate.default(0),
     timeoutRate: rate.default(0),
     dropAfterCommitRate: rate.default(0),
+    refuseActionTypes: z.array(z.string().min(1).max(128)).max(32).default([]),
   })
   .strict();
 
@@ -38,6 +42,7 @@ export const NO_FAULTS: FaultConfig = Object.freeze({
   resetRate: 0,
   timeoutRate: 0,
   dropAfterCommitRate: 0,
+  refuseActionTypes: [],
 });
 
 export interface FaultCounters {
@@ -46,12 +51,20 @@ export interface FaultCounters {
   timeout: number;
   error5xx: number;
   dropAfterCommit: number;
+  refusedActionType: number;
 }
 
 /** The current fault configuration (changed at run time by the admin API) and its middleware. */
 export class FaultInjector {
   private config: FaultConfig;
-  readonly counters: FaultCounters = { latency: 0, reset: 0, timeout: 0, error5xx: 0, dropAfterCommit: 0 };
+  readonly counters: FaultCounters = {
+    latency: 0,
+    reset: 0,
+    timeout: 0,
+    error5xx: 0,
+    dropAfterCommit: 0,
+    refusedActionType: 0,
+  };
 
   constructor(
     initial: FaultConfigInput = {},
@@ -61,7 +74,18 @@ export class FaultInjector {
   }
 
   get(): FaultConfig {
-    return { ...this.config, latencyMs: [...this.config.latencyMs] as [number, number] };
+    return {
+      ...this.config,
+      latencyMs: [...this.config.latencyMs] as [number, number],
+      refuseActionTypes: [...this.config.refuseActionTypes],
+    };
+  }
+
+  /** Whether a money callback with this action_type is refused (`refuseActionTypes`); counts it. */
+  refusesActionType(actionType: string): boolean {
+    if (!this.config.refuseActionTypes.includes(actionType)) return false;
+    this.counters.refusedActionType++;
+    return true;
   }
 
   /** Replaces the whole configuration (omitted fields reset to 0). Throws a ZodError when invalid. */

@@ -20,6 +20,8 @@ export interface WalletRouteDeps {
   maxSkewSeconds: number;
   /** Current Unix seconds (tests move the clock). */
   nowSeconds?: () => number;
+  /** Fault injection: whether a money callback with this action_type is refused (faults.ts). */
+  refusesActionType?: (actionType: string) => boolean;
 }
 
 type Authenticated = { ok: true; operatorId: string; nonce: string; parsed: Record<string, unknown> };
@@ -127,6 +129,12 @@ export function walletRoutes(deps: WalletRouteDeps): Router {
       return invalid(
         'amount_mismatch',
         `amount ${req.amount} is not amount_minor ${req.amount_minor} at the ${req.currency} exponent`,
+      );
+    }
+    if (req.transaction_type !== 'balance' && deps.refusesActionType?.(req.action_type)) {
+      return invalid(
+        'unsupported_action_type',
+        `fault injection: this wallet does not accept action_type ${req.action_type}; nothing was applied`,
       );
     }
 

@@ -25,6 +25,8 @@ export const WALLET_ERRORS = {
   invalid_signature: 'invalid_signature',
   /** Malformed body, schema failure, or the path's operation differs from transaction_type. */
   invalid_request: 'invalid_request',
+  /** Fault injection (`refuseActionTypes`): a money callback whose action_type the wallet refuses. */
+  unsupported_action_type: 'unsupported_action_type',
   /** `amount` is not `amount_minor` at the currency exponent; a cancel or rollback amount differs. */
   amount_mismatch: 'amount_mismatch',
   unknown_player: 'unknown_player',
