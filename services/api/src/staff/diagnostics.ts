@@ -10,6 +10,8 @@ import { decimalStringToMinor, minorToDecimalString } from '@opi/money';
 import { HttpError } from '@opi/service-kit/http/errors';
 import {
   buildCallbackBody,
+  buildPromoCallbackBody,
+  callbackRequestId,
   type MoneyOperation,
   type RoundIntent,
   sendWalletCallback,
@@ -25,9 +27,10 @@ import type { OperatorRow } from '../auth/operator-scope.js';
  * debit, credit, cancel and rollback; duplicate transaction_id idempotency; insufficient funds
  * failing closed; and, when the operator names a protection test player, a player-protection
  * refusal), run from the API against the operator's configured wallet with the operator's
- * own secret. The secret never leaves the API. Test money nets to zero: every debit is credited
- * back, cancelled or rolled back. Diagnostic rounds are not journalled as game rounds: their ids
- * start with `diag_` so the operator's wallet staff can tell them apart.
+ * own secret; then (issue 25) a promotional `promo_win` credit with no open round. The secret never
+ * leaves the API. Test money nets to zero: every debit is credited back, cancelled or rolled back,
+ * and the promotional credit is rolled back. Diagnostic rounds are not journalled as game rounds:
+ * their ids start with `diag_` so the operator's wallet staff can tell them apart.
  */
 
 const TIMEOUT_MS = 5_000;
@@ -428,6 +431,102 @@ export async function runWalletDiagnostics(
         passed: false,
         detail: `expected a protection refusal, got ${describe(o)}`,
         http_status: statusOf(o),
+      };
+    },
+  );
+
+  // 10. A promotional credit (issue 25): `action_type: promo_win` with no open round and no debit,
+  // as a tournament prize or prize drop is paid (its round_id a payout id, the player's session
+  // possibly long over); its repeat must answer the same and credit once. Then rolled back. Last,
+  // so that a wallet which keeps it (a refused rollback) cannot change an earlier check.
+  await check(
+    'promo_win',
+    'Promotional credit (promo_win)',
+    `HTTP 200, balance raised by ${fmt(amount)} for a promo_win credit with no open round and no debit; its repeat answers the same and credits once`,
+    async () => {
+      if (start === null)
+        return { passed: false, detail: 'not run: the balance check failed', http_status: null };
+      const before = minorOf(await readBalance(), c.currency);
+      if (before === null)
+        return { passed: false, detail: 'not run: the balance could not be read again', http_status: null };
+      const payoutId = `diag_pp_${randomBytes(12).toString('hex')}`;
+      const body = buildPromoCallbackBody({
+        payout_id: payoutId,
+        promo_type: 'tournament',
+        promo_id: 'diag_promo',
+        operator_id: c.operator.operator_id,
+        external_player_id: c.playerId,
+        currency: c.currency,
+        amount_minor: amount.toString(),
+        rank: 1,
+        session_id: c.sessionId,
+        game_symbol: c.gameSymbol,
+        status: 'pending',
+      });
+      const what = `a promo_win credit of ${fmt(amount)} in round ${payoutId} (no debit, no open round)`;
+      // Leave nothing behind: the credit is rolled back whatever the outcome (after no definite
+      // answer too: a rollback of a credit the wallet never took changes nothing).
+      const reverse = async () => {
+        const txId = `${payoutId}:rollback`;
+        const back = await send(
+          c,
+          'rollback',
+          JSON.stringify({
+            ...(JSON.parse(body) as Record<string, unknown>),
+            promo_type: undefined,
+            promo_id: undefined,
+            rank: undefined,
+            request_id: callbackRequestId(txId),
+            transaction_id: txId,
+            transaction_type: 'rollback',
+            action_type: 'rollback',
+            original_transaction_id: `${payoutId}:credit`,
+          }),
+        );
+        return back.kind === 'success'
+          ? 'rolled back again'
+          : `its rollback answered ${describe(back)}: the test player keeps ${fmt(amount)}`;
+      };
+      const first = await send(c, 'credit', body);
+      if (first.kind !== 'success') {
+        const definite = first.kind === 'rejected' || first.kind === 'config_fault';
+        return {
+          passed: false,
+          detail: `${what} was not accepted: ${describe(first)}. The wallet must take a credit whose round has no debit (a tournament prize or prize drop, paid after the player's session may have ended)${definite ? '' : ` (${await reverse()})`}`,
+          http_status: statusOf(first),
+        };
+      }
+      const after = minorOf(first, c.currency);
+      if (after !== before + amount) {
+        const undo = await reverse();
+        return {
+          passed: false,
+          detail: `${what}: balance ${fmt(before)} → ${after === null ? first.balance : fmt(after)}, expected ${fmt(before + amount)} (${undo})`,
+          http_status: statusOf(first),
+        };
+      }
+      const again = await send(c, 'credit', body);
+      const now = minorOf(await readBalance(), c.currency);
+      const undo = await reverse();
+      if (again.kind !== 'success')
+        return {
+          passed: false,
+          detail: `${what} was accepted, but its repeat (same transaction_id) answered ${describe(again)}, not the original result (${undo})`,
+          http_status: statusOf(again),
+        };
+      if (again.balance !== first.balance || now !== before + amount)
+        return {
+          passed: false,
+          detail:
+            again.balance !== first.balance
+              ? `the repeated promo_win credit answered balance ${again.balance}, the original ${first.balance} (${undo})`
+              : `the balance is ${now === null ? 'unreadable' : fmt(now)} after the repeat: the promo_win credit was applied twice (${undo})`,
+          http_status: statusOf(again),
+        };
+      return {
+        passed: true,
+        detail: `${what}: balance ${fmt(before)} → ${fmt(after)}; the repeat answered the original result, credited once (${undo})`,
+        http_status: statusOf(first),
       };
     },
   );

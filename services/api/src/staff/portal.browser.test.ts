@@ -538,6 +538,7 @@ describe('staff portal', () => {
         ['insufficient_funds', 'passed'],
         // No protection test player is named for OP_A: shown as not configured, with how to set it.
         ['protection_refusal', 'not_configured'],
+        ['promo_win', 'passed'],
       ]);
       const protection = page.locator('[data-testid="checks"] tr[data-check="protection_refusal"]');
       assert.match(

@@ -465,6 +465,7 @@ describe('staff actions', () => {
         ['insufficient_funds', true, 'passed'],
         // No protection test player is named for OP_A: neither a pass nor a failure.
         ['protection_refusal', false, 'not_configured'],
+        ['promo_win', true, 'passed'],
       ],
       ok.text,
     );

@@ -43,7 +43,9 @@ export default async function WalletPage({
         credit, cancel and rollback must succeed; a repeated transaction_id must return the original result; a
         debit over the balance must fail with insufficient_funds; and, when a protection test player is named
         (a test account the wallet always refuses, set as diagnostics_protection_player_id through the admin
-        API), a debit of it must be refused with a player-protection code. Test money nets to zero.
+        API), a debit of it must be refused with a player-protection code; a promotional credit (action_type
+        promo_win) with no open round and no debit must be credited once, its repeat answered the same. Test
+        money nets to zero.
       </p>
       <Facts
         items={[
