@@ -63,3 +63,33 @@ test('WalletErrorResponse needs success false and an error code', () => {
   rejects(WalletErrorResponse, { success: false, error: '' }, ['error']);
   rejects(WalletErrorResponse, { success: true, error: 'insufficient_funds' }, ['success']);
 });
+
+test('WalletCallbackRequest: the optional jackpot and promotion fields (issue 25)', () => {
+  accepts(WalletCallbackRequest, {
+    ...walletCallback,
+    transaction_type: 'debit',
+    jackpot_id: 'mega',
+    jackpot_contribution_micros: '1500000',
+  });
+  accepts(WalletCallbackRequest, {
+    ...walletCallback,
+    transaction_type: 'credit',
+    action_type: 'jackpot_win',
+    jackpot_id: 'mega',
+    jackpot_level: 'mini',
+  });
+  accepts(WalletCallbackRequest, {
+    ...walletCallback,
+    transaction_type: 'credit',
+    action_type: 'promo_win',
+    round_id: 'pp_t_spring_cup_0123456789abcdef0123456789abcdef',
+    promo_type: 'tournament',
+    promo_id: 'spring_cup',
+    rank: 1,
+  });
+  rejects(WalletCallbackRequest, { ...walletCallback, jackpot_contribution_micros: '1.5' }, [
+    'jackpot_contribution_micros',
+  ]);
+  rejects(WalletCallbackRequest, { ...walletCallback, promo_type: 'raffle' }, ['promo_type']);
+  rejects(WalletCallbackRequest, { ...walletCallback, rank: 0 }, ['rank']);
+});

@@ -25,7 +25,11 @@ export const WalletCallbackRequest = z
     round_id: z.string(),
     /** The operation; matches the callback path. */
     transaction_type: TransactionType,
-    /** E.g. a spin action or `balance`. */
+    /**
+     * E.g. a spin action or `balance`. On a credit it also says what is paid: the round's win (the
+     * spin action), `free_round` (a free round's win), `jackpot_win` (a jackpot hit) or `promo_win`
+     * (a tournament prize or prize drop). See isJackpotWin and isPromoWin in the operator SDK.
+     */
     action_type: z.string(),
     /** Decimal amount (informational). */
     amount: z.number(),
@@ -40,6 +44,37 @@ export const WalletCallbackRequest = z
     campaign_id: z.string().optional(),
     /** Optional addition (free rounds): true on the credit of the player's last round of the campaign. */
     free_round_last: z.boolean().optional(),
+    /**
+     * Optional addition (jackpots): on the debit of a spin that fed a jackpot, and on a
+     * `jackpot_win` credit, the jackpot's id.
+     */
+    jackpot_id: z.string().optional(),
+    /**
+     * Optional addition (jackpots): on the debit of a spin that fed a jackpot, its contribution
+     * summed over the jackpot's levels, in millionths of the currency's minor unit, a decimal
+     * integer string (exact at any stake; 1000000 is one minor unit). Informational: the debit's
+     * amount_minor is the whole stake, contribution included.
+     */
+    jackpot_contribution_micros: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .optional(),
+    /**
+     * Optional addition (jackpots): on a `jackpot_win` credit, the level won (its name). The credit
+     * is sent after the round's own credit, in the same round_id, with transaction_id
+     * `<round_id>:jackpot:<level>`; no debit is paired with it.
+     */
+    jackpot_level: z.string().optional(),
+    /**
+     * Optional addition (promotions): on a `promo_win` credit, `tournament` (a tournament prize) or
+     * `prize_drop`. Its round_id is the payout id (`pp_t_...`, `pp_d_...`) and its transaction_id
+     * `<payout id>:credit`: no debit and no open round, and the player's session may be long over.
+     */
+    promo_type: z.enum(['tournament', 'prize_drop']).optional(),
+    /** Optional addition (promotions): on a `promo_win` credit, the tournament's or prize drop's id. */
+    promo_id: z.string().optional(),
+    /** Optional addition (promotions): on a tournament's `promo_win` credit, the player's final rank (1 is first). */
+    rank: z.number().int().min(1).optional(),
   })
   .superRefine((body, ctx) => {
     const isRollback = body.transaction_type === 'rollback';

@@ -11,5 +11,6 @@ export {
 } from './signing.js';
 export type * from './types.js';
 export * from './wallet/adapters.js';
+export * from './wallet/callback-kinds.js';
 export * from './wallet/nonce-store.js';
 export * from './wallet/verifier.js';

@@ -546,7 +546,7 @@ export type webhooks = {
     put?: never;
     /**
      * POST {wallet_base_url}/debit
-     * @description Sent by the service with `transaction_type: debit`. Verify `x-pp-signature` over the exact raw body bytes before parsing (pp-wallet-v1), refuse a timestamp outside your skew window and a nonce seen before; `transaction_id` is the idempotency key: a repeated successful transaction_id answers the original result. An uncertain outcome (timeout, 5xx, malformed answer) is retried with the same transaction_id and the same body, byte for byte; a timeout is not a rejection.
+     * @description Sent by the service with `transaction_type: debit`. Verify `x-pp-signature` over the exact raw body bytes before parsing (pp-wallet-v1), refuse a timestamp outside your skew window and a nonce seen before; `transaction_id` is the idempotency key: a repeated successful transaction_id answers the original result. A spin that fed a jackpot carries the optional `jackpot_id` and `jackpot_contribution_micros` (informational: `amount_minor` is the whole stake). An uncertain outcome (timeout, 5xx, malformed answer) is retried with the same transaction_id and the same body, byte for byte; a timeout is not a rejection.
      */
     post: operations['walletDebit'];
     delete?: never;
@@ -566,7 +566,7 @@ export type webhooks = {
     put?: never;
     /**
      * POST {wallet_base_url}/credit
-     * @description Sent by the service with `transaction_type: credit`. Verify `x-pp-signature` over the exact raw body bytes before parsing (pp-wallet-v1), refuse a timestamp outside your skew window and a nonce seen before; `transaction_id` is the idempotency key: a repeated successful transaction_id answers the original result. An uncertain outcome (timeout, 5xx, malformed answer) is retried with the same transaction_id and the same body, byte for byte; a timeout is not a rejection.
+     * @description Sent by the service with `transaction_type: credit`. Verify `x-pp-signature` over the exact raw body bytes before parsing (pp-wallet-v1), refuse a timestamp outside your skew window and a nonce seen before; `transaction_id` is the idempotency key: a repeated successful transaction_id answers the original result. `action_type` says what is paid: a round's win (after its debit), `free_round` (with `campaign_id`; no debit), `jackpot_win` (with `jackpot_id` and `jackpot_level`, after the round's own credit, transaction_id `<round_id>:jackpot:<level>`) or `promo_win` (a tournament prize or prize drop, with `promo_type`, `promo_id` and for a tournament `rank`; round_id is the payout id: no debit and no open round, the player's session may be long over; accept it). An uncertain outcome (timeout, 5xx, malformed answer) is retried with the same transaction_id and the same body, byte for byte; a timeout is not a rejection.
      */
     post: operations['walletCredit'];
     delete?: never;
@@ -1400,7 +1400,7 @@ export type components = {
       round_id: string;
       /** @description The operation; matches the callback path. */
       transaction_type: components['schemas']['TransactionType'];
-      /** @description E.g. a spin action or `balance`. */
+      /** @description E.g. a spin action or `balance`. On a credit it also says what is paid: the round's win (the spin action), `free_round` (a free round's win), `jackpot_win` (a jackpot hit) or `promo_win` (a tournament prize or prize drop). See isJackpotWin and isPromoWin in the operator SDK. */
       action_type: string;
       /** @description Decimal amount (informational). */
       amount: number;
@@ -1412,6 +1412,21 @@ export type components = {
       campaign_id?: string;
       /** @description Optional addition (free rounds): true on the credit of the player's last round of the campaign. */
       free_round_last?: boolean;
+      /** @description Optional addition (jackpots): on the debit of a spin that fed a jackpot, and on a `jackpot_win` credit, the jackpot's id. */
+      jackpot_id?: string;
+      /** @description Optional addition (jackpots): on the debit of a spin that fed a jackpot, its contribution summed over the jackpot's levels, in millionths of the currency's minor unit, a decimal integer string (exact at any stake; 1000000 is one minor unit). Informational: the debit's amount_minor is the whole stake, contribution included. */
+      jackpot_contribution_micros?: string;
+      /** @description Optional addition (jackpots): on a `jackpot_win` credit, the level won (its name). The credit is sent after the round's own credit, in the same round_id, with transaction_id `<round_id>:jackpot:<level>`; no debit is paired with it. */
+      jackpot_level?: string;
+      /**
+       * @description Optional addition (promotions): on a `promo_win` credit, `tournament` (a tournament prize) or `prize_drop`. Its round_id is the payout id (`pp_t_...`, `pp_d_...`) and its transaction_id `<payout id>:credit`: no debit and no open round, and the player's session may be long over.
+       * @enum {string}
+       */
+      promo_type?: 'tournament' | 'prize_drop';
+      /** @description Optional addition (promotions): on a `promo_win` credit, the tournament's or prize drop's id. */
+      promo_id?: string;
+      /** @description Optional addition (promotions): on a tournament's `promo_win` credit, the player's final rank (1 is first). */
+      rank?: number;
     };
     /** @description HTTP 200 from the operator wallet. */
     WalletSuccessResponse: {

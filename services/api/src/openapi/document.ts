@@ -311,7 +311,11 @@ function walletWebhooks(): Record<string, unknown> {
             ? 'A rollback carries `original_transaction_id`, the debit it reverses. '
             : op === 'balance'
               ? 'A balance read moves no money (`amount_minor: 0`); its transaction_id is fresh per read. '
-              : '') +
+              : op === 'debit'
+                ? 'A spin that fed a jackpot carries the optional `jackpot_id` and `jackpot_contribution_micros` (informational: `amount_minor` is the whole stake). '
+                : op === 'credit'
+                  ? "`action_type` says what is paid: a round's win (after its debit), `free_round` (with `campaign_id`; no debit), `jackpot_win` (with `jackpot_id` and `jackpot_level`, after the round's own credit, transaction_id `<round_id>:jackpot:<level>`) or `promo_win` (a tournament prize or prize drop, with `promo_type`, `promo_id` and for a tournament `rank`; round_id is the payout id: no debit and no open round, the player's session may be long over; accept it). "
+                  : '') +
           'An uncertain outcome (timeout, 5xx, malformed answer) is retried with the same transaction_id and the same body, byte for byte; a timeout is not a rejection.',
         security: [{ WalletCallbackSignature: [], WalletCallbackTimestamp: [], WalletCallbackNonce: [] }],
         parameters: [
