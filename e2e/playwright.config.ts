@@ -62,9 +62,10 @@ export default defineConfig({
     { name: 'start', testMatch: /start\.spec\.ts$/, teardown: 'finish' },
     { name: 'finish', testMatch: /finish\.spec\.ts$/ },
     {
-      // The operator's API checks, and free rounds and player protection (a desktop page each).
+      // The operator's API checks, free rounds and player protection (a desktop page each), and the
+      // promotional credit (the wallet diagnostics through the staff API).
       name: 'operator',
-      testMatch: /(operator|free-rounds-protection)\.spec\.ts$/,
+      testMatch: /(operator|free-rounds-protection|promo-win)\.spec\.ts$/,
       dependencies: ['start'],
       use: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
     },

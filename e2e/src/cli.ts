@@ -15,6 +15,9 @@
  *   --chromium <path>     the browser (GOLIVE_CHROMIUM, default /usr/bin/chromium when present)
  *   --wallet-admin-url <url>  the sandbox wallet's staff API, when the wallet is the sandbox
  *                         (GOLIVE_WALLET_ADMIN_URL; its token only as GOLIVE_WALLET_ADMIN_TOKEN)
+ *   --staff-username <name>  an admin staff account of the operator, to run the wallet diagnostics
+ *                         (GOLIVE_STAFF_USERNAME; its password only as GOLIVE_STAFF_PASSWORD)
+ *   --diagnostics-player <id>  the diagnostics' test player (GOLIVE_DIAGNOSTICS_PLAYER)
  *   --ca-file <pem>       certificates to trust besides the public roots, e.g. a private CA
  *                         (GOLIVE_CA_FILE): NODE_EXTRA_CA_CERTS for Playwright, and Chromium's
  *                         --ignore-certificate-errors-spki-list for its public keys
@@ -42,6 +45,8 @@ const FLAGS: Record<string, string> = {
   '--round-timeout-ms': 'GOLIVE_ROUND_TIMEOUT_MS',
   '--wallet-admin-url': 'GOLIVE_WALLET_ADMIN_URL',
   '--ca-file': 'GOLIVE_CA_FILE',
+  '--staff-username': 'GOLIVE_STAFF_USERNAME',
+  '--diagnostics-player': 'GOLIVE_DIAGNOSTICS_PLAYER',
 };
 
 const env: NodeJS.ProcessEnv = { ...process.env };

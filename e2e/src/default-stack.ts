@@ -23,6 +23,8 @@ export interface StackSecrets {
   demoWalletSecret: string;
   walletAdminToken: string;
   demoOperatorKey: string;
+  /** The demo staff account's password (`demo`, admin of op_demo). */
+  demoStaffPassword?: string;
 }
 
 export interface RunningStack {

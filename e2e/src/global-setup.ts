@@ -72,6 +72,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // Its wallet is the sandbox: the player_protection item can have it refuse a player.
     process.env.GOLIVE_WALLET_ADMIN_URL = stack.walletUrl;
     process.env.GOLIVE_WALLET_ADMIN_TOKEN = stack.secrets.walletAdminToken;
+    // Its demo staff account (admin of op_demo): the promo_win_credit item runs the wallet
+    // diagnostics with it.
+    if (stack.secrets.demoStaffPassword) {
+      process.env.GOLIVE_STAFF_USERNAME = 'demo';
+      process.env.GOLIVE_STAFF_PASSWORD = stack.secrets.demoStaffPassword;
+    }
     // The cluster stack's own certificate, and only it (a GOLIVE_CA_FILE given has no part here).
     if (stack.certFile) process.env.GOLIVE_CA_FILE = stack.certFile;
   }

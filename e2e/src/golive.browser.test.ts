@@ -95,7 +95,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.equal(s.target.started_default_stack, true);
   assert.deepEqual(s.target.devices, ['desktop', 'phone-portrait']);
   // One line per go-live item, and none failed.
-  assert.equal(s.items.length, 21);
+  assert.equal(s.items.length, 22);
   for (const i of s.items) assert.notEqual(i.status, 'fail', `${i.id}: ${i.detail}`);
   for (const id of [
     'health',
@@ -114,6 +114,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
     'jurisdiction_rules',
     'free_rounds',
     'player_protection',
+    'promo_win_credit',
   ])
     assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
   // Played on the slot title; the native and crash titles are reported not applicable.
@@ -122,6 +123,11 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.match(
     run.item('player_protection').detail,
     /self_excluded: round .* rejected with one failed debit/,
+  );
+  // Through the wallet diagnostics with the stack's demo staff account (issue 25).
+  assert.match(
+    run.item('promo_win_credit').detail,
+    /^wallet diagnostics of op_demo \(audit \d+, player op_demo-diagnostics, [A-Z]{3}\): a promo_win credit of .* \(no debit, no open round\): .* credited once \(rolled back again\)$/,
   );
   assert.equal(run.item('https_base').status, 'warning', 'HTTP on loopback is a warning');
   for (const id of ['feature_acceptance', 'wallet_cancel_rollback', 'idempotency', 'prov_b_rollout'])
@@ -138,7 +144,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.ok(existsSync(path.join(run.outputDir, 'html', 'index.html')));
   // The summary is one line per item and per run.
   const text = readFileSync(path.join(run.outputDir, 'summary.json'), 'utf8');
-  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 21);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 22);
 });
 
 describe('the suite fails with a clear report', () => {
@@ -198,6 +204,9 @@ describe('the suite fails with a clear report', () => {
       // Each failed run has its screenshot.
       for (const r of run.summary.runs) assert.equal(r.screenshots.length, 1, `${r.game}`);
       assert.match(run.output, /callback_signature/);
+      // No staff account given: the promotional credit cannot be checked, and says why.
+      assert.equal(run.item('promo_win_credit').status, 'not_checkable');
+      assert.match(run.item('promo_win_credit').detail, /^no staff account \(GOLIVE_STAFF_USERNAME/);
     } finally {
       await wallet.setSecret('op_demo', stack.secrets.demoWalletSecret);
     }
@@ -221,8 +230,19 @@ describe('the suite fails with a clear report', () => {
       detail: 'go-live self-test: acceptance withdrawn',
       reasons: ['bet level acceptance pending'],
     });
+    // And the sandbox wallet refuses promo_win credits (issue 25): with the stack's demo staff
+    // account the suite runs the wallet diagnostics, whose promo_win check fails, naming why.
+    const wallet = createWalletAdminClient({
+      baseUrl: stack.walletUrl,
+      token: stack.secrets.walletAdminToken,
+    });
+    await wallet.setFaults({ refuseActionTypes: ['promo_win'] });
     try {
-      const run = await golive({ ...settings, GOLIVE_PLAY: 'vs25tidalpearl,vs20emberfox' }, [
+      const staff = {
+        GOLIVE_STAFF_USERNAME: 'demo',
+        GOLIVE_STAFF_PASSWORD: stack.secrets.demoStaffPassword ?? '',
+      };
+      const run = await golive({ ...settings, ...staff, GOLIVE_PLAY: 'vs25tidalpearl,vs20emberfox' }, [
         '--project',
         'desktop',
         '--grep-invert',
@@ -247,7 +267,14 @@ describe('the suite fails with a clear report', () => {
       assert.deepEqual(runs, { vs25tidalpearl: 'failed', vs20emberfox: 'passed' });
       assert.equal(run.item('health').status, 'pass');
       assert.equal(run.item('reconciliation_balanced').status, 'pass');
+      const promo = run.item('promo_win_credit');
+      assert.equal(promo.status, 'fail');
+      assert.match(
+        promo.detail,
+        /^wallet diagnostics of op_demo \(audit \d+, .*\): the promo_win check failed \(HTTP 400\): a promo_win credit .* was not accepted: HTTP 400, rejected with unsupported_action_type/,
+      );
     } finally {
+      await wallet.setFaults({});
       await admin('PUT', '/release-registry/vs25tidalpearl', {
         status: accepted.status,
         registry_version: accepted.registry_version,

@@ -25,7 +25,8 @@ export type ItemId =
   | 'prov_b_rollout'
   | 'jurisdiction_rules'
   | 'free_rounds'
-  | 'player_protection';
+  | 'player_protection'
+  | 'promo_win_credit';
 
 export interface GoLiveItem {
   id: ItemId;
@@ -150,6 +151,11 @@ export const ITEMS: readonly GoLiveItem[] = [
     id: 'player_protection',
     item: "Player protection (issue 18): a debit the operator's wallet refuses with a blocking code rejects the round; the page shows the message and takes no further bet until relaunch.",
     how: "Per played slot title, with the sandbox wallet's staff API: PUT /admin/protection refuses the test player's debits with self_excluded; a spin on the page is rejected (self_excluded), the page shows the message (data-state blocked) with the spin button disabled, a further spin is answered 409; the audit API shows the round rejected with exactly one failed debit and nothing after it; the refusal is then cleared and a relaunch takes bets again. Not checkable against an operator's own wallet (it has no switch to refuse a chosen player).",
+  },
+  {
+    id: 'promo_win_credit',
+    item: "Promotional payouts (issue 25): the operator's wallet accepts a promo_win credit with no open round and no debit, idempotently.",
+    how: "With an admin staff account of the operator (GOLIVE_STAFF_USERNAME/GOLIVE_STAFF_PASSWORD): POST /api/staff/v1/operators/{operator}/wallet-diagnostics for the diagnostics' test player in the run's currency; its promo_win check is the evidence (a promo_win credit of the minimum bet in a payout-like round with no debit, balance raised by exactly that; the same credit again answers the original result and credits once; then rolled back), with the run's audit id. Not checkable without a staff account: the credit is signed with the wallet secret, which only the platform holds.",
   },
 ];
 

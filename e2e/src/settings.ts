@@ -120,6 +120,15 @@ const Env = z.object({
    */
   GOLIVE_WALLET_ADMIN_URL: httpUrl.optional(),
   GOLIVE_WALLET_ADMIN_TOKEN: z.string().min(1).optional(),
+  /**
+   * A staff account with the admin role for the operator (the staff portal's), to run the wallet
+   * diagnostics through the staff API: the promo_win_credit item. Set by the suite to the default
+   * stack's demo account when it starts a stack; unset, that item is not checkable.
+   */
+  GOLIVE_STAFF_USERNAME: z.string().min(1).optional(),
+  GOLIVE_STAFF_PASSWORD: z.string().min(1).optional(),
+  /** The wallet diagnostics' test player, an account in the operator's wallet (default `{operator}-diagnostics`). */
+  GOLIVE_DIAGNOSTICS_PLAYER: z.string().min(1).max(64).optional(),
 });
 
 export interface Settings {
@@ -143,6 +152,10 @@ export interface Settings {
   caFile?: string;
   /** The sandbox wallet's staff API, when the wallet under test is the sandbox. */
   walletAdmin?: { baseUrl: string; token: string };
+  /** An admin staff account of the operator, for the wallet diagnostics (promo_win_credit). */
+  staff?: { username: string; password: string };
+  /** The wallet diagnostics' test player, if not `{operator}-diagnostics`. */
+  diagnosticsPlayer?: string;
 }
 
 export class SettingsError extends Error {
@@ -196,6 +209,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
           },
         }
       : {}),
+    ...(e.GOLIVE_STAFF_USERNAME && e.GOLIVE_STAFF_PASSWORD
+      ? { staff: { username: e.GOLIVE_STAFF_USERNAME, password: e.GOLIVE_STAFF_PASSWORD } }
+      : {}),
+    ...(e.GOLIVE_DIAGNOSTICS_PLAYER ? { diagnosticsPlayer: e.GOLIVE_DIAGNOSTICS_PLAYER } : {}),
   };
 }
 
