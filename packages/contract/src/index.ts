@@ -14,5 +14,6 @@ export * from './player-protection.js';
 export * from './primitives.js';
 export * from './queries.js';
 export * from './staff.js';
+export * from './prize-drops.js';
 export * from './tournaments.js';
 export * from './wallet.js';

@@ -24,14 +24,14 @@ const MinorAmount = z.union([
   z
     .string()
     .regex(/^(0|[1-9][0-9]{0,12})$/, 'a non-negative integer')
-    .refine((v) => BigInt(v) <= 1_000_000_000_000n, 'at most 1000000000000'),
+    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 1_000_000_000_000n, 'at most 1000000000000'),
 ]);
 const PositiveMinor = z.union([
   z.int().min(1).max(1_000_000_000_000_000),
   z
     .string()
     .regex(/^[1-9][0-9]{0,15}$/, 'a positive integer')
-    .refine((v) => BigInt(v) <= 1_000_000_000_000_000n, 'at most 1000000000000000'),
+    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 1_000_000_000_000_000n, 'at most 1000000000000000'),
 ]);
 
 /** One level's money in one currency. */

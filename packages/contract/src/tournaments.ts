@@ -21,8 +21,21 @@ const PositiveMinor = z.union([
   z
     .string()
     .regex(/^[1-9][0-9]{0,12}$/, 'a positive integer')
-    .refine((v) => BigInt(v) <= 1_000_000_000_000n, 'at most 1000000000000'),
+    .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 1_000_000_000_000n, 'at most 1000000000000'),
 ]);
+
+/** A prize as a bigint when it is a whole number (number or digit string), else null. */
+function asBig(v: unknown): bigint | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null;
+  return typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? BigInt(v) : null;
+}
+
+/** Whether `next` is a larger whole number than `prev` (false when either is not a whole number). */
+function increases(prev: unknown, next: unknown): boolean {
+  const a = asBig(prev);
+  const b = asBig(next);
+  return a !== null && b !== null && b > a;
+}
 
 /** The longest a tournament may last, and how far ahead it may end (its timers' reach). */
 export const TOURNAMENT_MAX_DAYS = 366;
@@ -38,7 +51,8 @@ export const TournamentCurrency = z
      */
     prizes: z.array(PositiveMinor).min(1).max(100),
   })
-  .refine((c) => c.prizes.every((p, i) => i === 0 || BigInt(p) <= BigInt(c.prizes[i - 1]!)), {
+  // Refinements run on input that failed its own checks too: only whole numbers are compared.
+  .refine((c) => !Array.isArray(c.prizes) || c.prizes.every((p, i) => !increases(c.prizes[i - 1], p)), {
     message: 'prizes must not increase with rank',
     path: ['prizes'],
   });

@@ -25,6 +25,7 @@ import { freeRoundRoutes } from './free-rounds/routes.js';
 import { adminJackpotRoutes, jackpotRoutes } from './jackpots/routes.js';
 import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
+import { adminPrizeDropRoutes, prizeDropRoutes } from './prize-drops/routes.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 import { adminTournamentRoutes, tournamentRoutes } from './tournaments/routes.js';
@@ -87,6 +88,7 @@ export function createApp(deps: ApiDeps): Koa {
   provider.use(freeRoundRoutes(deps, providerGuard).routes());
   provider.use(jackpotRoutes(deps, providerGuard).routes());
   provider.use(tournamentRoutes(deps, providerGuard).routes());
+  provider.use(prizeDropRoutes(deps, providerGuard).routes());
 
   for (const router of [
     healthRoutes(),
@@ -101,6 +103,7 @@ export function createApp(deps: ApiDeps): Koa {
     revokeSessionRoutes(deps, adminGuard),
     adminJackpotRoutes(deps, adminGuard),
     adminTournamentRoutes(deps, adminGuard),
+    adminPrizeDropRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

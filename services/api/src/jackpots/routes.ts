@@ -5,6 +5,7 @@ import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import { resolveSlotTitles } from '../promotions/slot-titles.js';
 import {
   defineJackpot,
   type JackpotRecord,
@@ -42,35 +43,6 @@ function jackpotIdOf(ctx: Context): string {
   return id;
 }
 
-/** The slot titles a definition names, as symbols (prov_a and prov_b only; 422 otherwise). */
-async function resolveTitles(deps: ApiDeps, names: string[]): Promise<string[]> {
-  const { rows } = await deps.pool.query<{ name: string; symbol: string; provider_id: string }>(
-    `SELECT n.name, g.symbol, g.provider_id FROM unnest($1::text[]) AS n(name)
-       JOIN games g ON g.symbol = n.name OR g.slug = n.name`,
-    [names],
-  );
-  const found = new Map(rows.map((r) => [r.name, r]));
-  const unknown = names.filter((n) => !found.has(n));
-  if (unknown.length)
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'titles'],
-        msg: `unknown titles: ${unknown.slice(0, 10).join(', ')}`,
-        type: 'value_error',
-      },
-    ]);
-  const notSlots = rows.filter((r) => r.provider_id !== 'prov_a' && r.provider_id !== 'prov_b');
-  if (notSlots.length)
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'titles'],
-        msg: `jackpots are fed by slot titles (prov_a, prov_b) only: ${notSlots.map((r) => r.symbol).join(', ')}`,
-        type: 'value_error',
-      },
-    ]);
-  return [...new Set(rows.map((r) => r.symbol))];
-}
-
 /** The provider admin API's jackpot routes (issue 25). */
 export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const r = new Router({ prefix: '/api/admin/v1/jackpots' });
@@ -87,7 +59,7 @@ export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
           { loc: ['body', 'operator_id'], msg: 'unknown operator', type: 'value_error' },
         ]);
     }
-    const titles = await resolveTitles(deps, input.titles);
+    const titles = await resolveSlotTitles(deps.pool, input.titles, 'jackpots');
     const { created } = await defineJackpot(deps.pool, id, {
       ...input,
       operator_id: input.operator_id ?? null,
