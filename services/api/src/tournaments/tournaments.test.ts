@@ -154,6 +154,10 @@ describe('tournament definitions (provider admin API)', () => {
       [{ ...RACE, currencies: { EUR: { min_stake_minor: 1, prizes: [-5] } } }, /prizes/],
       [{ ...RACE, currencies: { eur: { min_stake_minor: 1, prizes: [5] } } }, /currenc/],
       [{ ...RACE, currencies: { EUR: { min_stake_minor: 1, prizes: Array(101).fill(1) } } }, /prizes/],
+      // Not numbers at all (a refinement must not throw on them: 422, never 500).
+      [{ ...RACE, currencies: { EUR: { min_stake_minor: 'x', prizes: ['abc', '5'] } } }, /prizes/],
+      [{ ...RACE, currencies: { EUR: { min_stake_minor: 1, prizes: [5, '1e3', {}] } } }, /prizes/],
+      [{ ...RACE, currencies: { EUR: { min_stake_minor: 1, prizes: 'x' } } }, /prizes/],
       [{ ...RACE, scoring: 'most_spins' }, /scoring/],
       [{ ...RACE, name: '' }, /name/],
       [{ ...RACE, name: 'x'.repeat(201) }, /name/],
