@@ -6,8 +6,8 @@ import type { Logger } from '@opi/service-kit/http/logger';
 import type { LocalOutcomes, WalletNetworkPolicy } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import type { RefreshHub } from './balance-refresh/hub.js';
-import type { OperatorRow } from './sessions/operators.js';
 import type { SpinJackpot } from './jackpots/spin-jackpot.js';
+import type { OperatorRow } from './sessions/operators.js';
 import type { HostedWorker } from './settlement/hosted-worker.js';
 
 /**

@@ -181,6 +181,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/prize-drops': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The prize drops the operator is opted in to, with the prizes left
+     * @description Each prize drop the operator takes part in (running, coming, or over for less than a day): its window, status (`active`, `cancelled`), titles, and per currency the prize, how many, how many are left, the least qualifying stake and the odds (a qualifying paid spin wins with probability 1 / `award_every_spins` while prizes last; one prize per player per drop and currency). Each award is paid once its round completes by a `credit` with `action_type: promo_win`, `promo_type: prize_drop`; see docs/jackpots-and-promotions.md.
+     */
+    get: operations['listPrizeDrops'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/free-rounds/{campaign_id}': {
     parameters: {
       query?: never;
@@ -1851,6 +1871,68 @@ export type components = {
         opted_in: boolean;
       };
     };
+    PrizeDropPoolView: {
+      currency: components['schemas']['CurrencyCode'];
+      prize_minor: string;
+      prizes_total: number;
+      /** @description Prizes not awarded yet (an award voided because its round never stood comes back). */
+      prizes_left: number;
+      min_stake_minor: string;
+      award_every_spins: number;
+    };
+    /** @description A prize drop as its operators see it. */
+    PrizeDropView: {
+      drop_id: string;
+      name: string;
+      /** @enum {string} */
+      status: 'active' | 'cancelled';
+      starts_at: string;
+      ends_at: string;
+      titles: string[];
+      pools: components['schemas']['PrizeDropPoolView'][];
+    };
+    PrizeDropListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['PrizeDropView'][];
+      };
+    };
+    /** @description The admin's view: the definition and its operators. */
+    AdminPrizeDropView: {
+      drop_id: string;
+      name: string;
+      /** @enum {string} */
+      status: 'active' | 'cancelled';
+      starts_at: string;
+      ends_at: string;
+      titles: string[];
+      pools: components['schemas']['PrizeDropPoolView'][];
+      operators: string[];
+      created_at: string;
+      cancelled_at: string | null;
+    };
+    AdminPrizeDropResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['AdminPrizeDropView'];
+    };
+    AdminPrizeDropListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['AdminPrizeDropView'][];
+      };
+    };
+    AdminPrizeDropOperatorResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        drop_id: string;
+        operator_id: string;
+        opted_in: boolean;
+      };
+    };
     /** @enum {string} */
     StaffRole: 'viewer' | 'admin';
     StaffRoleGrant: {
@@ -2139,6 +2221,40 @@ export type components = {
       /** @description The currencies it runs in, each its own leaderboard (1 to 20). */
       currencies: {
         [key: string]: components['schemas']['TournamentCurrency'];
+      };
+    };
+    /** @description One currency's pool of prizes. */
+    PrizeDropCurrency: {
+      /** @description Each prize, in minor units. */
+      prize_minor: number | string;
+      /** @description How many prizes (1 to 1,000,000). */
+      prizes: number;
+      /**
+       * @description The least stake (minor units) of a spin that qualifies (default 0: every paid spin).
+       * @default 0
+       */
+      min_stake_minor: number | string;
+      /** @description A qualifying spin wins with probability 1 / award_every_spins (1 to 1,000,000,000). */
+      award_every_spins: number;
+    };
+    PrizeDropDefinitionRequest: {
+      /** @description The name shown to operators and players. */
+      name: string;
+      /**
+       * Format: date-time
+       * @description When spins start to qualify (RFC 3339).
+       */
+      starts_at: string;
+      /**
+       * Format: date-time
+       * @description When they stop, after starts_at and in the future, at most 366 days ahead.
+       */
+      ends_at: string;
+      /** @description The slot titles (prov_a, prov_b; symbols or slugs) whose paid spins qualify. */
+      titles: string[];
+      /** @description The currencies it runs in, each its own pool (1 to 20). */
+      currencies: {
+        [key: string]: components['schemas']['PrizeDropCurrency'];
       };
     };
     RevokeSessionRequest: {
@@ -3311,6 +3427,91 @@ export interface operations {
       };
       /** @description A malformed query parameter */
       422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  listPrizeDrops: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The operator’s prize drops */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PrizeDropListResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
           traceresponse: components['headers']['TraceResponse'];

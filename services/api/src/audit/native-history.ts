@@ -233,9 +233,10 @@ export function nativeHistoryRoutes(deps: ApiDeps, guard: Middleware[]): Router 
   router.get('/native/history/:round_id', ...guard, async (ctx) => {
     const q = historyQuery(ctx);
     const roundId = ctx.params.round_id ?? '';
-    if (roundId.length < 1 || roundId.length > 200) {
+    // A NUL cannot be in a PostgreSQL text value: 422 here, not a database error.
+    if (roundId.length < 1 || roundId.length > 200 || roundId.includes('\u0000')) {
       throw new HttpError(422, [
-        { loc: ['path', 'round_id'], msg: 'must be 1 to 200 characters', type: 'value_error' },
+        { loc: ['path', 'round_id'], msg: 'must be 1 to 200 characters, without NUL', type: 'value_error' },
       ]);
     }
     ctx.set('Cache-Control', 'no-store');

@@ -127,6 +127,14 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   AdminTournamentResponse: c.AdminTournamentResponse,
   AdminTournamentListResponse: c.AdminTournamentListResponse,
   AdminTournamentOperatorResponse: c.AdminTournamentOperatorResponse,
+  // prize drops (issue 25)
+  PrizeDropPoolView: c.PrizeDropPoolView,
+  PrizeDropView: c.PrizeDropView,
+  PrizeDropListResponse: c.PrizeDropListResponse,
+  AdminPrizeDropView: c.AdminPrizeDropView,
+  AdminPrizeDropResponse: c.AdminPrizeDropResponse,
+  AdminPrizeDropListResponse: c.AdminPrizeDropListResponse,
+  AdminPrizeDropOperatorResponse: c.AdminPrizeDropOperatorResponse,
   // admin: staff accounts
   StaffRole: c.StaffRole,
   StaffRoleGrant: c.StaffRoleGrant,
@@ -154,6 +162,8 @@ export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   JackpotDefinitionRequest: c.JackpotDefinitionRequest,
   TournamentCurrency: c.TournamentCurrency,
   TournamentDefinitionRequest: c.TournamentDefinitionRequest,
+  PrizeDropCurrency: c.PrizeDropCurrency,
+  PrizeDropDefinitionRequest: c.PrizeDropDefinitionRequest,
   RevokeSessionRequest: RevokeRequest,
   CreateStaffRequest: c.CreateStaffRequest,
   UpdateStaffRequest: c.UpdateStaffRequest,

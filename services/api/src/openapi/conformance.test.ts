@@ -779,6 +779,42 @@ describe('real answers agree with the document', () => {
     );
   });
 
+  test('prize drops', async () => {
+    const pd = '/api/admin/v1/prize-drops';
+    const soon = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+    const body = {
+      name: 'Conformance drop',
+      starts_at: soon(-60),
+      ends_at: soon(3600),
+      titles: [slot.symbol],
+      currencies: { EUR: { prize_minor: 500, prizes: 3, min_stake_minor: 10, award_every_spins: 50 } },
+    };
+    await hit('PUT', `${pd}/cf-drop`, { key: ADMIN_KEY, body, expect: 201 });
+    await hit('PUT', `${pd}/cf-drop`, { key: ADMIN_KEY, body, expect: 200 });
+    await hit('PUT', `${pd}/cf-drop`, { key: ADMIN_KEY, body: { ...body, name: 'other' }, expect: 409 });
+    await hit('PUT', `${pd}/cf-bad`, { key: ADMIN_KEY, body: { ...body, currencies: {} }, expect: 422 });
+    await hit('GET', `${pd}/cf-drop`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', `${pd}/cf-none`, { key: ADMIN_KEY, expect: 404 });
+    await hit('GET', pd, { key: ADMIN_KEY, expect: 200 });
+    await hit('PUT', `${pd}/cf-drop/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 200,
+    });
+    await hit('PUT', `${pd}/cf-none/operators/op_cf_a`, {
+      key: ADMIN_KEY,
+      body: { enabled: true },
+      expect: 404,
+    });
+    const listed = await hit('GET', '/api/provider/v1/prize-drops', { key: keyA, expect: 200 });
+    assert.deepEqual(
+      listed.json.data.items.map((d: { drop_id: string }) => d.drop_id),
+      ['cf-drop'],
+    );
+    await hit('POST', `${pd}/cf-drop/cancel`, { key: ADMIN_KEY, expect: 200 });
+    await hit('POST', `${pd}/cf-none/cancel`, { key: ADMIN_KEY, expect: 404 });
+  });
+
   test('tournaments', async () => {
     const tn = '/api/admin/v1/tournaments';
     const soon = (s: number) => new Date(Date.now() + s * 1000).toISOString();
