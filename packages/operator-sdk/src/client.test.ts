@@ -140,6 +140,54 @@ describe('the typed client against the running API', () => {
     });
   });
 
+  test('tournaments, their leaderboards and prize drops', async () => {
+    const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
+    const admin = (method: string, path: string, body: unknown) =>
+      call(h.base, method, `/api/admin/v1${path}`, { key: ADMIN_KEY, sign: true, body });
+    assert.deepEqual((await sdk.listTournaments()).data.items, []);
+    assert.deepEqual((await sdk.listPrizeDrops()).data.items, []);
+    const window = {
+      starts_at: new Date(Date.now() - 60_000).toISOString(),
+      ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+      titles: [slot.symbol],
+    };
+    // The tournament's rows as its definition writes them (this harness runs no Temporal server, so
+    // the admin route, which starts the tournament's workflow, answers 503 here).
+    await h.db.pool.query(
+      `WITH t AS (
+         INSERT INTO tournaments (tournament_id, name, scoring, starts_at, ends_at, status)
+         VALUES ('sdk-cup', 'SDK Cup', 'total_win', $1, $2, 'running')
+       ), tt AS (INSERT INTO tournament_titles VALUES ('sdk-cup', $3))
+       , o AS (INSERT INTO tournament_operators (tournament_id, operator_id, opted_in) VALUES ('sdk-cup', 'op_sdk', true))
+       , c AS (INSERT INTO tournament_currencies VALUES ('sdk-cup', 'EUR', 10))
+       INSERT INTO tournament_prizes VALUES ('sdk-cup', 'EUR', 1, 1000), ('sdk-cup', 'EUR', 2, 500)`,
+      [window.starts_at, window.ends_at, slot.symbol],
+    );
+    const d = await admin('PUT', '/prize-drops/sdk-drop', {
+      name: 'SDK Drop',
+      ...window,
+      currencies: { EUR: { prize_minor: 300, prizes: 10, award_every_spins: 20 } },
+    });
+    assert.equal(d.status, 201, d.text);
+    assert.equal(
+      (await admin('PUT', '/prize-drops/sdk-drop/operators/op_sdk', { enabled: true })).status,
+      200,
+    );
+    assert.deepEqual(
+      (await sdk.listTournaments()).data.items.map((x) => [x.tournament_id, x.status]),
+      [['sdk-cup', 'running']],
+    );
+    const board = await sdk.getTournamentLeaderboard('sdk-cup', { currency: 'EUR', limit: 5 });
+    assert.deepEqual(board.data.leaderboards, [{ currency: 'EUR', items: [] }]);
+    assert.equal(board.data.frozen, false);
+    const [drop] = (await sdk.listPrizeDrops()).data.items;
+    assert.deepEqual(
+      [drop?.drop_id, drop?.pools[0]?.prizes_left, drop?.pools[0]?.prize_minor],
+      ['sdk-drop', 10, '300'],
+    );
+    await assert.rejects(sdk.getTournamentLeaderboard('no-such-cup'), (err: any) => err.status === 404);
+  });
+
   test('jackpot and promotional money: contributions, wins and payouts, paged; another operator’s payout is 404', async () => {
     const sdk = createOperatorClient({ baseUrl: h.base, apiKey: key });
     assert.deepEqual((await sdk.searchJackpotContributions({ limit: 5 })).data.items, []);

@@ -20,6 +20,7 @@ import type {
   JackpotWinSearchResponse,
   LaunchUrlRequest,
   LaunchUrlResponse,
+  LeaderboardQuery,
   NativeRoundHistoryResponse,
   NativeSessionHistory,
   OperatorContractResponse,
@@ -30,6 +31,7 @@ import type {
   OperatorSessionResponse,
   OperatorTransaction,
   OperatorTransactionResponse,
+  PrizeDropListResponse,
   PromoPayoutQuery,
   PromoPayoutResponse,
   PromoPayoutSearchResponse,
@@ -38,6 +40,8 @@ import type {
   RoundDetailResponse,
   RoundSearchQuery,
   RoundSearchResponse,
+  TournamentLeaderboardResponse,
+  TournamentListResponse,
   TransactionSearchQuery,
   TransactionSearchResponse,
 } from './types.js';
@@ -237,6 +241,30 @@ export class OperatorClient {
   /** The operator's progressive jackpots for its lobby ticker: levels and each pool's whole minor units per currency. */
   listJackpots(opts?: CallOptions): Promise<JackpotListResponse> {
     return this.json('GET', '/api/provider/v1/jackpots', 'idempotent', opts);
+  }
+  /** The tournaments the operator is opted in to: window, scoring, status, titles and prizes per currency. */
+  listTournaments(opts?: CallOptions): Promise<TournamentListResponse> {
+    return this.json('GET', '/api/provider/v1/tournaments', 'idempotent', opts);
+  }
+  /**
+   * A tournament's leaderboard (live until its end, then frozen): the top `limit` of each currency,
+   * the operator's own players in full, other operators' by a display id.
+   */
+  getTournamentLeaderboard(
+    tournamentId: string,
+    query: LeaderboardQuery = {},
+    opts?: CallOptions,
+  ): Promise<TournamentLeaderboardResponse> {
+    return this.json(
+      'GET',
+      withQuery(`/api/provider/v1/tournaments/${seg(tournamentId)}/leaderboard`, query),
+      'idempotent',
+      opts,
+    );
+  }
+  /** The prize drops the operator is opted in to, with the prizes left per currency. */
+  listPrizeDrops(opts?: CallOptions): Promise<PrizeDropListResponse> {
+    return this.json('GET', '/api/provider/v1/prize-drops', 'idempotent', opts);
   }
 
   // ── operator audit API (always signed) ────────────────────────────────────────────────────

@@ -39,6 +39,12 @@ export type CampaignResponse = Schemas['CampaignResponse'];
 /** The operator's jackpots for its lobby ticker (GET /api/provider/v1/jackpots). */
 export type JackpotListResponse = Schemas['JackpotListResponse'];
 export type Jackpot = Schemas['JackpotView'];
+/** Tournaments and prize drops the operator takes part in (docs/jackpots-and-promotions.md). */
+export type TournamentListResponse = Schemas['TournamentListResponse'];
+export type Tournament = Schemas['TournamentView'];
+export type TournamentLeaderboardResponse = Schemas['TournamentLeaderboardResponse'];
+export type PrizeDropListResponse = Schemas['PrizeDropListResponse'];
+export type PrizeDrop = Schemas['PrizeDropView'];
 export type CampaignListResponse = Schemas['CampaignListResponse'];
 /** Jackpot and promotional money in the operator audit API (docs/audit-and-reconciliation.md). */
 export type OperatorJackpotContribution = Schemas['OperatorJackpotContribution'];
@@ -57,6 +63,7 @@ export type ReconciliationQuery = Query<'getReconciliation'>;
 export type JackpotContributionQuery = Query<'searchJackpotContributions'>;
 export type JackpotWinQuery = Query<'searchJackpotWins'>;
 export type PromoPayoutQuery = Query<'searchPromoPayouts'>;
+export type LeaderboardQuery = Query<'getTournamentLeaderboard'>;
 export type GameArtQuery = Query<'getGameArt'>;
 export type CampaignListQuery = Query<'listFreeRoundCampaigns'>;
 
