@@ -26,7 +26,8 @@ export function leaderboardDisplayId(
 /**
  * Each currency's top `limit`: the frozen standings once the tournament ended, else the live
  * scores in the same order (ties: the earlier score, then the lower player id, then the operator)
- * with the prize each rank would win.
+ * with the prize each rank would win. Shared by the operator API, the staff portal's reads and the
+ * game page.
  */
 export async function leaderboard(
   pool: Pool,
@@ -40,15 +41,25 @@ export async function leaderboard(
       ? `SELECT trim(currency) AS currency, rank, operator_id, external_player_id, score::text, prize_minor::text
            FROM tournament_standings WHERE tournament_id = $1 AND ($3::text IS NULL OR currency = $3) AND rank <= $2
           ORDER BY currency, rank`
-      : `SELECT trim(r.currency) AS currency, r.rank::int, r.operator_id, r.external_player_id, r.score::text,
+      : // The top `limit` of each currency from the board's index (score, then time; the last two
+        // keys sorted incrementally): a request reads about `limit` rows, however many play.
+        `SELECT trim(c.currency) AS currency, r.rank::int, r.operator_id, r.external_player_id, r.score::text,
                 CASE WHEN r.score > 0 THEN p.amount_minor::text END AS prize_minor
-           FROM (SELECT s.*, row_number() OVER (
-                          PARTITION BY s.currency
-                          ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
-                                   s.operator_id COLLATE "C") AS rank
-                   FROM tournament_scores s WHERE s.tournament_id = $1 AND ($3::text IS NULL OR s.currency = $3)) r
-           LEFT JOIN tournament_prizes p ON p.tournament_id = r.tournament_id AND p.currency = r.currency AND p.rank = r.rank
-          WHERE r.rank <= $2 ORDER BY r.currency, r.rank`,
+           FROM tournament_currencies c
+           CROSS JOIN LATERAL (
+             SELECT t.*, row_number() OVER (
+                      ORDER BY t.score DESC, t.score_reached_at, t.external_player_id COLLATE "C",
+                               t.operator_id COLLATE "C") AS rank
+               FROM (SELECT s.operator_id, s.external_player_id, s.score, s.score_reached_at
+                       FROM tournament_scores s
+                      WHERE s.tournament_id = c.tournament_id AND s.currency = c.currency
+                      ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
+                               s.operator_id COLLATE "C"
+                      LIMIT $2) t
+           ) r
+           LEFT JOIN tournament_prizes p ON p.tournament_id = c.tournament_id AND p.currency = c.currency AND p.rank = r.rank
+          WHERE c.tournament_id = $1 AND ($3::text IS NULL OR c.currency = $3)
+          ORDER BY c.currency, r.rank`,
     [id, limit, currency ?? null],
   );
   return rows;

@@ -7,16 +7,17 @@ import {
   TournamentDefinitionRequest,
   TournamentId,
 } from '@opi/contract';
+import { leaderboard, leaderboardDisplayId } from '@opi/play/promotions/leaderboard';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import { signalTournamentCancel, startTournamentWorkflow } from '@opi/workflows';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import { resolveSlotTitles } from '../promotions/slot-titles.js';
 import {
   cancelTournament,
   defineTournament,
-  leaderboard,
   operatorTakesPart,
   readTournament,
   readTournaments,
@@ -61,36 +62,9 @@ function tournamentIdOf(ctx: Context): string {
 const unprocessable = (field: string, msg: string) =>
   new HttpError(422, [{ loc: ['body', field], msg, type: 'value_error' }]);
 
-/** The slot titles a definition names, as symbols (prov_a and prov_b only; 422 otherwise). */
-async function resolveTitles(deps: ApiDeps, names: string[]): Promise<string[]> {
-  const { rows } = await deps.pool.query<{ name: string; symbol: string; provider_id: string }>(
-    `SELECT n.name, g.symbol, g.provider_id FROM unnest($1::text[]) AS n(name)
-       JOIN games g ON g.symbol = n.name OR g.slug = n.name`,
-    [names],
-  );
-  const found = new Map(rows.map((r) => [r.name, r]));
-  const unknown = names.filter((n) => !found.has(n));
-  if (unknown.length) throw unprocessable('titles', `unknown titles: ${unknown.slice(0, 10).join(', ')}`);
-  const notSlots = rows.filter((r) => r.provider_id !== 'prov_a' && r.provider_id !== 'prov_b');
-  if (notSlots.length)
-    throw unprocessable(
-      'titles',
-      `tournaments score slot titles (prov_a, prov_b) only: ${notSlots.map((r) => r.symbol).join(', ')}`,
-    );
-  return [...new Set(rows.map((r) => r.symbol))];
-}
-
 function temporalOf(deps: ApiDeps) {
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
   return deps.temporal;
-}
-
-/**
- * The display id of a leaderboard entry: another operator's player id is never shown, only a
- * keyed hash of it (stable for the tournament, meaningless without the service's key).
- */
-function displayId(deps: ApiDeps, tournamentId: string, operatorId: string, playerId: string): string {
-  return `player-${deps.box.lookupHash(`tournament-display\n${tournamentId}\n${operatorId}\n${playerId}`).slice(0, 10)}`;
 }
 
 /** The provider admin API's tournament routes (issue 25). */
@@ -113,7 +87,7 @@ export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Route
       if (ends - Date.parse(input.starts_at) > TOURNAMENT_MAX_DAYS * 86_400_000)
         throw unprocessable('ends_at', `a tournament lasts at most ${TOURNAMENT_MAX_DAYS} days`);
     }
-    const titles = await resolveTitles(deps, input.titles);
+    const titles = await resolveSlotTitles(deps.pool, input.titles, 'tournaments');
     const temporal = temporalOf(deps);
     const { created } = await defineTournament(deps.pool, id, {
       name: input.name,
@@ -206,7 +180,7 @@ export function tournamentRoutes(deps: ApiDeps, guard: Middleware[]): Router {
                 player_id: own ? row.external_player_id : null,
                 display_id: own
                   ? row.external_player_id
-                  : displayId(deps, id, row.operator_id, row.external_player_id),
+                  : leaderboardDisplayId(deps.box, id, row.operator_id, row.external_player_id),
                 own,
                 score: row.score,
                 prize_minor: row.prize_minor,
