@@ -146,6 +146,13 @@ export const EnvSchema = z.object({
   /** The default stack starts the staff portal; `off` leaves it out (e.g. the go-live suite's stack). */
   STACK_PORTAL: z.enum(['on', 'off']).default('on'),
   /**
+   * The folder holding the operator SDK's tarball (opi-operator-sdk-<version>.tgz), which the API
+   * offers at GET /docs/sdk/<file>, linked from /docs. Default: packages/operator-sdk/tarball,
+   * where `npm run build` packs it; the default stack builds it in the background into
+   * DATA_DIR/sdk and sets this to that folder.
+   */
+  SDK_TARBALL_DIR: z.string().min(1).optional(),
+  /**
    * Prometheus metrics, off the public port (0: none). The API's (the sum over its processes) on
    * API_METRICS_PORT; each worker on its own port: the stack gives worker i WORKER_METRICS_PORT + i.
    */

@@ -35,6 +35,7 @@ import { buildWorkflowBundle } from '@opi/workflows';
 import { dataDir, REPO_ROOT } from './paths.js';
 import { ensurePortalBuild, portalStartCommand } from './portal.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
+import { ensureSdkTarball } from './sdk-tarball.js';
 import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import {
@@ -161,6 +162,16 @@ try {
   if (withPortal) await requirePort('PORTAL_PORT', config.PORTAL_PORT);
   const portalBuild = withPortal ? ensurePortalBuild(say) : Promise.resolve(false);
   portalBuild.catch(() => {});
+  // The operator SDK's tarball, which the API offers at /docs/sdk/ (linked from /docs): built in a
+  // child process (only when the SDK's inputs changed) while the rest starts, waited for by
+  // nothing; the API picks the file up when it appears.
+  const sdkTarballDir = config.SDK_TARBALL_DIR ? path.resolve(config.SDK_TARBALL_DIR) : path.join(dir, 'sdk');
+  ensureSdkTarball(sdkTarballDir, say).then(
+    (r) => {
+      if (r.built) say(`operator SDK tarball ${r.name} built in ${r.seconds} s (${sdkTarballDir})`);
+    },
+    (err: unknown) => say(`WARNING: ${String(err)}: GET /docs/sdk/ answers 404 until it is`),
+  );
 
   // PostgreSQL
   let databaseUrl = config.DATABASE_URL;
@@ -307,6 +318,7 @@ try {
     SERVICE_SECRET: secrets.serviceSecret,
     PROVIDER_ADMIN_KEY: secrets.providerAdminKey,
     STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+    SDK_TARBALL_DIR: sdkTarballDir,
     ...(tls
       ? {
           TLS_CERT_FILE: tls.certFile,
@@ -424,7 +436,7 @@ try {
   process.stdout.write(
     [
       '',
-      `  API            ${scheme}://${config.HOST}:${config.PORT}   (operators' servers, admins, portal; health: /health, readiness: /ready, reference: /docs)`,
+      `  API            ${scheme}://${config.HOST}:${config.PORT}   (operators' servers, admins, portal; health: /health, readiness: /ready, reference and SDK download: /docs)`,
       `  Game server    ${gameBase}   (players' browsers: every launch URL points here)`,
       `  Processes      ${config.API_PROCESSES} API, ${config.GAME_PROCESSES} game server, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, GAME_PROCESSES, WORKER_PROCESSES)`,
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; game server http://${config.HOST}:${config.GAME_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,

@@ -93,7 +93,7 @@ export function createApp(deps: ApiDeps): Koa {
   for (const router of [
     healthRoutes(),
     opsRoutes(deps),
-    openApiRoutes(),
+    openApiRoutes(deps.sdkTarballDir ? { sdkTarballDir: deps.sdkTarballDir } : {}),
     auditRoutes(deps, operatorGuard),
     artworkRoutes(deps),
     provider,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '@opi/config';
 import { createPool } from '@opi/db';
 import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
@@ -33,6 +34,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
     signedRequestsRequired: config.signedRequestsRequired,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
+    ...(config.SDK_TARBALL_DIR ? { sdkTarballDir: path.resolve(config.SDK_TARBALL_DIR) } : {}),
     async close() {
       await play.close();
       await noncePool.end();

@@ -26,4 +26,6 @@ export interface ApiDeps extends PlayDeps {
   staffPortalSecret?: string;
   signedRequestsRequired: boolean;
   maxSkewSeconds: number;
+  /** SDK_TARBALL_DIR: where GET /docs/sdk/<file> finds the operator SDK's tarball (unset: the built one). */
+  sdkTarballDir?: string;
 }

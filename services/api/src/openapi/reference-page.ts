@@ -1,4 +1,5 @@
 import type { JsonSchema, OpenApiDocument } from './document.js';
+import { type SdkTarball, sdkDownloadPath } from './sdk-download.js';
 
 /*
  * The readable reference (GET /docs): one self-contained HTML page rendered on the server from the
@@ -150,8 +151,29 @@ ${body ? `<h4>Request body${body.required ? '' : ' (optional)'}</h4>${md(body.de
 </section>`;
 }
 
-/** The page for `doc`. */
-export function renderReferencePage(doc: OpenApiDocument): string {
+/** The operator SDK's section: its tarball's link, SHA-256 and install commands, or that it is not there yet. */
+function sdkSection(sdk: Pick<SdkTarball, 'name' | 'version' | 'sha256' | 'bytes'> | undefined): string {
+  const head = '<h2 id="sdk">Operator SDK</h2>';
+  const about =
+    '<p>A typed TypeScript client for this API (requests signed with pp-operator-v1, safe retries) and a verifier for the wallet callbacks (pp-wallet-v1) for Koa, Express and <code>node:http</code>. Node.js 20.11 or later, ESM; no dependencies. Its README is in the tarball.</p>';
+  if (!sdk) {
+    return `${head}${about}<p class="sdk-missing">The SDK tarball is not available on this server yet (it is built with the service); reload this page in a moment.</p>`;
+  }
+  const href = sdkDownloadPath(sdk.name);
+  return `${head}${about}
+<p><a href="${esc(href)}" download>${esc(sdk.name)}</a> <span class="c">version ${esc(sdk.version)}, ${esc((sdk.bytes / 1024).toFixed(1))} KiB</span></p>
+<p>SHA-256 <code class="sha">${esc(sdk.sha256)}</code></p>
+<pre><code>sha256sum ${esc(sdk.name)}            # compare with the SHA-256 above
+npm install ./${esc(sdk.name)}       # in your project
+
+import { createOperatorClient } from '@opi/operator-sdk';</code></pre>`;
+}
+
+/** The page for `doc`, with the operator SDK's download when its tarball is there. */
+export function renderReferencePage(
+  doc: OpenApiDocument,
+  sdk?: Pick<SdkTarball, 'name' | 'version' | 'sha256' | 'bytes'>,
+): string {
   const info = doc.info as { title: string; version: string; description: string };
   const byTag = new Map<string, string[]>();
   const nav = new Map<string, string[]>();
@@ -202,14 +224,15 @@ th{font-size:12px;color:#516074;text-transform:uppercase}td p{margin:0 0 4px}
 .st{font:600 13px ui-monospace,monospace;padding:1px 6px;border-radius:4px}.s2{background:#e3f4ea}.s3{background:#eef1f5}.s4{background:#fdf0e1}.s5{background:#fbe4e4}
 .req{color:#c0392b;font-size:12px}.in{color:#516074;font-size:12px}.c{color:#516074;font-size:12px}
 .auth{font-size:12px;background:#eef1f5;border-radius:10px;padding:1px 8px;margin-left:6px}.auth.public{background:#e3f4ea}
-.sum{font-weight:600}.ct{margin:2px 0}
+.sum{font-weight:600}.ct{margin:2px 0}.sha{word-break:break-all}
 @media (max-width:800px){body{display:block}nav{position:static;width:auto;height:auto}main{padding:16px}}
 </style></head>
 <body><nav><strong>${esc(info.title)}</strong> <span class="c">${esc(info.version)}</span>
-<p><a href="/api/provider/v1/openapi.json">openapi.json</a></p>${navHtml}
+<p><a href="/api/provider/v1/openapi.json">openapi.json</a> · <a href="#sdk">Operator SDK</a></p>${navHtml}
 <h5><a href="#webhooks">Operator-hosted wallet</a></h5><h5><a href="#schemas">Schemas</a></h5></nav>
 <main><h1>${esc(info.title)} <span class="c">${esc(info.version)}</span></h1>
 ${md(info.description)}
+${sdkSection(sdk)}
 ${sections}
 <h2 id="webhooks">Operator-hosted wallet (called by the service)</h2>
 ${hooks.join('\n')}
