@@ -164,8 +164,10 @@ export async function promotionInvariants(
     if (n > d.total) dropProblems.push(`${d.currency}: ${n} awards for ${d.total} prizes`);
   }
   for (const a of awards) {
+    // One completed round per award. Rounds that did not complete may name the same payout id:
+    // their award was voided (the row went, the prize came back) and the player won again later.
     const completed = a.round_statuses.filter((s) => s === 'completed').length;
-    if (a.rounds.length !== 1 || completed !== 1)
+    if (completed !== 1)
       dropProblems.push(
         `${a.payout_id}: rounds ${a.rounds.join('/') || 'none'} (${a.round_statuses.join('/')})`,
       );
@@ -175,10 +177,14 @@ export async function promotionInvariants(
       if (bad) dropProblems.push(bad);
     }
   }
-  // An award of a round that did not complete was voided: its round names a payout that is gone.
+  // An award of a round that did not complete was voided: its payout id is gone, unless the player
+  // won again since (a later completed round names it then); nothing is ever sent for a voided award.
   const { rows: voided } = await stack.pool.query<{ n: number; sent: number }>(
     `SELECT count(*)::int AS n,
-            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM wallet_transactions t WHERE t.round_id = r.prize_drop_payout_id))::int AS sent
+            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM wallet_transactions t WHERE t.round_id = r.prize_drop_payout_id)
+                               AND NOT EXISTS (SELECT 1 FROM rounds c
+                                                WHERE c.prize_drop_payout_id = r.prize_drop_payout_id
+                                                  AND c.status = 'completed' AND c.created_at > r.created_at))::int AS sent
        FROM rounds r
       WHERE r.operator_id = ANY($1) AND r.prize_drop_payout_id IS NOT NULL AND r.status <> 'completed'`,
     [operators],

@@ -123,7 +123,28 @@ test('an award to a round whose debit is refused is void: the prize goes back to
     `SELECT prizes_left FROM prize_drop_pools WHERE drop_id = 'drop-void'`,
   );
   assert.equal(rows[0].prizes_left, 1, 'the prize is back');
-  // Someone who can pay for the spin wins it.
+  // The same player, funded now, can win it again: the payout id is theirs again, paid once.
+  await admin.deposit({
+    operatorId: OPERATOR,
+    playerId: 'drop-poor',
+    currency: 'EUR',
+    amountMinor: 10_000,
+    reference: 'drop-poor-1',
+  });
+  const again = await spin(poor, 100);
+  assert.equal(again.json.status, 'completed', again.text);
+  assert.deepEqual(again.json.prize_drop, { drop_id: 'drop-void', amount_minor: '2500' });
+  await until('the second award is paid', async () => (await payouts('drop-void'))[0]?.status === 'paid');
+  const { rows: named } = await h.db.pool.query(
+    `SELECT status FROM rounds WHERE prize_drop_payout_id = $1 ORDER BY created_at`,
+    [(await payouts('drop-void'))[0]!.payout_id],
+  );
+  assert.deepEqual(
+    named.map((r) => r.status),
+    ['rejected', 'completed'],
+    'the voided round and the winning one name the same payout id',
+  );
+  // The pool is empty now: nobody else wins.
   const rich = await spin(await player('drop-rich'));
-  assert.deepEqual(rich.json.prize_drop, { drop_id: 'drop-void', amount_minor: '2500' });
+  assert.equal(rich.json.prize_drop, null);
 });
