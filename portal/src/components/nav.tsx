@@ -16,6 +16,9 @@ export function Nav({ operatorId }: { operatorId: string }) {
     ['/stuck', 'Stuck settlements'],
     ['/protection', 'Protection'],
     ['/free-rounds', 'Free rounds'],
+    ['/jackpots', 'Jackpots'],
+    ['/tournaments', 'Tournaments'],
+    ['/prize-drops', 'Prize drops'],
     ['/wallet', 'Wallet diagnostics'],
     ['/audit', 'Audit log'],
   ];

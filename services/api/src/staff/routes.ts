@@ -45,6 +45,7 @@ import {
   staffCancelCampaign,
 } from './free-rounds.js';
 import { decoyHash, HashQueueFull, hashPassword, needsRehash, verifyPassword } from './password.js';
+import { staffPromotionRoutes } from './promotions.js';
 import { protectionView } from './protection.js';
 import {
   countLoginAttempt,
@@ -285,6 +286,9 @@ export function staffRoutes(deps: ApiDeps): Router {
     });
     sendJson(ctx, { success: true, data: result });
   });
+
+  // Jackpots, tournaments and prize drops (issue 25): reads, and a provider admin's tournament create and cancel.
+  staffPromotionRoutes(op, deps, { auth, viewer, ipOf });
 
   op.get('/reconciliation.csv', auth, viewer, async (ctx) => {
     const q = parseOr422(ReconciliationQuery, query(ctx), 'query');

@@ -67,6 +67,57 @@ function temporalOf(deps: ApiDeps) {
   return deps.temporal;
 }
 
+/**
+ * Defines a tournament and starts its workflow: the admin's PUT and the staff portal's create
+ * (staff/promotions.ts) both come here. The window's bounds apply to a new definition; a repeat of
+ * a stored one (`created: false`) is compared as it is, even after its end. `operatorId`, when
+ * given, is opted in before the workflow starts.
+ */
+export async function defineAndStartTournament(
+  deps: ApiDeps,
+  id: string,
+  input: TournamentDefinitionRequest,
+  operatorId?: string,
+): Promise<{ created: boolean }> {
+  if (!(await tournamentExists(deps.pool, id))) {
+    const now = Date.now();
+    const ends = Date.parse(input.ends_at);
+    if (ends <= now) throw unprocessable('ends_at', 'ends_at must be in the future');
+    if (ends - now > TOURNAMENT_MAX_DAYS * 86_400_000)
+      throw unprocessable('ends_at', `ends_at must be within ${TOURNAMENT_MAX_DAYS} days`);
+    if (ends - Date.parse(input.starts_at) > TOURNAMENT_MAX_DAYS * 86_400_000)
+      throw unprocessable('ends_at', `a tournament lasts at most ${TOURNAMENT_MAX_DAYS} days`);
+  }
+  const titles = await resolveSlotTitles(deps.pool, input.titles, 'tournaments');
+  const temporal = temporalOf(deps);
+  const { created } = await defineTournament(deps.pool, id, {
+    name: input.name,
+    scoring: input.scoring,
+    starts_at: input.starts_at,
+    ends_at: input.ends_at,
+    titles,
+    currencies: Object.fromEntries(
+      Object.entries(input.currencies).map(([c, v]) => [
+        c,
+        { min_stake_minor: String(v.min_stake_minor), prizes: v.prizes.map(String) },
+      ]),
+    ),
+  });
+  if (operatorId !== undefined) await setTournamentOperator(deps.pool, id, operatorId, true);
+  // Started with the definition, and again on a repeat (a no-op once it runs or ran): a start
+  // that failed is made by the next PUT of the same definition.
+  try {
+    await startTournamentWorkflow(temporal.client, temporal.taskQueue, id);
+  } catch (err) {
+    deps.logger.error('tournament workflow not started', { tournament_id: id, error: String(err) });
+    throw new HttpError(
+      502,
+      'The tournament is stored but its workflow did not start: send the same definition again',
+    );
+  }
+  return { created };
+}
+
 /** The provider admin API's tournament routes (issue 25). */
 export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const r = new Router({ prefix: '/api/admin/v1/tournaments' });
@@ -76,43 +127,7 @@ export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Route
   r.put('/:tournament_id', ...guard, async (ctx) => {
     const id = tournamentIdOf(ctx);
     const input = parseOr422(TournamentDefinitionRequest, ctx.state.body ?? {}, 'body');
-    // The window's bounds apply to a new definition; a repeat of a stored one (200) is compared
-    // as it is, even after its end.
-    if (!(await tournamentExists(deps.pool, id))) {
-      const now = Date.now();
-      const ends = Date.parse(input.ends_at);
-      if (ends <= now) throw unprocessable('ends_at', 'ends_at must be in the future');
-      if (ends - now > TOURNAMENT_MAX_DAYS * 86_400_000)
-        throw unprocessable('ends_at', `ends_at must be within ${TOURNAMENT_MAX_DAYS} days`);
-      if (ends - Date.parse(input.starts_at) > TOURNAMENT_MAX_DAYS * 86_400_000)
-        throw unprocessable('ends_at', `a tournament lasts at most ${TOURNAMENT_MAX_DAYS} days`);
-    }
-    const titles = await resolveSlotTitles(deps.pool, input.titles, 'tournaments');
-    const temporal = temporalOf(deps);
-    const { created } = await defineTournament(deps.pool, id, {
-      name: input.name,
-      scoring: input.scoring,
-      starts_at: input.starts_at,
-      ends_at: input.ends_at,
-      titles,
-      currencies: Object.fromEntries(
-        Object.entries(input.currencies).map(([c, v]) => [
-          c,
-          { min_stake_minor: String(v.min_stake_minor), prizes: v.prizes.map(String) },
-        ]),
-      ),
-    });
-    // Started with the definition, and again on a repeat (a no-op once it runs or ran): a start
-    // that failed is made by the next PUT of the same definition.
-    try {
-      await startTournamentWorkflow(temporal.client, temporal.taskQueue, id);
-    } catch (err) {
-      deps.logger.error('tournament workflow not started', { tournament_id: id, error: String(err) });
-      throw new HttpError(
-        502,
-        'The tournament is stored but its workflow did not start: send the same definition again',
-      );
-    }
+    const { created } = await defineAndStartTournament(deps, id, input);
     ctx.status = created ? 201 : 200;
     ctx.body = { success: true, data: presentAdmin((await readTournament(deps.pool, id))!) };
   });

@@ -1,0 +1,149 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Facts, Pager, Problem } from '../../../../../components/ui';
+import { load, operatorParam, qs, seg } from '../../../../../lib/api';
+import { money, when } from '../../../../../lib/format';
+import type { StaffPrizeDropDetail } from '../../../../../lib/promotion-types';
+import { PromoStatus } from '../../tournaments/status';
+
+export const metadata: Metadata = { title: 'Prize drop' };
+
+export default async function PrizeDropPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ operator: string; drop: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const operator = await operatorParam(params);
+  const { drop } = await params;
+  const sp = await searchParams;
+  const res = await load<StaffPrizeDropDetail>(
+    `/operators/${operator}/prize-drops/${seg(drop)}${qs({ limit: 50, cursor: sp.cursor })}`,
+  );
+  if (!res.ok) return <Problem {...res} />;
+  const d = res.data;
+  const base = `/o/${operator}/prize-drops/${encodeURIComponent(d.drop_id)}`;
+  return (
+    <>
+      <p>
+        <Link href={`/o/${operator}/prize-drops`}>← Prize drops</Link>
+      </p>
+      <h1>
+        {d.name} <span className="mono hint">{d.drop_id}</span>
+      </h1>
+      <Facts
+        items={[
+          ['Status', <PromoStatus key="s" status={d.state} />],
+          ['Starts', when(d.starts_at)],
+          ['Ends', when(d.ends_at)],
+          [
+            'Titles',
+            <span key="t" className="mono">
+              {d.titles.join(', ')}
+            </span>,
+          ],
+          ...(d.cancelled_at ? ([['Cancelled', when(d.cancelled_at)]] as [string, string][]) : []),
+        ]}
+      />
+      <h2>Prizes</h2>
+      <div className="table-wrap">
+        <table data-testid="pools-table">
+          <caption>Prizes per currency (shared by every operator of the drop)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Currency</th>
+              <th scope="col" className="num">
+                Prize
+              </th>
+              <th scope="col" className="num">
+                Total
+              </th>
+              <th scope="col" className="num">
+                Left
+              </th>
+              <th scope="col" className="num">
+                Least stake
+              </th>
+              <th scope="col" className="num">
+                Odds per spin
+              </th>
+              <th scope="col" className="num">
+                Won by your players
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.pools.map((p) => (
+              <tr
+                key={p.currency}
+                data-currency={p.currency}
+                data-left={p.prizes_left}
+                data-total={p.prizes_total}
+              >
+                <th scope="row">{p.currency}</th>
+                <td className="num">{money(p.prize_minor, p.currency)}</td>
+                <td className="num">{p.prizes_total}</td>
+                <td className="num">{p.prizes_left}</td>
+                <td className="num">{money(p.min_stake_minor, p.currency)}</td>
+                <td className="num">1 in {p.award_every_spins}</td>
+                <td className="num">
+                  {p.awarded_here} ({money(p.awarded_here_minor, p.currency)})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2 id="awards">Awards to your players</h2>
+      <p className="hint">
+        An award is <strong>pending</strong> until its prize's credit (a promo_win) is paid, and{' '}
+        <strong>paid</strong> once the wallet took it.
+      </p>
+      {d.awards.items.length === 0 ? (
+        <p className="hint" data-testid="no-awards">
+          None of your players has won a prize of this drop{sp.cursor ? ' on this page' : ''}.
+        </p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table data-testid="awards-table">
+              <caption>Awards, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Player</th>
+                  <th scope="col" className="num">
+                    Prize
+                  </th>
+                  <th scope="col">Payout</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.awards.items.map((a) => (
+                  <tr key={a.payout_id} data-payout={a.payout_id} data-status={a.status}>
+                    <td>{when(a.created_at)}</td>
+                    <td className="mono">{a.player_id}</td>
+                    <td className="num">{money(a.amount_minor, a.currency)}</td>
+                    <td className="mono">{a.payout_id}</td>
+                    <td>
+                      <PromoStatus status={a.status} />
+                      {a.paid_at ? <span className="hint"> {when(a.paid_at)}</span> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            label="Award"
+            next={d.awards.next_cursor ? `${base}${qs({ cursor: d.awards.next_cursor })}#awards` : null}
+            first={sp.cursor ? `${base}#awards` : null}
+          />
+        </>
+      )}
+    </>
+  );
+}
