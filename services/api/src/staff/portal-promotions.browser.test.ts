@@ -58,16 +58,36 @@ async function login(page: Page, username: string, password: string) {
   await page.waitForURL((u) => u.href !== `${origin}/login`);
 }
 
-/** One h1, every control labelled, and on a phone no sideways scrolling. */
+/**
+ * One h1, every control labelled, text at a 4.5:1 contrast against its background (as
+ * portal.browser.test.ts checks it), and on a phone no sideways scrolling.
+ */
 async function basics(page: Page, phone: boolean) {
-  const facts = (await page.evaluate(`(() => ({
-    h1: document.querySelectorAll('h1').length,
-    unlabeled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
-      .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).length,
-    width: document.documentElement.scrollWidth,
-  }))()`)) as { h1: number; unlabeled: number; width: number };
+  const facts = (await page.evaluate(`(() => {
+    const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null; const p = m[1].split(',').map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255, a: 1 }; };
+    const low = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (!['P','A','SPAN','TD','TH','LABEL','BUTTON','LI','DT','DD','H1','H2','H3','SUMMARY','CAPTION','STRONG','CODE','LEGEND','DIV'].includes(el.tagName)) continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || el.closest('svg') || el.offsetParent === null) continue;
+      const fg = parse(getComputedStyle(el).color); if (!fg) continue;
+      const [a, b] = [lum(fg), lum(bgOf(el))].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      if (ratio < 4.5) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+    }
+    return {
+      h1: document.querySelectorAll('h1').length,
+      unlabeled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+        .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).length,
+      width: document.documentElement.scrollWidth,
+      low: low.slice(0, 5),
+    };
+  })()`)) as { h1: number; unlabeled: number; width: number; low: string[] };
   assert.equal(facts.h1, 1, `${page.url()}: one h1`);
   assert.equal(facts.unlabeled, 0, `${page.url()}: every control has a label`);
+  assert.deepEqual(facts.low, [], `${page.url()}: text contrast at least 4.5:1`);
   if (phone)
     assert.ok(facts.width <= 390, `${page.url()}: no sideways scrolling on a phone (${facts.width} px)`);
 }
