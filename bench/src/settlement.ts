@@ -11,6 +11,11 @@
  *   regular      the same with regular activities (half the rounds)
  *   spin off     POST /api/runtime/spin through the game server, GAME_SETTLEMENT_WORKER=off (starts not eager)
  *   spin on      the same with GAME_SETTLEMENT_WORKER=on (hosted worker, eager starts)
+ *   spin jp      the same spin by players of an operator whose operator jackpot (two levels, hits
+ *                rare: hit_every 10^12 and 10^15) holds the title: the contribution path's cost;
+ *                every other run measures it before spin on (interleaved), and a closing block
+ *                prints each run's pair, the medians and ranges, and the CPU difference per spin
+ *   spin jp hit  the same with frequent hits (the mini every 20 spins): one more jackpot_win credit
  *   free round   a campaign's free round through the same game server (free_round: true; credit only),
  *                for players of their own granted 1,000 rounds each
  *
@@ -31,7 +36,8 @@
  *
  * Knobs: ROUNDS (per measurement at the highest concurrency), SERIAL_ROUNDS (at 1 client; default
  * ROUNDS/4), CONCURRENCY=1,20 (levels), RUNS, WARMUP (rounds whenever a mode's processes are new),
- * MODES=direct,floor,floor-eager,local,regular,spin-off,spin,free (a subset, in any order),
+ * MODES=direct,floor,floor-eager,local,regular,spin-off,spin,spin-jackpot,spin-jackpot-hits,free
+ * (a subset, in any order; by default every mode but the two jackpot ones),
  * SKIP_REGULAR=1 (no regular activities), SPIN=0 (no spins through the API; SPIN=1, the old switch,
  * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory and TEMPORAL_DYNAMIC_CONFIG
  * (dev server only), TEMPORAL=cluster, HISTORY_SHARDS, PG_STAT_STATEMENTS=1|all (each measurement's
@@ -56,7 +62,8 @@ if (process.env.MODES) {
     process.exit(2);
   }
 } else {
-  modes = [...SETTLEMENT_MODES];
+  // The jackpot modes only when named (MODES=spin,spin-jackpot): the full run stays as it was.
+  modes = SETTLEMENT_MODES.filter((m) => m !== 'spin-jackpot' && m !== 'spin-jackpot-hits');
   if (process.env.SKIP_REGULAR) modes = modes.filter((m) => m !== 'regular');
   if (process.env.SPIN === '0') modes = modes.filter((m) => m !== 'spin' && m !== 'spin-off' && m !== 'free');
 }

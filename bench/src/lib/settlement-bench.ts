@@ -65,6 +65,20 @@ export type SettlementMode =
   /** The same with GAME_SETTLEMENT_WORKER=on (the default): a hosted worker per game-server process, eager starts. */
   | 'spin'
   /**
+   * The same spin as `spin` (hosted worker on), by players of a second operator whose operator
+   * jackpot holds the benchmark's title: two levels whose odds make hits rare (hit_every 10^12
+   * and 10^15 minor units at a stake of 100), so what is measured is the contribution path (the
+   * pools' row locks and updates in the spin's statement, the debit's jackpot fields, the round's
+   * jackpot columns).
+   */
+  | 'spin-jackpot'
+  /**
+   * The same with frequent hits (a third operator's jackpot: its mini hits every 20 spins on
+   * average, hit_every 2,000 at a stake of 100): each hit is one more `jackpot_win` credit,
+   * journalled and sent after the round's credit. Reported apart.
+   */
+  | 'spin-jackpot-hits'
+  /**
    * A free round of an operator's campaign through the same API (hosted worker on): POST
    * /api/runtime/spin with free_round true; the round is settled by its credit alone (no debit).
    * Its own players (a campaign would hold the others' paid spins).
@@ -79,6 +93,8 @@ export const SETTLEMENT_MODES: SettlementMode[] = [
   'regular',
   'spin-off',
   'spin',
+  'spin-jackpot',
+  'spin-jackpot-hits',
   'free',
 ];
 
@@ -91,11 +107,16 @@ export const MODE_NAME: Record<SettlementMode, string> = {
   regular: 'regular',
   'spin-off': 'spin off',
   spin: 'spin on',
+  'spin-jackpot': 'spin jp',
+  'spin-jackpot-hits': 'spin jp hit',
   free: 'free round',
 };
 
 /** The modes through the API (the others run without it). */
-const isSpin = (m: SettlementMode) => m === 'spin' || m === 'spin-off' || m === 'free';
+const isSpin = (m: SettlementMode) =>
+  m === 'spin' || m === 'spin-off' || m === 'free' || m === 'spin-jackpot' || m === 'spin-jackpot-hits';
+/** The jackpot modes (players of an operator of their own, whose operator jackpot holds the title). */
+const isJackpot = (m: SettlementMode) => m === 'spin-jackpot' || m === 'spin-jackpot-hits';
 /** Whether the mode's game-server process hosts a settlement worker. */
 const hostsWorker = (m: SettlementMode) => m !== 'spin-off';
 
@@ -427,14 +448,39 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       await adminCall(api!.origin, 'PUT', `/api/admin/v1/operators/${OPERATOR}/games/${symbol}`, {
         enabled: true,
       });
+    // The jackpot modes: an operator each (the same wallet), whose operator jackpot holds the title.
+    // The same game-server processes serve them and the plain spins, so the two differ only by the
+    // jackpot the spin's statement feeds.
+    const jackpotOperators = new Map<SettlementMode, { id: string; key: string }>();
+    for (const m of modesInOrder.filter(isJackpot)) {
+      const id = m === 'spin-jackpot' ? 'op_bench_jp' : 'op_bench_jph';
+      await adminCall(api!.origin, 'POST', '/api/admin/v1/operators', {
+        operator_id: id,
+        name: `Bench ${MODE_NAME[m]}`,
+        default_currency: 'EUR',
+        wallet_base_url: `${walletBase}/wallet`,
+        wallet_secret: WALLET_SECRET,
+      });
+      const key = (await adminCall(api!.origin, 'POST', `/api/admin/v1/operators/${id}/api-keys`, {})).data
+        .api_key;
+      await adminCall(api!.origin, 'PUT', `/api/admin/v1/operators/${id}/games/${symbol}`, { enabled: true });
+      await walletAdmin.setSecret(id, WALLET_SECRET);
+      await adminCall(
+        api!.origin,
+        'PUT',
+        `/api/admin/v1/jackpots/bench-${m}`,
+        benchJackpot(id, symbol, m === 'spin-jackpot-hits'),
+      );
+      jackpotOperators.set(m, { id, key });
+    }
 
     /** A session of `ext` launched through the API (signed, as an operator does). */
-    const launchFor = async (ext: string): Promise<Player> => {
+    const launchFor = async (ext: string, operator?: { id: string; key: string }): Promise<Player> => {
       const path = '/api/provider/v1/launch-url';
       const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
       const res = await fetch(api!.origin + path, {
         method: 'POST',
-        headers: signedHeaders(operatorKey, 'POST', path, body),
+        headers: signedHeaders(operator?.key ?? operatorKey, 'POST', path, body),
         body,
       });
       const launched = (await res.json()) as { session_id: string; launch_url: string };
@@ -452,16 +498,20 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     };
     // One player and session per concurrent client, each with plenty of money.
     const players: Player[] = [];
-    const newPlayer = async (i: number, prefix: string): Promise<Player> => {
+    const newPlayer = async (
+      i: number,
+      prefix: string,
+      operator?: { id: string; key: string },
+    ): Promise<Player> => {
       const ext = `${prefix}-${i}-${randomUUID().slice(0, 6)}`;
       await walletAdmin.createPlayer({
-        operatorId: OPERATOR,
+        operatorId: operator?.id ?? OPERATOR,
         playerId: ext,
         currency: 'EUR',
         balanceMinor: 10_000_000_000,
       });
       if (withApi) {
-        return launchFor(ext);
+        return launchFor(ext, operator);
       } else {
         const p = { pk: `p_${randomUUID()}`, ext, session: `s_${randomUUID()}`, token: '' };
         await stack.pool.query(
@@ -477,6 +527,13 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       }
     };
     for (let i = 0; i < maxClients; i++) players.push(await newPlayer(i, 'bench'));
+    // The jackpot modes' players: their operators' own.
+    const jackpotPlayers = new Map<SettlementMode, Player[]>();
+    for (const [m, operator] of jackpotOperators) {
+      const list: Player[] = [];
+      for (let i = 0; i < maxClients; i++) list.push(await newPlayer(i, m, operator));
+      jackpotPlayers.set(m, list);
+    }
     // Free rounds: players of their own, each granted the most rounds a campaign allows.
     const freePlayers: Player[] = [];
     if (modesInOrder.includes('free')) {
@@ -652,9 +709,23 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       regular: viaTemporal(false),
       'spin-off': viaApi('{"bet_minor":100}'),
       spin: viaApi('{"bet_minor":100}'),
+      'spin-jackpot': viaApi('{"bet_minor":100}'),
+      'spin-jackpot-hits': viaApi('{"bet_minor":100}'),
       free: viaApi(`{"bet_minor":${FREE_ROUND_BET_MINOR},"free_round":true}`),
     };
-    const poolOf = (m: SettlementMode) => (m === 'free' ? freePlayers : players);
+    const poolOf = (m: SettlementMode) =>
+      m === 'free' ? freePlayers : isJackpot(m) ? jackpotPlayers.get(m)! : players;
+    // Interleaved: every other run measures the jackpot spin before the plain one (both run on the
+    // same game-server processes), so that neither always comes first.
+    const runOrder = (run: number): SettlementMode[] => {
+      const i = modesInOrder.indexOf('spin');
+      const j = modesInOrder.indexOf('spin-jackpot');
+      if (run % 2 === 0 || i < 0 || j < 0) return modesInOrder;
+      const order = [...modesInOrder];
+      order[i] = 'spin-jackpot';
+      order[j] = 'spin';
+      return order;
+    };
 
     log(
       `settlement on the ${temporalName}: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
@@ -671,7 +742,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     const key = (m: SettlementMode, c: number) => `${m}@${c}`;
     const warmed = new Set<SettlementMode>();
     for (let run = 0; run < o.runs; run++) {
-      for (const m of modesInOrder) {
+      for (const m of runOrder(run)) {
         // Only the spin modes run beside an API (its hosted worker would take the others' tasks).
         let fresh = false;
         if (isSpin(m)) fresh = await ensureApi(m);
@@ -756,6 +827,9 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     const check = await walletAdmin.ledgerCheck();
     log('');
     log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis, temporal: temporalName }));
+    const jackpotLines = jackpotComparison(rows, levels);
+    if (jackpotLines) log(jackpotLines);
+    if (jackpotOperators.size) log(await jackpotPoolReport(stack.pool));
     log(`wallet ledger consistent: ${check.ok}`);
     await connection.close();
     await nativeConnection?.close();
@@ -816,6 +890,7 @@ async function statementReport(
   for (const r of rows)
     lines.push(
       `  ${fmt(Number(r.calls) / rounds, 2).padStart(5)} calls ${fmt((r.exec + r.plan) / rounds, 3).padStart(7)} ms ` +
+        (r.plan > 0 ? `(plan ${fmt(r.plan / rounds, 3)}) ` : '') +
         `${o.databases && r.db && r.db !== 'temporal' ? `[${r.db}] ` : ''}${r.query.slice(0, 150)}`,
     );
   return lines.join('\n');
@@ -846,6 +921,121 @@ function postgresTreeSeconds(postmaster: number): number | undefined {
     if (/postgres/.test(cmd) && !/\btemporal\b.*server/.test(cmd)) seconds += table.get(pid)!.seconds;
   }
   return seconds;
+}
+
+/**
+ * The jackpot modes' definition: an operator jackpot of `operatorId` over the title, two levels
+ * (mini 0.5%, seed 10.00; mega 0.15%, seed 10,000.00). Rare hits: hit_every 10^12 and 10^15 minor
+ * units (a spin of 1.00 hits the mini with probability 10^-10), so only contributions are
+ * measured. Frequent (`hits`): the mini hits every 2,000 staked, one spin in 20 at 1.00.
+ */
+function benchJackpot(operatorId: string, symbol: string, hits: boolean) {
+  return {
+    name: hits ? 'Bench jackpot (frequent hits)' : 'Bench jackpot',
+    scope: 'operator',
+    operator_id: operatorId,
+    titles: [symbol],
+    levels: [
+      {
+        level: 'mini',
+        contribution_rate_ppm: 5_000,
+        currencies: { EUR: { seed_minor: 1_000, hit_every_minor: hits ? 2_000 : '1000000000000' } },
+      },
+      {
+        level: 'mega',
+        contribution_rate_ppm: 1_500,
+        currencies: { EUR: { seed_minor: 1_000_000, hit_every_minor: '1000000000000000' } },
+      },
+    ],
+  };
+}
+
+/** The jackpots' pools at the end: hits and contributions per level, and the rounds that fed each. */
+async function jackpotPoolReport(pool: Pool): Promise<string> {
+  const { rows } = await pool.query<{
+    jackpot_id: string;
+    level: string;
+    hits: string;
+    contributions_micros: string;
+    wins_micros: string;
+    rounds: string;
+    hit_rows: string;
+  }>(
+    `SELECT p.jackpot_id, p.level, p.hits::text, p.contributions_micros::text, p.wins_micros::text,
+            (SELECT count(*) FROM rounds r WHERE r.jackpot_id = p.jackpot_id)::text AS rounds,
+            (SELECT count(*) FROM jackpot_hits h WHERE h.jackpot_id = p.jackpot_id AND h.level = p.level)::text AS hit_rows
+       FROM jackpot_pools p ORDER BY p.jackpot_id, p.level`,
+  );
+  return [
+    'jackpot pools at the end (every round of the run, warm-ups included):',
+    ...rows.map(
+      (r) =>
+        `  ${r.jackpot_id} ${r.level}: ${r.rounds} rounds fed it, ${r.hits} hits (${r.hit_rows} jackpot_hits rows), ` +
+        `contributions ${r.contributions_micros} micros, wins ${r.wins_micros} micros`,
+    ),
+  ].join('\n');
+}
+
+/**
+ * The jackpot's cost: per concurrency level and per run, the plain spin (`spin on`) beside the
+ * jackpot spins of the same run (interleaved), then the medians and ranges of rounds/s, p50 and
+ * total CPU per spin, the median per-run difference of CPU per spin, and each process's median CPU
+ * per spin over the runs.
+ */
+export function jackpotComparison(rows: Map<string, ModeResult[]>, levels: number[]): string | undefined {
+  const out: string[] = [];
+  const total = (r: ModeResult) => r.cpu.reduce((s, [, ms]) => s + ms, 0);
+  const range = (xs: number[], d = 1) =>
+    `${fmt(median(xs), d)} (${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)})`;
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${fmt(x, 2)}`;
+  for (const jm of ['spin-jackpot', 'spin-jackpot-hits'] as const) {
+    for (const c of levels) {
+      const base = rows.get(`spin@${c}`);
+      const jp = rows.get(`${jm}@${c}`);
+      if (!base?.length || !jp?.length) continue;
+      const n = Math.min(base.length, jp.length);
+      out.push(
+        `jackpot cost, ${MODE_NAME[jm]} against spin on, ${c} client${c > 1 ? 's' : ''}, ${n} interleaved run${n > 1 ? 's' : ''}:`,
+      );
+      const diffs: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const a = base[i]!;
+        const b = jp[i]!;
+        diffs.push(total(b) - total(a));
+        out.push(
+          `  run ${i + 1}: spin on ${fmt(a.rps, 1)} rounds/s, p50 ${fmt(a.p50, 2)} ms, CPU ${fmt(total(a), 2)} ms | ` +
+            `${MODE_NAME[jm]} ${fmt(b.rps, 1)} rounds/s, p50 ${fmt(b.p50, 2)} ms, CPU ${fmt(total(b), 2)} ms | CPU ${signed(total(b) - total(a))} ms`,
+        );
+      }
+      const a = base.slice(0, n);
+      const b = jp.slice(0, n);
+      out.push(
+        `  medians (ranges): rounds/s ${range(a.map((r) => r.rps))} vs ${range(b.map((r) => r.rps))} ` +
+          `(${fmt(median(b.map((r) => r.rps)) / median(a.map((r) => r.rps)), 2)}x); ` +
+          `p50 ${range(
+            a.map((r) => r.p50),
+            2,
+          )} vs ${range(
+            b.map((r) => r.p50),
+            2,
+          )} ms; CPU per spin ${range(a.map(total), 2)} vs ${range(b.map(total), 2)} ms; ` +
+          `difference per run ${signed(median(diffs))} ms (${signed(Math.min(...diffs))} to ${signed(Math.max(...diffs))})`,
+      );
+      const byProcess = (list: ModeResult[]) => {
+        const labels = [...new Set(list.flatMap((r) => r.cpu.map(([l]) => l)))];
+        return labels
+          .map((l): [string, number] => [l, median(list.map((r) => r.cpu.find(([x]) => x === l)?.[1] ?? 0))])
+          .sort((x, y) => y[1] - x[1]);
+      };
+      const pa = new Map(byProcess(a));
+      const pb = byProcess(b);
+      out.push(
+        `  median CPU ms per spin by process, spin on -> ${MODE_NAME[jm]}: ` +
+          pb.map(([l, ms]) => `${l} ${fmt(pa.get(l) ?? 0, 2)} -> ${fmt(ms, 2)}`).join(', '),
+      );
+    }
+  }
+  return out.length ? out.join('\n') : undefined;
 }
 
 function noteOf(r: ModeResult): string {
@@ -938,6 +1128,15 @@ export function settlementTable(o: {
       if (s && at.direct) parts.push(`${MODE_NAME[spin]}/direct p50 ${x(s.p50, at.direct.p50)}`);
     }
     if (at.local && at.direct) parts.push(`local/direct p50 ${x(at.local.p50, at.direct.p50)}`);
+    for (const jm of ['spin-jackpot', 'spin-jackpot-hits'] as const) {
+      const j = at[jm];
+      if (j && at.spin) {
+        const cpu = (r: ModeResult) => r.cpu.reduce((sum, [, ms]) => sum + ms, 0);
+        parts.push(
+          `${MODE_NAME[jm]}/spin on rounds/s ${x(j.rps, at.spin.rps)} p50 ${x(j.p50, at.spin.p50)} CPU ${fmt(cpu(j) - cpu(at.spin), 2)} ms (last run)`,
+        );
+      }
+    }
     if (at.free && at.spin)
       parts.push(
         `free round/spin on rounds/s ${x(at.free.rps, at.spin.rps)} p50 ${x(at.free.p50, at.spin.p50)}`,

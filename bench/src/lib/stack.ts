@@ -76,6 +76,8 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     ? [
         'shared_preload_libraries=pg_stat_statements',
         `pg_stat_statements.track=${process.env.PG_STAT_STATEMENTS === 'all' ? 'all' : 'top'}`,
+        // PG_TRACK_PLANNING=1: planning time too (node-postgres plans every unnamed statement).
+        ...(process.env.PG_TRACK_PLANNING === '1' ? ['pg_stat_statements.track_planning=on'] : []),
       ]
     : [];
   const pg = await startEmbeddedPostgres({
