@@ -378,11 +378,16 @@ export function createSettlementActivities(deps: SettlementDeps) {
        )`);
     }
     if (input.jackpotLevel !== undefined && outcome.status === 'success') {
-      // The hit is paid in the statement recording its credit.
+      // The hit is paid in the statement recording its credit; the round (completed already) is
+      // no longer stuck if this credit's failed attempts had marked it so.
       parts.push(`jh AS (
          UPDATE jackpot_hits SET status = 'paid', settled_at = now()
          WHERE round_id = ${p(intent.roundId)} AND level = ${p(input.jackpotLevel)} AND status = 'pending'
            AND EXISTS (SELECT 1 FROM tx) RETURNING 1
+       )`);
+      parts.push(`ju AS (
+         UPDATE rounds SET stuck = false, updated_at = now()
+         WHERE round_id = ${p(intent.roundId)} AND stuck AND EXISTS (SELECT 1 FROM tx) RETURNING 1
        )`);
     }
     if (intent.journalAhead && input.operation === 'cancel' && outcome.status === 'success') {

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { CATALOG } from '@opi/games';
 import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
+import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 
 /*
@@ -279,4 +280,48 @@ test('jackpot_pool_step: the cap sends the overflow to the reserve, a hit refill
   assert.deepEqual(await step(6_000_000, 3_000_000, 6, 5, 100_000, true), ['6000000', '2100000', '6']);
   // An empty pool without a seed wins nothing: no hit.
   assert.deepEqual(await step(0, 0, null, 0, 999_999, true), ['999999', '0', '0']);
+});
+
+test('a jackpot credit the wallet refuses for a while is retried until paid, and its round is no longer stuck', async () => {
+  await admin.createPlayer({
+    operatorId: 'op_jps',
+    playerId: 'jps-stuck',
+    currency: 'EUR',
+    balanceMinor: 100_000,
+  });
+  const token = await launch('jps-stuck');
+  await admin.setFaults({ refuseActionTypes: ['jackpot_win'] });
+  try {
+    const res = await spin(token, 100);
+    assert.equal(res.status, 200, res.text);
+    const roundId = res.json.round_id as string;
+    // The round itself settles (its credit is paid); the page may answer `pending` when the
+    // round's outcome comes from the workflow's result, which waits for the jackpot credit too.
+    assert.ok(['completed', 'pending'].includes(res.json.status), res.text);
+    await settled(roundId, async () => {
+      const { rows } = await h.db.pool.query(`SELECT status FROM rounds WHERE round_id = $1`, [roundId]);
+      return rows[0]?.status === 'completed';
+    });
+    // The refused credit stays pending and marks the (completed) round stuck, as any credit does.
+    await settled(roundId, async () => {
+      const { rows } = await h.db.pool.query(`SELECT stuck FROM rounds WHERE round_id = $1`, [roundId]);
+      return rows[0]?.stuck === true;
+    });
+    await admin.setFaults({ refuseActionTypes: [] });
+    // The next attempt comes after the retry's backoff (doubling from 200 ms, at most 30 s).
+    await until(
+      'the jackpot credit paid and the round no longer stuck',
+      async () => {
+        const { rows } = await h.db.pool.query(
+          `SELECT r.stuck, h.status FROM rounds r JOIN jackpot_hits h USING (round_id) WHERE round_id = $1`,
+          [roundId],
+        );
+        return rows[0]?.status === 'paid' && rows[0]?.stuck === false;
+      },
+      60_000,
+      200,
+    );
+  } finally {
+    await admin.setFaults({ refuseActionTypes: [] });
+  }
 });
