@@ -295,7 +295,10 @@ export const OPERATIONS: Operation[] = [
       'Each prize drop the operator takes part in (running, coming, or over for less than a day): its window, status (`active`, `cancelled`), titles, and per currency the prize, how many, how many are left, the least qualifying stake and the odds (a qualifying paid spin wins with probability 1 / `award_every_spins` while prizes last; one prize per player per drop and currency). Each award is paid once its round completes by a `credit` with `action_type: promo_win`, `promo_type: prize_drop`; see docs/jackpots-and-promotions.md.',
     auth: 'operator',
     ok: {
-      200: { description: 'The operator’s prize drops', body: { kind: 'json', schema: c.PrizeDropListResponse } },
+      200: {
+        description: 'The operator’s prize drops',
+        body: { kind: 'json', schema: c.PrizeDropListResponse },
+      },
     },
     errors: { ...SCOPED },
     idempotent: true,
@@ -971,7 +974,8 @@ export const OPERATIONS: Operation[] = [
     path: '/api/admin/v1/prize-drops/{drop_id}',
     operationId: 'adminDefinePrizeDrop',
     tag: 'admin',
-    summary: 'Define a prize drop: its titles, window, and per currency a prize, a count, a minimum stake and the odds',
+    summary:
+      'Define a prize drop: its titles, window, and per currency a prize, a count, a minimum stake and the odds',
     description:
       'Every pool starts full. `ends_at` is after `starts_at`, in the future and at most 366 days ahead. The same definition again answers 200 and changes nothing; another definition under the same id is 409. Operators take part once opted in. See docs/jackpots-and-promotions.md.',
     auth: 'admin',

@@ -1,7 +1,7 @@
 import type { Pool } from '@opi/db';
+import type { PlayDeps } from '@opi/play/deps';
 import { loadSpinJackpot } from '@opi/play/jackpots/spin-jackpot';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
-import type { GameDeps } from '../deps.js';
 
 /** What a game page's jackpot ticker shows: each level's pool in whole minor units (what a hit pays now). */
 export interface JackpotTick {
@@ -145,7 +145,10 @@ export class JackpotTicker {
 }
 
 /** The jackpot a session's paid spins feed (slot families only), from the process's cache. */
-export async function sessionJackpotId(deps: GameDeps, session: RuntimeSession): Promise<string | null> {
+export async function sessionJackpotId(
+  deps: Pick<PlayDeps, 'pool' | 'caches'>,
+  session: RuntimeSession,
+): Promise<string | null> {
   if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
   const jackpot = await deps.caches.jackpots.get(
     `${session.operator_id}|${session.symbol}|${session.currency}`,

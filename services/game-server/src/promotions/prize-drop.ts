@@ -1,6 +1,7 @@
+import type { Pool } from '@opi/db';
 import { uniformBelow } from '@opi/play/jackpots/spin-jackpot';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
-import type { GameDeps } from '../deps.js';
+import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
 
 /**
  * The prize drop a paid spin may win (issue 25, docs/jackpots-and-promotions.md): an active drop
@@ -22,7 +23,10 @@ export const PRIZE_DROP_OPEN_SQL = (drop: string, operator: string, symbol: stri
             JOIN prize_drop_operators po ON po.drop_id = pd.drop_id AND po.operator_id = ${operator} AND po.opted_in
            WHERE pd.drop_id = ${drop} AND pd.status = 'active' AND now() >= pd.starts_at AND now() < pd.ends_at)`;
 
-export async function spinPrizeDrop(deps: GameDeps, session: RuntimeSession): Promise<SpinPrizeDrop | null> {
+export async function spinPrizeDrop(
+  deps: { pool: Pool; prizeDrops: ConfigCache<SpinPrizeDrop | null> },
+  session: RuntimeSession,
+): Promise<SpinPrizeDrop | null> {
   return deps.prizeDrops.get(`${session.operator_id}|${session.symbol}|${session.currency}`, async () => {
     const { rows } = await deps.pool.query<{
       drop_id: string;

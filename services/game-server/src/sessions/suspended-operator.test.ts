@@ -213,6 +213,13 @@ type Answer = Awaited<ReturnType<typeof call>>;
  * waits for a row lock in a statement matching `pattern` (it is past authentication, which read the
  * old state), commits, and returns the request's answer.
  */
+/**
+ * The spin's one statement as pg_stat_activity shows it: its text is cut at
+ * track_activity_query_size (1 kB), so the pattern names its opening (the session row's share
+ * lock), not the round's INSERT further in.
+ */
+const SPIN_STATEMENT = '%FROM sessions WHERE session_id = $3 FOR SHARE%';
+
 async function racing(statements: [string, unknown[]][], request: () => Promise<Answer>, pattern: string) {
   const tx = await h.db.pool.connect();
   try {
@@ -455,7 +462,7 @@ describe('a suspended operator', () => {
     const seed = await crashSeedFor(c.sessionId, () => true);
     // Each bet authenticates while the operator is still active, then waits in the statement that
     // would record its round until the suspension commits.
-    assertSuspended(await racing(suspension(op), () => spin(s.token), '%INSERT INTO rounds%'), 'racing spin');
+    assertSuspended(await racing(suspension(op), () => spin(s.token), SPIN_STATEMENT), 'racing spin');
     await setStatus(op, 'active');
     assertSuspended(
       await racing(
@@ -541,7 +548,7 @@ describe('a revoked session', () => {
     const player = await newPlayer(op);
     const s = await slotSession(op, player);
     const m = await minesSession(op, player);
-    const spun = await racing(revocation(s.sessionId), () => spin(s.token), '%INSERT INTO rounds%');
+    const spun = await racing(revocation(s.sessionId), () => spin(s.token), SPIN_STATEMENT);
     assert.equal(spun.status, 401, spun.text);
     assert.equal(spun.json.error, 'session_revoked');
     const bet = await racing(
