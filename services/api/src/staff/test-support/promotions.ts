@@ -18,8 +18,11 @@ import { OP_A, OP_B, slot, type World } from './world.js';
  */
 export const JACKPOT = 'stf-jp';
 export const DROP = 'stf-drop';
-export const LIVE = 'stf-live';
-export const SHORT = 'stf-short';
+// The tournaments' ids name their workflows (`tournament-<id>`) and their payouts' on the Temporal
+// server that every test file of a run shares: each file seeds its own.
+const RUN = randomUUID().slice(0, 8);
+export const LIVE = `stf-live-${RUN}`;
+export const SHORT = `stf-short-${RUN}`;
 const SHORT_MS = 25_000;
 const RIVAL_SCORE = 900_000;
 
