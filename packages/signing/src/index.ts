@@ -1,5 +1,6 @@
 export * from './headers.js';
 export * from './hmac.js';
 export * from './operator.js';
+export * from './replay-links.js';
 export * from './timestamp.js';
 export * from './wallet.js';
