@@ -2,6 +2,7 @@ import type { Config } from '@opi/config';
 import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
 import { createSlotPlayer } from '@opi/play/engines/slot-player';
 import { ConfigCache } from '@opi/service-kit/cache/change-feed';
+import { replayLinkKey } from '@opi/signing';
 import type { GameDeps } from './deps.js';
 import { JackpotTicker } from './jackpots/ticker.js';
 
@@ -19,6 +20,8 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     slots: createSlotPlayer(),
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
     gameBaseUrl: gameBaseUrl(config),
+    // createPlayDeps has required SERVICE_SECRET.
+    replayKey: replayLinkKey(config.SERVICE_SECRET as string),
     jackpots,
     prizeDrops: new ConfigCache(play.feed),
     async close() {

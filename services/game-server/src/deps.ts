@@ -12,6 +12,8 @@ export interface GameDeps extends PlayDeps {
   native?: { abandonAfterSeconds: number };
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
   gameBaseUrl: string;
+  /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing). */
+  replayKey: Uint8Array;
   /** The pages' live jackpot values (jackpots/ticker.ts). */
   jackpots: JackpotTicker;
   /** The prize drop a session's spins may win, per operator, title and currency (change feed). */

@@ -7,6 +7,7 @@ import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type { Middleware } from 'koa';
 import type { GameDeps } from '../deps.js';
+import { playerHistory } from '../history/history.js';
 import { sessionJackpotId } from '../jackpots/ticker.js';
 import { sessionTournaments } from '../promotions/tournaments.js';
 import { eventStream } from './events.js';
@@ -74,6 +75,8 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
     ctx.body = await readWalletBalance(deps, ctx.state.session as RuntimeSession);
   });
   router.get('/events', ...guard, eventStream(deps));
+  // The player's own rounds with this operator (this title or all), each with its replay link.
+  router.get('/history', ...guard, playerHistory(deps));
   // The jackpot the session's paid spins feed, with each level's pool now (null: none). Pages
   // without an event stream (prov_b) read it every second.
   // The tournaments the session's spins count toward, with the top ten and the player's own place.
