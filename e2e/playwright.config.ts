@@ -65,7 +65,7 @@ export default defineConfig({
       // The operator's API checks, free rounds and player protection (a desktop page each), and the
       // promotional credit (the wallet diagnostics through the staff API).
       name: 'operator',
-      testMatch: /(operator|free-rounds-protection|promo-win)\.spec\.ts$/,
+      testMatch: /(operator|free-rounds-protection|wallet-diagnostics)\.spec\.ts$/,
       dependencies: ['start'],
       use: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
     },

@@ -114,6 +114,8 @@ test('with no configuration the suite starts the default stack, and the CI subse
     'jurisdiction_rules',
     'free_rounds',
     'player_protection',
+    'wallet_cancel_rollback',
+    'idempotency',
     'promo_win_credit',
   ])
     assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
@@ -129,8 +131,17 @@ test('with no configuration the suite starts the default stack, and the CI subse
     run.item('promo_win_credit').detail,
     /^wallet diagnostics of op_demo \(audit \d+, player op_demo-diagnostics, [A-Z]{3}\): a promo_win credit of .* \(no debit, no open round\): .* credited once \(rolled back again\)$/,
   );
+  // Cancel, rollback and a repeated transaction_id, from the same diagnostics run (issue 26).
+  assert.match(
+    run.item('wallet_cancel_rollback').detail,
+    /^wallet diagnostics of op_demo \(audit \d+, .*\): cancel: wager returned, balance .*; rollback: debit reversed, balance .*$/,
+  );
+  assert.match(
+    run.item('idempotency').detail,
+    /^wallet diagnostics of op_demo \(audit \d+, .*\): the original result \(balance .*\) came back; the money moved once$/,
+  );
   assert.equal(run.item('https_base').status, 'warning', 'HTTP on loopback is a warning');
-  for (const id of ['feature_acceptance', 'wallet_cancel_rollback', 'idempotency', 'prov_b_rollout'])
+  for (const id of ['feature_acceptance', 'prov_b_rollout'])
     assert.equal(run.item(id).status, 'not_checkable');
   assert.match(run.item('catalog_expected').detail, /exactly the 9 expected games/);
   assert.match(run.item('balance_refresh').detail, /subscribers_notified 1; the page read its balance again/);
@@ -204,9 +215,11 @@ describe('the suite fails with a clear report', () => {
       // Each failed run has its screenshot.
       for (const r of run.summary.runs) assert.equal(r.screenshots.length, 1, `${r.game}`);
       assert.match(run.output, /callback_signature/);
-      // No staff account given: the promotional credit cannot be checked, and says why.
-      assert.equal(run.item('promo_win_credit').status, 'not_checkable');
-      assert.match(run.item('promo_win_credit').detail, /^no staff account \(GOLIVE_STAFF_USERNAME/);
+      // No staff account given: the callbacks only the platform can sign cannot be checked, and say why.
+      for (const id of ['promo_win_credit', 'wallet_cancel_rollback', 'idempotency']) {
+        assert.equal(run.item(id).status, 'not_checkable', id);
+        assert.match(run.item(id).detail, /^no staff account \(GOLIVE_STAFF_USERNAME/, id);
+      }
     } finally {
       await wallet.setSecret('op_demo', stack.secrets.demoWalletSecret);
     }
@@ -267,6 +280,9 @@ describe('the suite fails with a clear report', () => {
       assert.deepEqual(runs, { vs25tidalpearl: 'failed', vs20emberfox: 'passed' });
       assert.equal(run.item('health').status, 'pass');
       assert.equal(run.item('reconciliation_balanced').status, 'pass');
+      // The refusal of promo_win fails that item only: cancel, rollback and the repeat pass.
+      assert.equal(run.item('wallet_cancel_rollback').status, 'pass');
+      assert.equal(run.item('idempotency').status, 'pass');
       const promo = run.item('promo_win_credit');
       assert.equal(promo.status, 'fail');
       assert.match(

@@ -99,16 +99,12 @@ export const ITEMS: readonly GoLiveItem[] = [
   {
     id: 'wallet_cancel_rollback',
     item: 'Cancel and rollback callbacks pass diagnostics.',
-    how: 'Not from outside.',
-    notCheckable:
-      "the service sends cancel only for a crash round that could not start or a staff cancel, and rollback only for a prov_a debit that stays uncertain; neither can be caused through the operator API or a game page without faults in the operator's wallet",
+    how: "With an admin staff account of the operator (GOLIVE_STAFF_USERNAME/GOLIVE_STAFF_PASSWORD): the wallet diagnostics (POST /api/staff/v1/operators/{operator}/wallet-diagnostics, one run shared with idempotency and promo_win_credit); their cancel check (a debit, then its round's cancel returns the wager) and rollback check (a debit, then a rollback naming it reverses it) are the evidence, with the run's audit id. The service sends neither from a game page or the operator API without faults in the operator's wallet, so only the platform (which holds the wallet secret) can cause them. Not checkable without a staff account.",
   },
   {
     id: 'idempotency',
     item: 'Duplicate transaction_id idempotency is confirmed.',
-    how: 'Not from outside.',
-    notCheckable:
-      "the service repeats a transaction_id only when a callback's outcome was uncertain; confirming that the operator's wallet answers a repeat with the original result needs a call to the wallet signed with the wallet secret, which the suite does not hold",
+    how: "With an admin staff account of the operator: the same wallet diagnostics run; its duplicate check (the same debit sent twice answers the original result and moves the money once) is the evidence, with the run's audit id. Not checkable without a staff account: the repeat must be signed with the wallet secret.",
   },
   {
     id: 'close_return',
