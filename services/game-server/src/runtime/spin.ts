@@ -16,6 +16,7 @@ import {
   type SpinRulesRow,
   spinTooSoonError,
 } from '@opi/play/sessions/jurisdiction-rules';
+import { stakeAboveCapError } from '@opi/play/sessions/gb-rules';
 import { loadOperator } from '@opi/play/sessions/operators';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import {
@@ -121,6 +122,10 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
       },
     ]);
   }
+  // GB: the stake per spin is capped (per currency and age band, recorded on the session at
+  // launch). A free round's stake is the operator's, not the player's: not capped.
+  const cap = req.free_round ? null : (session.max_stake_minor ?? null);
+  if (cap !== null && betMinor > cap) throw stakeAboveCapError('bet_minor', betMinor, cap, 'GB');
   let result: SlotPlayResult;
   try {
     result = play(session.symbol, {
@@ -142,6 +147,9 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
       },
     ]);
   }
+  // What is debited (a special bet, a bought feature) stays within the GB cap too.
+  if (cap !== null && result.costMinor > cap)
+    throw stakeAboveCapError(req.mode === 'buy' ? 'mode' : 'bet_level', result.costMinor, cap, 'GB');
 
   const roundId = `r_${randomUUID()}`;
   const intent: RoundIntent = {
@@ -416,7 +424,14 @@ async function recordSpinRound(
       drop_amount_minor: string | null;
     })[];
   try {
-    ({ rows } = await db.query(sql, params));
+    // A named statement: each connection parses and plans each variant once (the jackpot and
+    // prize-drop variants' planning cost almost as much as their execution), then only binds.
+    // The text is fixed per variant: every value is a parameter.
+    ({ rows } = await db.query({
+      name: `spin-round-${jp ? 'j' : ''}${pd ? 'd' : ''}`,
+      text: sql,
+      values: params,
+    }));
   } catch (err) {
     // Two spins of one session racing past the open-round check meet at the unique index.
     if ((err as { code?: string; constraint?: string }).code === '23505')
