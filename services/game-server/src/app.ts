@@ -9,6 +9,7 @@ import Koa from 'koa';
 import { crashRoutes } from './crash/routes.js';
 import type { GameDeps } from './deps.js';
 import { nativeRoutes } from './native/routes.js';
+import { artRoutes } from './pages/art-routes.js';
 import { pageRoutes } from './pages/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
 
@@ -32,6 +33,7 @@ export function createGameApp(deps: GameDeps): Koa {
     runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
     nativeRoutes(deps),
     pageRoutes(deps),
+    artRoutes(),
     ...crashRoutes(deps),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());

@@ -1,3 +1,4 @@
+export { ART_GAME_SYMBOLS, ART_SYMBOL_NAMES, symbolArtPath, symbolLabel, symbolSvg } from './art.js';
 export { SLOT_SYMBOLS, STANDARD_PAYLINES, SYMBOL_NAMES, slotConfig, slotConfigs } from './configs.js';
 export {
   costFactor,

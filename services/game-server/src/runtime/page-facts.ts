@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig } from '@opi/games';
+import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig, symbolArtPath, symbolLabel } from '@opi/games';
 import { currencyExponent } from '@opi/money';
 import { type StakeOptions, stakeOptions } from '@opi/play/engines/stakes';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
@@ -14,6 +14,12 @@ export interface PageFacts extends StakeOptions {
   bet_limits: { min_minor: string; max_minor: string };
   /** Names of the engine's symbol ids as they appear in a spin's `outcome.grid` (slots; else []). */
   symbol_names: string[];
+  /** The title's drawn symbols, by the same ids: the SVG's path and the symbol's spoken name (slots; else []). */
+  symbol_art: { path: string; label: string }[];
+  /** Rows (0..2) per reel of each payline, by a line win's `line` (slots; [] for a ways title or no slot). */
+  paylines: number[][];
+  /** Whether line wins are ways (`line` -1: the symbol on adjacent reels from the left). */
+  ways: boolean;
 }
 
 export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<PageFacts> {
@@ -40,5 +46,13 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
     bet_limits: { min_minor: row.bet_min_minor.toString(), max_minor: row.bet_max_minor.toString() },
     ...stakes,
     symbol_names: isSlot ? [...SYMBOL_NAMES] : [],
+    symbol_art: isSlot
+      ? SYMBOL_NAMES.map((name) => ({
+          path: symbolArtPath(session.symbol, name),
+          label: symbolLabel(session.symbol, name) ?? name,
+        }))
+      : [],
+    paylines: isSlot ? slotConfig(session.symbol).paylines.map((l) => [...l]) : [],
+    ways: isSlot && slotConfig(session.symbol).ways,
   };
 }
