@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OperatorIntegration } from './catalog.js';
 import { AmountUnit, ContractVersion, Device } from './constants.js';
 import { SessionFreeRounds } from './free-rounds.js';
-import { Jurisdiction, JurisdictionRules } from './jurisdiction.js';
+import { AgeBand, Jurisdiction, JurisdictionRules } from './jurisdiction.js';
 import { firstMirrorMismatch } from './mirror.js';
 import { CurrencyCode, ExternalPlayerId } from './primitives.js';
 
@@ -53,9 +53,16 @@ export const LaunchUrlRequest = z
     /**
      * The player's jurisdiction: an ISO 3166-1 alpha-2 country code (`GB`) or an ISO 3166-2
      * subdivision (`CA-ON`), upper case; defaults to the operator's `default_jurisdiction`. `GB`
-     * puts its slot rules in force (2.5 s between spin starts, no autoplay, no turbo).
+     * puts its rules in force (no autoplay or turbo; slots: 2.5 s between spin starts and a stake cap;
+     * native and crash titles: 5 s between game cycles).
      */
     jurisdiction: Jurisdiction.optional(),
+    /**
+     * The player's age band (`18-24` or `25+`), as the operator knows it; never a date of birth.
+     * Under GB it sets the slot stake cap (GBP 2 for `18-24`, GBP 5 for `25+`); without it the
+     * lower cap applies. Recorded on the session and reported in `rules.age_band`.
+     */
+    age_band: AgeBand.optional(),
   })
   .refine((body) => body.symbol !== undefined || body.slug !== undefined, {
     message: 'symbol or slug is required',

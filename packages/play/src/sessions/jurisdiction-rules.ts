@@ -105,6 +105,11 @@ export interface SessionRulesFacts {
   rules: JurisdictionRules;
   /** Since the session began (a relaunch resumes the session and its clock). */
   play: { started_at: string; elapsed_ms: number; net_minor: string };
+  /**
+   * GB native and crash titles (issue 26): when the next game cycle may start (5 s after the end
+   * of the last one, database clock) and how long that is from now; null when no interval applies.
+   */
+  next_cycle: { not_before: string; wait_ms: number } | null;
   /** The reality check, when the operator set an interval, else null. */
   reality_check: { interval_seconds: number; due_at: string; due: boolean } | null;
 }
@@ -118,6 +123,11 @@ interface FactsRow {
   reality_check_due_at: Date | null;
   due: boolean | null;
   created_at: Date;
+  min_cycle_interval_ms: number | null;
+  max_stake_minor: string | null;
+  age_band: '18-24' | '25+' | null;
+  next_cycle_at: Date | null;
+  next_cycle_wait_ms: number | null;
   elapsed_ms: string;
   net_minor: string;
 }
@@ -132,6 +142,14 @@ export async function sessionRulesFacts(pool: Pool, sessionId: string): Promise<
     `SELECT s.jurisdiction, s.min_spin_interval_ms, s.autoplay_allowed, s.turbo_allowed,
             s.reality_check_interval_seconds, s.reality_check_due_at, s.reality_check_due_at <= now() AS due,
             s.created_at, floor(extract(epoch FROM now() - s.created_at) * 1000)::bigint::text AS elapsed_ms,
+            s.min_cycle_interval_ms, s.max_stake_minor::text AS max_stake_minor, s.age_band,
+            CASE WHEN s.min_cycle_interval_ms IS NOT NULL AND s.last_cycle_ended_at IS NOT NULL
+                 THEN s.last_cycle_ended_at + make_interval(secs => s.min_cycle_interval_ms / 1000.0) END
+              AS next_cycle_at,
+            CASE WHEN s.min_cycle_interval_ms IS NOT NULL AND s.last_cycle_ended_at IS NOT NULL
+                 THEN greatest(0, ceil(extract(epoch FROM s.last_cycle_ended_at
+                        + make_interval(secs => s.min_cycle_interval_ms / 1000.0) - now()) * 1000))::int END
+              AS next_cycle_wait_ms,
             (SELECT coalesce(sum(r.win_minor - r.bet_minor), 0) FROM rounds r
               WHERE r.operator_id = s.operator_id AND r.session_id = s.session_id AND r.status = 'completed')::text
               AS net_minor
@@ -144,15 +162,22 @@ export async function sessionRulesFacts(pool: Pool, sessionId: string): Promise<
     rules: {
       jurisdiction: r.jurisdiction,
       min_spin_interval_ms: r.min_spin_interval_ms,
+      min_cycle_interval_ms: r.min_cycle_interval_ms,
       autoplay: r.autoplay_allowed,
       turbo: r.turbo_allowed,
       reality_check_interval_seconds: r.reality_check_interval_seconds,
+      max_stake_minor: r.max_stake_minor === null ? null : Number(r.max_stake_minor),
+      age_band: r.age_band,
     },
     play: {
       started_at: r.created_at.toISOString(),
       elapsed_ms: Number(r.elapsed_ms),
       net_minor: r.net_minor,
     },
+    next_cycle:
+      r.next_cycle_at !== null
+        ? { not_before: r.next_cycle_at.toISOString(), wait_ms: r.next_cycle_wait_ms ?? 0 }
+        : null,
     reality_check:
       r.reality_check_interval_seconds !== null && r.reality_check_due_at !== null
         ? {

@@ -25,6 +25,11 @@ export interface RuntimeSession {
    * request). False: no new round (sessions/takes-bets.ts; the round's statement checks again).
    */
   operator_active?: boolean;
+  /**
+   * The most a slot spin may stake in this session (GB: per currency and age band; migration 25),
+   * or null: no cap. Read with the session; the spin refuses a stake above it (422 `stake_above_cap`).
+   */
+  max_stake_minor?: bigint | null;
 }
 
 /** A runtime session with what authentication checks: its status and (prov_c) its grant's deadline. */
@@ -34,7 +39,7 @@ export type SessionRow = RuntimeSession & { status: string; grant_expires_at: Da
 export type CrashSession = RuntimeSession & { status: string; authorization_id: string };
 
 const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-       trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang,
+       trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.max_stake_minor,
        (SELECT o.status = 'active' FROM operators o WHERE o.operator_id = s.operator_id) AS operator_active`;
 
 /**

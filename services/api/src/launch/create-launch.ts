@@ -9,6 +9,7 @@ import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
+import { gbStakeCapKnown } from './gb-stake-cap.js';
 import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
 
 /** A named (prepared once per connection) statement: the launch path skips parse and plan. */
@@ -41,7 +42,8 @@ function named(
  * $5 symbol, $6 session currency, $7 new session id, $8 family, $9 token hash, $10 device,
  * $11 lang, $12 return_url, $13 coin, $14 expires_at, $15 grant_expires_at; the jurisdiction rules
  * (issue 18): $16 jurisdiction, $17 min_spin_interval_ms, $18 autoplay, $19 turbo, $20 reality-check
- * interval in seconds (a resumed session keeps a reality check already scheduled or due).
+ * interval in seconds (a resumed session keeps a reality check already scheduled or due); the UK's
+ * rules for every family (issue 26): $21 min_cycle_interval_ms, $22 age_band, $23 max_stake_minor.
  */
 function launchStatement(scope: 'global' | 'crash'): string {
   const existing =
@@ -85,16 +87,19 @@ function launchStatement(scope: 'global' | 'crash'): string {
            jurisdiction = $16, min_spin_interval_ms = $17, autoplay_allowed = $18, turbo_allowed = $19,
            reality_check_interval_seconds = $20::int,
            reality_check_due_at = CASE WHEN $20::int IS NULL THEN NULL
-                                       ELSE coalesce(reality_check_due_at, now() + make_interval(secs => $20::int)) END
+                                       ELSE coalesce(reality_check_due_at, now() + make_interval(secs => $20::int)) END,
+           min_cycle_interval_ms = $21::int, age_band = $22::text, max_stake_minor = $23::bigint
     WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
     RETURNING session_id
   ), created AS (
     INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash,
                           device, lang, return_url, coin_minor, expires_at, grant_expires_at,
                           jurisdiction, min_spin_interval_ms, autoplay_allowed, turbo_allowed,
-                          reality_check_interval_seconds, reality_check_due_at)
+                          reality_check_interval_seconds, reality_check_due_at,
+                          min_cycle_interval_ms, age_band, max_stake_minor)
     SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15,
-           $16, $17, $18, $19, $20::int, now() + make_interval(secs => $20::int)
+           $16, $17, $18, $19, $20::int, now() + make_interval(secs => $20::int),
+           $21::int, $22::text, $23::bigint
     FROM ok WHERE NOT EXISTS (SELECT 1 FROM live)
     RETURNING session_id
   )
@@ -239,7 +244,10 @@ export async function createLaunch(
     req.jurisdiction ?? operator.default_jurisdiction ?? null,
     family,
     operator.reality_check_interval_seconds ?? null,
+    { currency, ageBand: req.age_band ?? null },
   );
+  // GB slot stakes are capped per currency (a fixed table): a currency without a cap is refused.
+  rule(gbStakeCapKnown(rules, family, currency));
   // The runtime last: a request the runtime would refuse anyway gets its own status first, and
   // neither 503 nor 502 writes anything.
   const launchPath = runtimePathOf(game);
@@ -280,6 +288,9 @@ export async function createLaunch(
     rules.autoplay,
     rules.turbo,
     rules.reality_check_interval_seconds,
+    rules.min_cycle_interval_ms,
+    rules.age_band,
+    rules.max_stake_minor,
   ];
   const statement = named(`launch_${scope}`, scope === 'crash' ? LAUNCH_CRASH : LAUNCH_GLOBAL, values);
   let row = (await deps.pool.query<LaunchRow>(statement)).rows[0];

@@ -13,6 +13,7 @@ import { checkLoginGrant, exchangeLoginGrant } from './authorization.js';
 import { createDemoSession, findDemoSession } from './demo.js';
 import { crashPageHeaders, loadCrashAssets, renderCrashError, renderCrashPage } from './page.js';
 import { type Actor, crashRuntime, presentFairness, type RoundRow } from './runtime.js';
+import { refuseAutoBet } from '@opi/play/sessions/gb-rules';
 
 export const BetRequest = z.object({
   /** The stake in minor units of the session currency (an integer, or a string of digits). */
@@ -180,6 +181,9 @@ export function crashRoutes(deps: GameDeps): Router[] {
     ctx.body = await runtime.state(actor(ctx));
   });
   api.post('/bet', ...guard, async (ctx) => {
+    // GB: no autoplay or auto-bet (422 at the field); the automatic cash-out is not a bet.
+    const who = actor(ctx);
+    if (who.kind === 'wallet') await refuseAutoBet(deps.pool, who.session.session_id, ctx.state.body);
     const input = parseOr422(BetRequest, ctx.state.body ?? {}, 'body');
     ctx.body = await runtime.bet(actor(ctx), input);
   });

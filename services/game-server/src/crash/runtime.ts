@@ -18,6 +18,7 @@ import {
 } from '@opi/games';
 import { currencyExponent, decimalStringToMinor } from '@opi/money';
 import { readBetsBlocked, refusalFacts } from '@opi/play/sessions/bets-blocked';
+import { assertCycleInterval, recordCycleEnd } from '@opi/play/sessions/gb-rules';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { CrashSession } from '@opi/play/sessions/runtime-session';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
@@ -348,6 +349,8 @@ export class CrashRuntime {
       rules: facts?.rules ?? null,
       play: facts?.play ?? null,
       reality_check: facts?.reality_check ?? null,
+      // GB: when the next bet may be placed (5 s after the last cycle ended); null: no wait applies.
+      next_cycle: facts?.next_cycle ?? null,
       curve: {
         growth_per_ms: GROWTH_PER_MS,
         min_cashout: formatMultiplier(MIN_CASHOUT_CENTS),
@@ -501,6 +504,8 @@ export class CrashRuntime {
       if (actor.kind === 'wallet') await assertTakesBets(c, actor.session);
       // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
       if (actor.kind === 'wallet') await assertNoRealityCheckDue(c, actor.session.session_id);
+      // GB: 5 s between the end of the last game cycle and this bet (429, nothing written).
+      if (actor.kind === 'wallet') await assertCycleInterval(c, actor.session.session_id);
       const next = nextCommitment(this.deps.box, chain);
       if (!next) throw new HttpError(409, 'The previous round has not ended yet');
       if (input.commitment !== next.commitment) {
@@ -874,6 +879,8 @@ export class CrashRuntime {
         crash,
       ],
     );
+    // The cash-out or the crash ends the game cycle, at its server time (GB's 5 s count from here).
+    if (r.mode === 'operator-wallet' && r.session_id) await recordCycleEnd(c, r.session_id, endedAt);
     if (r.mode === 'demo') {
       if (win > 0n) {
         await c.query(

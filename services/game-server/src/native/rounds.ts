@@ -3,6 +3,7 @@ import { walletRefusalMessage } from '@opi/contract';
 import { type Pool, type PoolClient, withTransaction } from '@opi/db';
 import { NativeMoveError, nativeCryptoRng, type Rng, ratioToDecimal } from '@opi/games';
 import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
+import { assertCycleInterval, recordCycleEnd, refuseAutoBet } from '@opi/play/sessions/gb-rules';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
@@ -259,6 +260,8 @@ export async function placeBet(
   // A suspended operator starts no round (403); the transaction below checks again, under locks.
   refuseSuspendedOperator(session);
   const temporal = deps.temporal;
+  // GB: no autoplay or auto-bet (422 at the field; elsewhere such fields are ignored).
+  await refuseAutoBet(deps.pool, session.session_id, body);
   const req = parseOr422(BetRequest, body ?? {}, 'body');
   const stake = BigInt(req.stake_minor);
   const { rows: ops } = await deps.pool.query<{ bet_min_minor: bigint; bet_max_minor: bigint }>(
@@ -314,8 +317,12 @@ export async function placeBet(
     await assertTakesBets(c, session);
     // Jurisdiction rules: no bet while a reality check waits for the player (nothing written).
     await assertNoRealityCheckDue(c, session.session_id);
+    // GB: 5 s between the end of the last game cycle and this one's start (429, nothing written).
+    await assertCycleInterval(c, session.session_id);
     await recordRound(c, { intent, playerPk: session.player_id, outcome: started.secret });
     await insertStages(c, roundId, 0, [started.bet]);
+    // Dice is decided by its bet: the cycle ends with this stage.
+    if (started.winMinor !== null) await recordCycleEnd(c, session.session_id);
   });
   const settlement = await startRoundSettlement(temporal, intent, { awaitOutcome: family === 'dice' });
   if (family === 'dice') {
@@ -441,6 +448,8 @@ export async function playAction(
       throw err;
     }
     await insertStages(c, row.round_id, stages.length, applied.stages);
+    // A final stage (cash-out, a mine, a wrong guess) ends the game cycle (GB's 5 s count from here).
+    if (applied.finalWinMinor !== null) await recordCycleEnd(c, session.session_id);
     // The offer reaches the workflow before the stage is committed: a committed stage is never
     // unknown to the workflow (a lost finish is then settled with this very offer).
     const handle = temporal.client.workflow.getHandle(row.round_id);

@@ -35,7 +35,11 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
   const stakes = isSlot
     ? stakeOptions({
         betMinMinor: row.bet_min_minor,
-        betMaxMinor: row.bet_max_minor,
+        // GB: only stakes within the session's cap per spin are offered (the spin refuses others).
+        betMaxMinor:
+          session.max_stake_minor != null && session.max_stake_minor < row.bet_max_minor
+            ? session.max_stake_minor
+            : row.bet_max_minor,
         coinMinor: session.coin_minor,
         config: slotConfig(session.symbol),
       })
