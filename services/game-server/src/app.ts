@@ -11,6 +11,7 @@ import type { GameDeps } from './deps.js';
 import { nativeRoutes } from './native/routes.js';
 import { artRoutes } from './pages/art-routes.js';
 import { pageRoutes } from './pages/routes.js';
+import { replayRoutes } from './replay/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
 
 /**
@@ -34,6 +35,7 @@ export function createGameApp(deps: GameDeps): Koa {
     nativeRoutes(deps),
     pageRoutes(deps),
     artRoutes(),
+    replayRoutes(deps),
     ...crashRoutes(deps),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
