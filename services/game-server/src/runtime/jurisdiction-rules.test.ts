@@ -47,16 +47,23 @@ const patchOperator = (op: string, body: Record<string, unknown>) =>
 const NONE = {
   jurisdiction: null,
   min_spin_interval_ms: null,
+  min_cycle_interval_ms: null,
   autoplay: true,
   turbo: true,
   reality_check_interval_seconds: null,
+  max_stake_minor: null,
+  age_band: null,
 };
+// A GB slot launch in EUR without an age band: the lower cap (EUR 2.20, issue 26).
 const GB = {
   jurisdiction: 'GB',
   min_spin_interval_ms: 2500,
+  min_cycle_interval_ms: null,
   autoplay: false,
   turbo: false,
   reality_check_interval_seconds: null,
+  max_stake_minor: 220,
+  age_band: null,
 };
 
 describe('operator settings', () => {
@@ -121,7 +128,7 @@ describe('launch', () => {
     assert.deepEqual(eng.json.rules, { ...GB, jurisdiction: 'GB-ENG' });
   });
 
-  test('GB slot rules are for slots: a crash launch reports none', async () => {
+  test('GB on a crash launch: 5 s between cycles, no autoplay or turbo, no slot stake cap', async () => {
     const res = await launchRaw({
       symbol: 'dcrash1',
       currency: 'USD',
@@ -129,7 +136,13 @@ describe('launch', () => {
       jurisdiction: 'GB',
     });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json.rules, { ...NONE, jurisdiction: 'GB' });
+    assert.deepEqual(res.json.rules, {
+      ...NONE,
+      jurisdiction: 'GB',
+      min_cycle_interval_ms: 5000,
+      autoplay: false,
+      turbo: false,
+    });
   });
 
   test('a malformed or unknown jurisdiction is 422 at body.jurisdiction, nothing written', async () => {
