@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
 import { JackpotId, JackpotLevelName } from './jackpots.js';
-import { OperatorTransaction } from './operator.js';
+import { AuditTransaction, OperatorTransaction } from './operator.js';
 import { BetsBlocked } from './player-protection.js';
 import { CurrencyCode, Instant, MinorAmount, successEnvelope } from './primitives.js';
 
@@ -131,7 +131,7 @@ function page<T extends z.ZodType>(item: T) {
   });
 }
 
-export const TransactionSearchResponse = successEnvelope(page(OperatorTransaction));
+export const TransactionSearchResponse = successEnvelope(page(AuditTransaction));
 export type TransactionSearchResponse = z.infer<typeof TransactionSearchResponse>;
 
 /** A round as the operator audits it: a stable id and integer totals. */
@@ -164,6 +164,15 @@ export const OperatorRound = z.object({
   jackpot_contribution_micros: z.string().optional(),
   /** The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
   jackpot_win_minor: MinorAmount.optional(),
+  /**
+   * The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a
+   * read-only page on the game origin that shows the round as the player saw it, with no session
+   * and no wallet call. Stable, signed and not guessable: valid for as long as the round is
+   * retained and SERVICE_SECRET is unchanged (rotating the secret invalidates every link issued
+   * before). For staff and support; give a player the short-lived link of
+   * `POST /api/operator/v1/rounds/{round_id}/replay-url` instead.
+   */
+  round_details_url: z.string(),
 });
 export type OperatorRound = z.infer<typeof OperatorRound>;
 
@@ -171,9 +180,34 @@ export const RoundSearchResponse = successEnvelope(page(OperatorRound));
 export type RoundSearchResponse = z.infer<typeof RoundSearchResponse>;
 
 export const RoundDetailResponse = successEnvelope(
-  OperatorRound.extend({ transactions: z.array(OperatorTransaction) }),
+  OperatorRound.extend({ transactions: z.array(AuditTransaction) }),
 );
 export type RoundDetailResponse = z.infer<typeof RoundDetailResponse>;
+
+/**
+ * A round id a replay link can name (the replay page's path segment): letters, digits and `_:.-`,
+ * 1 to 128 characters. Anything else is 422 at `path.round_id`.
+ */
+export const ReplayRoundId = z.string().regex(/^[A-Za-z0-9_:.-]{1,128}$/);
+
+/** Body of `POST /api/operator/v1/rounds/{round_id}/replay-url`: no fields (an empty object, or no body). */
+export const ReplayUrlRequest = z.strictObject({});
+export type ReplayUrlRequest = z.infer<typeof ReplayUrlRequest>;
+
+/** `data` of `POST /api/operator/v1/rounds/{round_id}/replay-url`: a link to give a player. */
+export const ReplayUrl = z.object({
+  round_id: z.string(),
+  /**
+   * The round's replay page, time-limited: `<GAME_BASE_URL>/replay/<round_id>?exp=<unix seconds>&sig=<signature>`.
+   * Opens as often as wanted until `expires_at` (time-limited, not single use); refused after.
+   */
+  url: z.string(),
+  /** When the link stops working: ten minutes after it was issued (RFC 3339, UTC). */
+  expires_at: z.string(),
+});
+export type ReplayUrl = z.infer<typeof ReplayUrl>;
+export const ReplayUrlResponse = successEnvelope(ReplayUrl);
+export type ReplayUrlResponse = z.infer<typeof ReplayUrlResponse>;
 
 /** A round that fed a progressive jackpot (`GET /api/operator/v1/jackpot-contributions`). */
 export const OperatorJackpotContribution = z.object({

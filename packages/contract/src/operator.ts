@@ -61,10 +61,20 @@ export const OperatorTransaction = z.object({
 });
 export type OperatorTransaction = z.infer<typeof OperatorTransaction>;
 
+/** A wallet-transaction record as the operator audit API answers it (issue 26): with its round's replay link. */
+export const AuditTransaction = OperatorTransaction.extend({
+  /**
+   * The replay page of the transaction's round (the round's `round_details_url`): stable, signed,
+   * not guessable; null when its round reference is not a game round (a `promo_win` credit's payout id).
+   */
+  round_details_url: z.string().nullable(),
+});
+export type AuditTransaction = z.infer<typeof AuditTransaction>;
+
 /** 200 of `GET /api/operator/v1/contract`. */
 export const OperatorContractResponse = successEnvelope(OperatorContract);
 export type OperatorContractResponse = z.infer<typeof OperatorContractResponse>;
 
 /** 200 of `GET /api/operator/v1/transactions/{transaction_id}`. */
-export const OperatorTransactionResponse = successEnvelope(OperatorTransaction);
+export const OperatorTransactionResponse = successEnvelope(AuditTransaction);
 export type OperatorTransactionResponse = z.infer<typeof OperatorTransactionResponse>;

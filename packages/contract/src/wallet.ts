@@ -75,6 +75,12 @@ export const WalletCallbackRequest = z
     promo_id: z.string().optional(),
     /** Optional addition (promotions): on a tournament's `promo_win` credit, the player's final rank (1 is first). */
     rank: z.number().int().min(1).optional(),
+    /**
+     * Optional addition (replay links, issue 26): on the round's own credit (the spin action; not
+     * a free round's, `jackpot_win` or `promo_win` credit), the round's stable replay page, as
+     * `round_details_url` in the audit API: signed, never expiring while the round is retained.
+     */
+    round_details_url: z.string().optional(),
   })
   .superRefine((body, ctx) => {
     const isRollback = body.transaction_type === 'rollback';

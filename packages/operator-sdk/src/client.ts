@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OperatorApiError } from './errors.js';
 import { operatorSignatureHeaders } from './signing.js';
 import type {
+  AuditTransaction,
   BalanceRefreshRequest,
   BalanceRefreshResponse,
   Campaign,
@@ -29,7 +30,6 @@ import type {
   OperatorPromoPayout,
   OperatorRound,
   OperatorSessionResponse,
-  OperatorTransaction,
   OperatorTransactionResponse,
   PrizeDropListResponse,
   PromoPayoutQuery,
@@ -37,6 +37,7 @@ import type {
   PromoPayoutSearchResponse,
   ReconciliationQuery,
   ReconciliationResponse,
+  ReplayUrlResponse,
   RoundDetailResponse,
   RoundSearchQuery,
   RoundSearchResponse,
@@ -284,7 +285,7 @@ export class OperatorClient {
   async *transactions(
     query: TransactionSearchQuery = {},
     opts?: CallOptions,
-  ): AsyncGenerator<OperatorTransaction> {
+  ): AsyncGenerator<AuditTransaction> {
     let cursor: string | undefined = query.cursor;
     do {
       const page = await this.searchTransactions({ ...query, ...(cursor ? { cursor } : {}) }, opts);
@@ -309,6 +310,14 @@ export class OperatorClient {
   }
   getRound(roundId: string, opts?: CallOptions): Promise<RoundDetailResponse> {
     return this.json('GET', `/api/operator/v1/rounds/${seg(roundId)}`, 'idempotent', opts);
+  }
+  /**
+   * A link to the round's replay page to give a player: time-limited (ten minutes, `expires_at`),
+   * reusable until then. Each call issues a new one (safe to retry). Another operator's round and
+   * an unknown one are 404. Staff use the round's stable `round_details_url` instead.
+   */
+  createReplayUrl(roundId: string, opts?: CallOptions): Promise<ReplayUrlResponse> {
+    return this.json('POST', `/api/operator/v1/rounds/${seg(roundId)}/replay-url`, 'idempotent', opts);
   }
   /** The operator's rounds that fed a jackpot (contribution in micros, an exact decimal string), newest first. */
   searchJackpotContributions(

@@ -22,10 +22,14 @@ export type OperatorContractResponse = Schemas['OperatorContractResponse'];
 export type OperatorSessionResponse = Schemas['OperatorSessionResponse'];
 export type OperatorTransaction = Schemas['OperatorTransaction'];
 export type OperatorTransactionResponse = Schemas['OperatorTransactionResponse'];
+/** A transaction as the audit reads answer it: with its round's `round_details_url` (null for a promo payout). */
+export type AuditTransaction = Schemas['AuditTransaction'];
 export type TransactionSearchResponse = Schemas['TransactionSearchResponse'];
 export type OperatorRound = Schemas['OperatorRound'];
 export type RoundSearchResponse = Schemas['RoundSearchResponse'];
 export type RoundDetailResponse = Schemas['RoundDetailResponse'];
+/** A short-lived replay link for a player (POST /api/operator/v1/rounds/{round_id}/replay-url). */
+export type ReplayUrlResponse = Schemas['ReplayUrlResponse'];
 export type ReconciliationResponse = Schemas['ReconciliationResponse'];
 export type ServiceErrorResponse = Schemas['ServiceErrorResponse'];
 export type WalletCallbackRequest = Schemas['WalletCallbackRequest'];

@@ -22,6 +22,8 @@ export interface ApiDeps extends PlayDeps {
   publicBaseUrl: string;
   /** GAME_BASE_URL: the game server's public origin, to which every launch URL points. */
   gameBaseUrl: string;
+  /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing): round_details_url and share links. */
+  replayKey: Uint8Array;
   /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
   staffPortalSecret?: string;
   signedRequestsRequired: boolean;

@@ -11,6 +11,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
+import { replayLinksFor } from '../settle-round/activities.js';
 import { type FamilyId, type RoundIntent, transactionIdsFor } from '../settle-round/intent.js';
 import { recordRound } from '../settle-round/start.js';
 
@@ -18,6 +19,8 @@ export const SERVICE_SECRET = 'settlement-test-service-secret-0123456789';
 export const WALLET_SECRET = 'wsec_settlement_test_secret_0123456789';
 export const WALLET_ADMIN_TOKEN = 'settlement-test-admin-token-0123';
 export const OPERATOR_ID = 'op_settle';
+/** The game origin the workers' replay links name (issue 26: the round's credit carries its link). */
+export const REPLAY_BASE_URL = 'http://games.test';
 
 /**
  * Everything a settlement test needs, all real: a cloned PostgreSQL database (platform and wallet
@@ -118,7 +121,12 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
         activities: createActivities({
           pool,
           box,
-          settlement: { walletTimeoutMs: 2000, stuckAfterAttempts: 3, requireHttps: false },
+          settlement: {
+            walletTimeoutMs: 2000,
+            stuckAfterAttempts: 3,
+            requireHttps: false,
+            replayLinks: replayLinksFor(REPLAY_BASE_URL, SERVICE_SECRET),
+          },
         }),
       });
       const running = worker.run();

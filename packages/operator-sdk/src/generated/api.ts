@@ -413,6 +413,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/operator/v1/rounds/{round_id}/replay-url': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A short-lived replay link of an owned round, to give a player
+     * @description Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?exp=…&sig=…`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused; each call issues a new one and nothing is stored. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).
+     */
+    post: operations['createReplayUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/operator/v1/reconciliation': {
     parameters: {
       query?: never;
@@ -832,9 +852,12 @@ export type components = {
       rules?: {
         jurisdiction: string | null;
         min_spin_interval_ms: number | null;
+        min_cycle_interval_ms: number | null;
         autoplay: boolean;
         turbo: boolean;
         reality_check_interval_seconds: number | null;
+        max_stake_minor: number | null;
+        age_band: ('18-24' | '25+') | null;
       };
       /** @description `prov_a`/`prov_b`: the free rounds of an operator's campaign this session plays before paid spins (count, stake, won so far), or null. Absent for other families. See docs/free-rounds.md. */
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
@@ -860,9 +883,12 @@ export type components = {
       rules?: {
         jurisdiction: string | null;
         min_spin_interval_ms: number | null;
+        min_cycle_interval_ms: number | null;
         autoplay: boolean;
         turbo: boolean;
         reality_check_interval_seconds: number | null;
+        max_stake_minor: number | null;
+        age_band: ('18-24' | '25+') | null;
       };
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
       /** @constant */
@@ -1112,17 +1138,36 @@ export type components = {
       /** @description SHA-256 of the wallet request, lower-case hex. */
       request_hash: string;
     };
+    /** @description A wallet-transaction record as the operator audit API answers it (issue 26): with its round's replay link. */
+    AuditTransaction: {
+      transaction_id: string;
+      operator_id: string;
+      session_id: string;
+      round_id: string;
+      player_id: string;
+      game_symbol: string;
+      transaction_type: components['schemas']['TransactionType'];
+      amount_minor: components['schemas']['MinorAmount'];
+      currency: components['schemas']['CurrencyCode'];
+      status: components['schemas']['TransactionStatus'];
+      error_code: string | null;
+      /** @constant */
+      contract_version: '2026-09-01';
+      request_hash: string;
+      /** @description The replay page of the transaction's round (the round's `round_details_url`): stable, signed, not guessable; null when its round reference is not a game round (a `promo_win` credit's payout id). */
+      round_details_url: string | null;
+    };
     /** @description 200 of `GET /api/operator/v1/transactions/{transaction_id}`. */
     OperatorTransactionResponse: {
       /** @constant */
       success: true;
-      data: components['schemas']['OperatorTransaction'];
+      data: components['schemas']['AuditTransaction'];
     };
     TransactionSearchResponse: {
       /** @constant */
       success: true;
       data: {
-        items: components['schemas']['OperatorTransaction'][];
+        items: components['schemas']['AuditTransaction'][];
         limit: number;
         next_cursor: string | null;
       };
@@ -1152,6 +1197,8 @@ export type components = {
       jackpot_contribution_micros?: string;
       /** @description The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
       jackpot_win_minor?: components['schemas']['MinorAmount'];
+      /** @description The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a read-only page on the game origin that shows the round as the player saw it, with no session and no wallet call. Stable, signed and not guessable: valid for as long as the round is retained and SERVICE_SECRET is unchanged (rotating the secret invalidates every link issued before). For staff and support; give a player the short-lived link of `POST /api/operator/v1/rounds/{round_id}/replay-url` instead. */
+      round_details_url: string;
     };
     RoundSearchResponse: {
       /** @constant */
@@ -1184,8 +1231,22 @@ export type components = {
         jackpot_id?: string;
         jackpot_contribution_micros?: string;
         jackpot_win_minor?: components['schemas']['MinorAmount'];
-        transactions: components['schemas']['OperatorTransaction'][];
+        round_details_url: string;
+        transactions: components['schemas']['AuditTransaction'][];
       };
+    };
+    /** @description `data` of `POST /api/operator/v1/rounds/{round_id}/replay-url`: a link to give a player. */
+    ReplayUrl: {
+      round_id: string;
+      /** @description The round's replay page, time-limited: `<GAME_BASE_URL>/replay/<round_id>?exp=<unix seconds>&sig=<signature>`. Opens as often as wanted until `expires_at` (time-limited, not single use); refused after. */
+      url: string;
+      /** @description When the link stops working: ten minutes after it was issued (RFC 3339, UTC). */
+      expires_at: string;
+    };
+    ReplayUrlResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['ReplayUrl'];
     };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
     OperatorSession: {
@@ -1447,6 +1508,8 @@ export type components = {
       promo_id?: string;
       /** @description Optional addition (promotions): on a tournament's `promo_win` credit, the player's final rank (1 is first). */
       rank?: number;
+      /** @description Optional addition (replay links, issue 26): on the round's own credit (the spin action; not a free round's, `jackpot_win` or `promo_win` credit), the round's stable replay page, as `round_details_url` in the audit API: signed, never expiring while the round is retained. */
+      round_details_url?: string;
     };
     /** @description HTTP 200 from the operator wallet. */
     WalletSuccessResponse: {
@@ -2023,8 +2086,13 @@ export type components = {
        * @enum {string}
        */
       device?: 'desktop' | 'mobile' | 'tablet';
-      /** @description The player's jurisdiction: an ISO 3166-1 alpha-2 country code (`GB`) or an ISO 3166-2 subdivision (`CA-ON`), upper case; defaults to the operator's `default_jurisdiction`. `GB` puts its slot rules in force (2.5 s between spin starts, no autoplay, no turbo). */
+      /** @description The player's jurisdiction: an ISO 3166-1 alpha-2 country code (`GB`) or an ISO 3166-2 subdivision (`CA-ON`), upper case; defaults to the operator's `default_jurisdiction`. `GB` puts its rules in force (no autoplay or turbo; slots: 2.5 s between spin starts and a stake cap; native and crash titles: 5 s between game cycles). */
       jurisdiction?: string;
+      /**
+       * @description The player's age band (`18-24` or `25+`), as the operator knows it; never a date of birth. Under GB it sets the slot stake cap (GBP 2 for `18-24`, GBP 5 for `25+`); without it the lower cap applies. Recorded on the session and reported in `rules.age_band`.
+       * @enum {string}
+       */
+      age_band?: '18-24' | '25+';
     };
     BalanceRefreshRequest: {
       external_player_id: string;
@@ -2293,6 +2361,8 @@ export type components = {
       /** @enum {string} */
       role: 'viewer' | 'admin';
     };
+    /** @description Body of `POST /api/operator/v1/rounds/{round_id}/replay-url`: no fields (an empty object, or no body). */
+    ReplayUrlRequest: Record<string, never>;
   };
   responses: never;
   parameters: {
@@ -4722,6 +4792,145 @@ export interface operations {
         };
       };
       /** @description A malformed path parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  createReplayUrl: {
+    parameters: {
+      query?: {
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description A round id (1 to 128 letters, digits or `_:.-`) */
+        round_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ReplayUrlRequest'];
+      };
+    };
+    responses: {
+      /** @description The link */
+      201: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReplayUrlResponse'];
+        };
+      };
+      /** @description Malformed JSON; a provider master key that names no operator, or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Round not found, or another operator’s round (or unknown operator) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
+      413: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed round id, or a body that is not an empty object */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -25,6 +25,8 @@ export interface HostedWorkerOptions {
   outcomes?: LocalOutcomes;
   /** Delay between attempts while Temporal does not answer (ms). */
   retryMs?: number;
+  /** Replay links (issue 26): the round's credit then carries its `round_details_url`. */
+  replayLinks?: { baseUrl: string; key: Uint8Array };
 }
 
 export interface HostedWorker {
@@ -91,6 +93,7 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
             : {}),
           log: (level, msg, fields) => log[level](msg, fields),
           ...(options.outcomes ? { announce: options.outcomes.announce } : {}),
+          ...(options.replayLinks ? { replayLinks: options.replayLinks } : {}),
         },
         maxConcurrentActivities: options.maxConcurrentActivities,
         maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks,

@@ -1,4 +1,5 @@
 import {
+  type AuditTransaction,
   CONTRACT_VERSION,
   type OperatorRound,
   type OperatorSession,
@@ -9,12 +10,23 @@ import {
 import type { Pool } from '@opi/db';
 import { type BetsBlockedRow, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { HttpError } from '@opi/service-kit/http/errors';
+import { roundDetailsUrl } from '@opi/signing';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*
  * Set-based reads of the operator's own records. Every query names the operator; a record that
  * exists under another operator is 403, one that does not exist 404 (spec, audit endpoints).
  */
+
+/** Where replay links point (GAME_BASE_URL) and the key that signs them (issue 26). */
+export interface ReplayLinks {
+  baseUrl: string;
+  key: Uint8Array;
+}
+
+export function replayLinksOf(deps: { gameBaseUrl: string; replayKey: Uint8Array }): ReplayLinks {
+  return { baseUrl: deps.gameBaseUrl, key: deps.replayKey };
+}
 
 interface TransactionRow {
   transaction_id: string;
@@ -30,13 +42,23 @@ interface TransactionRow {
   error_code: string | null;
   request_hash: string;
   micros: bigint;
+  /** Whether its round reference names a game round (a promo_win credit's names a payout). */
+  game_round: boolean;
 }
 
 const TRANSACTION_COLUMNS = `transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
   transaction_type, amount_minor, trim(currency) AS currency, status, error_code, request_hash,
-  (extract(epoch FROM created_at) * 1000000)::bigint AS micros`;
+  (extract(epoch FROM created_at) * 1000000)::bigint AS micros,
+  EXISTS (SELECT 1 FROM rounds g WHERE g.round_id = wallet_transactions.round_id) AS game_round`;
 
-export function presentTransaction(r: TransactionRow): OperatorTransaction {
+export function presentTransaction(r: TransactionRow, links: ReplayLinks): AuditTransaction {
+  return {
+    ...operatorTransaction(r),
+    round_details_url: r.game_round ? roundDetailsUrl(links.baseUrl, links.key, r.round_id) : null,
+  };
+}
+
+function operatorTransaction(r: TransactionRow): OperatorTransaction {
   return {
     transaction_id: r.transaction_id,
     operator_id: r.operator_id,
@@ -102,7 +124,12 @@ export function page<Row extends { micros: bigint }, Item>(
   };
 }
 
-export async function searchTransactions(pool: Pool, operatorId: string, q: TransactionSearchQuery) {
+export async function searchTransactions(
+  pool: Pool,
+  links: ReplayLinks,
+  operatorId: string,
+  q: TransactionSearchQuery,
+) {
   const w = new Where(operatorId);
   w.add((p) => `round_id = ${p}`, q.round_id);
   w.add((p) => `session_id = ${p}`, q.session_id);
@@ -121,7 +148,12 @@ export async function searchTransactions(pool: Pool, operatorId: string, q: Tran
      LIMIT $${w.params.length}`,
     w.params,
   );
-  return page(rows, q.limit, (r) => r.transaction_id, presentTransaction);
+  return page(
+    rows,
+    q.limit,
+    (r) => r.transaction_id,
+    (r) => presentTransaction(r, links),
+  );
 }
 
 /** 403 when the id exists under another operator, 404 when it does not exist at all. */
@@ -131,13 +163,13 @@ export async function ownerCheck(pool: Pool, table: string, idColumn: string, id
   throw new HttpError(404, 'Not found');
 }
 
-export async function getTransaction(pool: Pool, operatorId: string, id: string) {
+export async function getTransaction(pool: Pool, links: ReplayLinks, operatorId: string, id: string) {
   const { rows } = await pool.query<TransactionRow>(
     `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions WHERE transaction_id = $1 AND operator_id = $2`,
     [id, operatorId],
   );
   if (!rows[0]) return ownerCheck(pool, 'wallet_transactions', 'transaction_id', id);
-  return presentTransaction(rows[0]);
+  return presentTransaction(rows[0], links);
 }
 
 interface RoundRow {
@@ -168,7 +200,7 @@ const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_playe
   r.win_minor, r.created_at, r.settled_at, r.jackpot_id, r.jackpot_contribution_micros::text,
   r.jackpot_win_minor, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
 
-function presentRound(r: RoundRow): OperatorRound {
+function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
   return {
     round_id: r.round_id,
     operator_id: r.operator_id,
@@ -192,10 +224,11 @@ function presentRound(r: RoundRow): OperatorRound {
           jackpot_contribution_micros: r.jackpot_contribution_micros ?? '0',
           jackpot_win_minor: r.jackpot_win_minor,
         }),
+    round_details_url: roundDetailsUrl(links.baseUrl, links.key, r.round_id),
   };
 }
 
-export async function searchRounds(pool: Pool, operatorId: string, q: RoundSearchQuery) {
+export async function searchRounds(pool: Pool, links: ReplayLinks, operatorId: string, q: RoundSearchQuery) {
   const w = new Where(operatorId);
   w.add((p) => `session_id = ${p}`, q.session_id);
   // The operator's external id: the round references our internal player, so resolve through players.
@@ -220,10 +253,15 @@ export async function searchRounds(pool: Pool, operatorId: string, q: RoundSearc
      ORDER BY r.created_at DESC, r.round_id DESC`,
     w.params,
   );
-  return page(rows, q.limit, (r) => r.round_id, presentRound);
+  return page(
+    rows,
+    q.limit,
+    (r) => r.round_id,
+    (r) => presentRound(r, links),
+  );
 }
 
-export async function getRound(pool: Pool, operatorId: string, roundId: string) {
+export async function getRound(pool: Pool, links: ReplayLinks, operatorId: string, roundId: string) {
   const { rows } = await pool.query<RoundRow>(
     `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.player_id = r.player_id
      WHERE r.round_id = $1 AND r.operator_id = $2`,
@@ -235,7 +273,10 @@ export async function getRound(pool: Pool, operatorId: string, roundId: string) 
      WHERE round_id = $1 AND operator_id = $2 ORDER BY created_at, transaction_id`,
     [roundId, operatorId],
   );
-  return { ...presentRound(rows[0]), transactions: tx.rows.map(presentTransaction) };
+  return {
+    ...presentRound(rows[0], links),
+    transactions: tx.rows.map((r) => presentTransaction(r, links)),
+  };
 }
 
 export async function getSession(

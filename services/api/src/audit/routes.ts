@@ -25,7 +25,15 @@ import {
   searchPromoPayouts,
 } from './jackpots-promos.js';
 import { reconcile, reconciliationCsv } from './reconciliation.js';
-import { getRound, getSession, getTransaction, searchRounds, searchTransactions } from './repository.js';
+import { issueReplayUrl, replayRoundId, replayUrlBody } from './replay-url.js';
+import {
+  getRound,
+  getSession,
+  getTransaction,
+  replayLinksOf,
+  searchRounds,
+  searchTransactions,
+} from './repository.js';
 
 /** The query without `operator_id` (a master key's scope, already resolved by operatorScope). */
 function auditQuery(ctx: Context): Record<string, string> {
@@ -47,6 +55,7 @@ function pathId(ctx: Context, name: string): string {
 export function auditRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const router = new Router({ prefix: '/api/operator/v1' });
   const operatorOf = (ctx: Context) => (ctx.state.operator as OperatorRow).operator_id;
+  const links = replayLinksOf(deps);
   router.use(async (ctx, next) => {
     await next();
     ctx.set('Cache-Control', 'no-store');
@@ -75,24 +84,32 @@ export function auditRoutes(deps: ApiDeps, guard: Middleware[]): Router {
 
   router.get('/transactions', ...guard, async (ctx) => {
     const q = parseOr422(TransactionSearchQuery, auditQuery(ctx), 'query');
-    sendJson(ctx, { success: true, data: await searchTransactions(deps.pool, operatorOf(ctx), q) });
+    sendJson(ctx, { success: true, data: await searchTransactions(deps.pool, links, operatorOf(ctx), q) });
   });
   router.get('/transactions/:transaction_id', ...guard, async (ctx) => {
     sendJson(ctx, {
       success: true,
-      data: await getTransaction(deps.pool, operatorOf(ctx), pathId(ctx, 'transaction_id')),
+      data: await getTransaction(deps.pool, links, operatorOf(ctx), pathId(ctx, 'transaction_id')),
     });
   });
 
   router.get('/rounds', ...guard, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, auditQuery(ctx), 'query');
-    sendJson(ctx, { success: true, data: await searchRounds(deps.pool, operatorOf(ctx), q) });
+    sendJson(ctx, { success: true, data: await searchRounds(deps.pool, links, operatorOf(ctx), q) });
   });
   router.get('/rounds/:round_id', ...guard, async (ctx) => {
     sendJson(ctx, {
       success: true,
-      data: await getRound(deps.pool, operatorOf(ctx), pathId(ctx, 'round_id')),
+      data: await getRound(deps.pool, links, operatorOf(ctx), pathId(ctx, 'round_id')),
     });
+  });
+  // A time-limited replay link for a player (issue 26; replay-url.ts).
+  router.post('/rounds/:round_id/replay-url', ...guard, async (ctx) => {
+    const roundId = replayRoundId(ctx.params.round_id);
+    replayUrlBody(ctx.state.body);
+    const data = await issueReplayUrl(deps.pool, links, operatorOf(ctx), roundId);
+    ctx.status = 201;
+    sendJson(ctx, { success: true, data });
   });
 
   // Jackpot and promotional money (issue 25).

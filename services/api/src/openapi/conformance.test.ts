@@ -12,6 +12,7 @@ import {
   assign,
   call,
   createOperator,
+  GAME_BASE_URL,
   type Harness,
   SERVICE_SECRET,
   startApi,
@@ -27,6 +28,7 @@ import {
   finishUpdate,
   type RoundIntent,
   recordRound,
+  replayLinksFor,
   sendWalletCallback,
   startSettlement,
   stateQuery,
@@ -130,7 +132,12 @@ before(async () => {
     connection: native,
     taskQueue,
     workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities: createActivities({ pool: h.db.pool, box: createSecretBox(SERVICE_SECRET) }),
+    activities: createActivities({
+      pool: h.db.pool,
+      box: createSecretBox(SERVICE_SECRET),
+      // The round's credit carries round_details_url (issue 26): validated with the other callbacks.
+      settlement: { replayLinks: replayLinksFor(GAME_BASE_URL, SERVICE_SECRET) },
+    }),
   });
   running = worker.run();
   conn = await Connection.connect({ address });
@@ -467,6 +474,10 @@ describe('real answers agree with the document', () => {
       );
     }
     assert.ok(statuses.has('debit 400') && statuses.has('debit 401'), [...statuses].join(', '));
+    assert.ok(
+      callbacks.some((cb) => cb.op === 'credit' && JSON.parse(cb.body).round_details_url),
+      "a round's credit carries its round_details_url (issue 26), validated above",
+    );
   });
 
   test('native history', async () => {
@@ -504,6 +515,11 @@ describe('real answers agree with the document', () => {
     await hit('GET', `/api/operator/v1/rounds/${roundId}`, { key: keyA, expect: 200 });
     await hit('GET', `/api/operator/v1/rounds/${nativeRoundId}`, { key: keyA, expect: 200 });
     await hit('GET', '/api/operator/v1/rounds/r_missing', { key: keyA, expect: 404 });
+    // Issue 26: a player's short-lived replay link.
+    await hit('POST', `/api/operator/v1/rounds/${roundId}/replay-url`, { key: keyA, expect: 201 });
+    await hit('POST', `/api/operator/v1/rounds/${roundId}/replay-url`, { key: keyA, body: {}, expect: 201 });
+    await hit('POST', `/api/operator/v1/rounds/${roundId}/replay-url`, { key: keyB, expect: 404 });
+    await hit('POST', '/api/operator/v1/rounds/r%20missing/replay-url', { key: keyA, expect: 422 });
     await hit('GET', '/api/operator/v1/reconciliation', { key: keyA, expect: 200 });
     await hit('GET', '/api/operator/v1/reconciliation?currency=EUR', { key: keyA, expect: 200 });
     const csv = await hit('GET', '/api/operator/v1/reconciliation.csv', { key: keyA, expect: 200 });

@@ -529,6 +529,29 @@ export const OPERATIONS: Operation[] = [
     idempotent: true,
   },
   {
+    method: 'post',
+    path: '/api/operator/v1/rounds/{round_id}/replay-url',
+    operationId: 'createReplayUrl',
+    tag: 'operator',
+    summary: 'A short-lived replay link of an owned round, to give a player',
+    description:
+      'Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?exp=…&sig=…`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused; each call issues a new one and nothing is stored. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).',
+    auth: 'operator-signed',
+    pathParams: {
+      round_id: { schema: c.ReplayRoundId, description: 'A round id (1 to 128 letters, digits or `_:.-`)' },
+    },
+    extraQuery: OperatorIdParam,
+    body: { schema: c.ReplayUrlRequest, required: false },
+    ok: { 201: { description: 'The link', body: { kind: 'json', schema: c.ReplayUrlResponse } } },
+    errors: {
+      ...SCOPED,
+      400: 'Malformed JSON; a provider master key that names no operator, or names several',
+      404: 'Round not found, or another operator’s round (or unknown operator)',
+      ...JSON_BODY,
+      422: 'A malformed round id, or a body that is not an empty object',
+    },
+  },
+  {
     method: 'get',
     path: '/api/operator/v1/reconciliation',
     operationId: 'getReconciliation',

@@ -1,7 +1,7 @@
 import type { Pool } from '@opi/db';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { staffCancelSignal } from '@opi/workflows';
-import { getRound } from '../audit/repository.js';
+import { getRound, replayLinksOf } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { type AuditEntry, writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
@@ -37,7 +37,7 @@ export async function cancelRound(
   pool: Pool,
   input: { operatorId: string; roundId: string; reason: string; staff: StaffPrincipal; clientIp: string },
 ): Promise<CancelResult> {
-  const round = await getRound(pool, input.operatorId, input.roundId);
+  const round = await getRound(pool, replayLinksOf(deps), input.operatorId, input.roundId);
   const audit = (result: CancelResult['result'], message: string, extra: Record<string, unknown> = {}) =>
     writeAudit(pool, {
       staffId: input.staff.staffId,

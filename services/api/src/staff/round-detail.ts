@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { getRound } from '../audit/repository.js';
+import { getRound, type ReplayLinks } from '../audit/repository.js';
 
 /** A wallet call on the round's timeline: the journal's timing and attempts beside the transaction. */
 export interface TimelineEntry {
@@ -28,10 +28,11 @@ export interface StageEntry {
 /**
  * One round for staff: the audit API's round with its transactions (same scope checks: 403 for
  * another operator's round, 404 unknown), the wallet calls with their timing for the timeline,
- * and the stage history of multi-step titles (native, crash), in order.
+ * and the stage history of multi-step titles (native, crash), in order. Its `round_details_url`
+ * (issue 26) is the round's replay page, as in the audit API.
  */
-export async function roundDetail(pool: Pool, operatorId: string, roundId: string) {
-  const round = await getRound(pool, operatorId, roundId);
+export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: string, roundId: string) {
+  const round = await getRound(pool, links, operatorId, roundId);
   const [timing, stages, extra] = await Promise.all([
     pool.query<
       Omit<TimelineEntry, 'created_at' | 'completed_at'> & { created_at: Date; completed_at: Date | null }

@@ -17,7 +17,7 @@ import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
-import { getSession, searchRounds } from '../audit/repository.js';
+import { getSession, replayLinksOf, searchRounds } from '../audit/repository.js';
 import { campaignIdParam } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
 import { getAudit, listAudit, writeAudit } from './audit-log.js';
@@ -231,17 +231,20 @@ export function staffRoutes(deps: ApiDeps): Router {
     const rq = parseOr422(RoundSearchQuery, { ...query(ctx), session_id: sessionId }, 'query');
     const [session, rounds] = await Promise.all([
       getSession(pool, opId(ctx), sessionId),
-      searchRounds(pool, opId(ctx), rq),
+      searchRounds(pool, replayLinksOf(deps), opId(ctx), rq),
     ]);
     sendJson(ctx, { success: true, data: { ...session, round_page: rounds } });
   });
 
   op.get('/rounds', auth, viewer, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await searchRounds(pool, opId(ctx), q) });
+    sendJson(ctx, { success: true, data: await searchRounds(pool, replayLinksOf(deps), opId(ctx), q) });
   });
   op.get('/rounds/:round_id', auth, viewer, async (ctx) => {
-    sendJson(ctx, { success: true, data: await roundDetail(pool, opId(ctx), pathId(ctx, 'round_id')) });
+    sendJson(ctx, {
+      success: true,
+      data: await roundDetail(pool, replayLinksOf(deps), opId(ctx), pathId(ctx, 'round_id')),
+    });
   });
   op.post('/rounds/:round_id/cancel', readBody(), auth, admin, async (ctx) => {
     const input = parseOr422(StaffCancelRequest, ctx.state.body ?? {}, 'body');
@@ -257,7 +260,7 @@ export function staffRoutes(deps: ApiDeps): Router {
 
   op.get('/stuck', auth, viewer, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, { ...query(ctx), stuck: 'true' }, 'query');
-    sendJson(ctx, { success: true, data: await searchRounds(pool, opId(ctx), q) });
+    sendJson(ctx, { success: true, data: await searchRounds(pool, replayLinksOf(deps), opId(ctx), q) });
   });
 
   // Player protection (issue 18): refused debits by code, blocked sessions, reality checks.
