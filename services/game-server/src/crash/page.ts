@@ -7,6 +7,14 @@ import {
   sessionPlayBar,
 } from '@opi/play/sessions/reality-check-page';
 import type { Context } from 'koa';
+import {
+  type HistoryAssets,
+  historyButton,
+  historyPanel,
+  historyScriptTag,
+  historyStyleTag,
+  loadHistoryAssets,
+} from '../history/page.js';
 
 export interface CrashAsset {
   /** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
@@ -29,6 +37,8 @@ export interface CrashAssets {
   css: CrashAsset;
   /** The shared session bar and reality check (script and style sheet), under `/games/assets/`. */
   realityCheck: RealityCheckAssets;
+  /** The shared history panel (script and style sheet), under `/games/assets/`. */
+  history: HistoryAssets;
   byPath: Map<string, CrashAsset>;
 }
 
@@ -36,8 +46,9 @@ export function loadCrashAssets(): CrashAssets {
   const js = load('crash', 'js', 'text/javascript; charset=utf-8');
   const css = load('crash', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/games/assets/');
-  const all = [js, css, realityCheck.js, realityCheck.css];
-  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
+  const history = loadHistoryAssets('/games/assets/');
+  const all = [js, css, realityCheck.js, realityCheck.css, history.js, history.css];
+  return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 
 /**
@@ -77,7 +88,7 @@ function lang(value: string | null | undefined): string {
 function head(
   title: string,
   language: string,
-  assets: { css: CrashAsset; js?: CrashAsset; realityCheck?: RealityCheckAssets },
+  assets: { css: CrashAsset; js?: CrashAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
 ): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language)}">
@@ -87,8 +98,8 @@ function head(
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /**
@@ -107,6 +118,7 @@ export function renderCrashPage(
 <main class="crash" data-testid="game" data-state="loading" data-mode="${page.mode}" data-slug="${escapeHtml(page.slug)}">
   <header class="bar">
     <h1 class="title">${escapeHtml(page.title)}${demo ? ' <span class="badge" data-testid="demo-badge">Demo &middot; play money</span>' : ''}</h1>
+    ${demo ? '' : historyButton()}
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
   ${sessionPlayBar({ hidden: demo })}
@@ -139,6 +151,7 @@ export function renderCrashPage(
     <p class="hint">After a round its server seed is revealed: its SHA-256 is the commitment shown before the bet, and it becomes the next round's commitment. Check a round with <code>npm run crash-verify -- &lt;round id&gt;</code>.</p>
   </section>
   ${realityCheckDialog()}
+  ${demo ? '' : historyPanel()}
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

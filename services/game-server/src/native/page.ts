@@ -6,6 +6,14 @@ import {
   realityCheckDialog,
   sessionPlayBar,
 } from '@opi/play/sessions/reality-check-page';
+import {
+  type HistoryAssets,
+  historyButton,
+  historyPanel,
+  historyScriptTag,
+  historyStyleTag,
+  loadHistoryAssets,
+} from '../history/page.js';
 import type { NativeFamily } from './titles.js';
 
 export interface NativeAsset {
@@ -29,6 +37,8 @@ export interface NativeAssets {
   css: NativeAsset;
   /** The shared session bar and reality check (script and style sheet), under `/native/static/`. */
   realityCheck: RealityCheckAssets;
+  /** The shared history panel (script and style sheet), under `/native/static/`. */
+  history: HistoryAssets;
   byPath: Map<string, NativeAsset>;
 }
 
@@ -36,8 +46,9 @@ export function loadNativeAssets(): NativeAssets {
   const js = load('native', 'js', 'text/javascript; charset=utf-8');
   const css = load('native', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/native/static/');
-  const all = [js, css, realityCheck.js, realityCheck.css];
-  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
+  const history = loadHistoryAssets('/native/static/');
+  const all = [js, css, realityCheck.js, realityCheck.css, history.js, history.css];
+  return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 
 /**
@@ -67,7 +78,7 @@ function pageLang(lang: string | null): string {
 function head(
   title: string,
   lang: string,
-  assets: { css: NativeAsset; js?: NativeAsset; realityCheck?: RealityCheckAssets },
+  assets: { css: NativeAsset; js?: NativeAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
 ): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
@@ -77,8 +88,8 @@ function head(
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /** The title-specific board, filled in by the script. */
@@ -129,6 +140,7 @@ export function renderNativePage(
 <main class="game" data-testid="game" data-family="${page.family}" data-symbol="${escapeHtml(page.symbol)}" data-state="loading">
   <header class="bar">
     <h1 class="title">${escapeHtml(page.title)}</h1>
+    ${historyButton()}
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
   ${sessionPlayBar()}
@@ -143,6 +155,7 @@ export function renderNativePage(
     <button type="button" class="cashout" data-testid="cashout-button" disabled${page.family === 'dice' ? ' hidden' : ''}>Cash out</button>
   </section>
   ${realityCheckDialog()}
+  ${historyPanel()}
 </main>
 <noscript><p class="error">This game needs JavaScript.</p></noscript>
 </body>

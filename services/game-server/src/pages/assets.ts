@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadRealityCheckAssets, type RealityCheckAssets } from '@opi/play/sessions/reality-check-page';
+import { type HistoryAssets, loadHistoryAssets } from '../history/page.js';
 
 export interface PageAsset {
   /** `/gs2c/static/<name>-<content hash>.<ext>`: a new file gets a new URL, so it is cached for good. */
@@ -27,6 +28,8 @@ export interface PageAssets {
   css: PageAsset;
   /** The shared session bar and reality check (script and style sheet), under `/gs2c/static/`. */
   realityCheck: RealityCheckAssets;
+  /** The shared history panel (script and style sheet), under `/gs2c/static/`. */
+  history: HistoryAssets;
   /** By URL path. */
   byPath: Map<string, PageAsset>;
 }
@@ -35,6 +38,7 @@ export function loadPageAssets(): PageAssets {
   const js = load('game', 'js', 'text/javascript; charset=utf-8');
   const css = load('game', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/gs2c/static/');
-  const all = [js, css, realityCheck.js, realityCheck.css];
-  return { js, css, realityCheck, byPath: new Map(all.map((a) => [a.path, a])) };
+  const history = loadHistoryAssets('/gs2c/static/');
+  const all = [js, css, realityCheck.js, realityCheck.css, history.js, history.css];
+  return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }

@@ -3,6 +3,13 @@ import {
   realityCheckDialog,
   sessionPlayBar,
 } from '@opi/play/sessions/reality-check-page';
+import {
+  type HistoryAssets,
+  historyButton,
+  historyPanel,
+  historyScriptTag,
+  historyStyleTag,
+} from '../history/page.js';
 import type { PageAsset } from './assets.js';
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
@@ -18,7 +25,7 @@ export function pageLang(lang: string | null): string {
 function head(
   title: string,
   lang: string,
-  assets: { css: PageAsset; js?: PageAsset; realityCheck?: RealityCheckAssets },
+  assets: { css: PageAsset; js?: PageAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
 ): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
@@ -28,8 +35,8 @@ function head(
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
+${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /**
@@ -39,7 +46,7 @@ ${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}
  */
 export function renderGamePage(
   page: { title: string; lang: string | null },
-  assets: { css: PageAsset; js: PageAsset; realityCheck: RealityCheckAssets },
+  assets: { css: PageAsset; js: PageAsset; realityCheck: RealityCheckAssets; history?: HistoryAssets },
 ): string {
   const reelCells = Array.from(
     { length: 15 },
@@ -50,6 +57,7 @@ export function renderGamePage(
 <main class="game" data-testid="game" data-state="loading">
   <header class="bar">
     <h1 class="title">${escapeHtml(page.title)}</h1>
+    ${historyButton()}
     <button type="button" class="close" data-testid="close-button" hidden disabled>Close</button>
   </header>
   <section class="jackpot-ticker" data-testid="jackpot-ticker" aria-label="Jackpots" hidden>
@@ -79,6 +87,7 @@ export function renderGamePage(
   </section>
   ${sessionPlayBar()}
   ${realityCheckDialog()}
+  ${historyPanel()}
   <section class="jackpot-win" data-testid="jackpot-win" role="alertdialog" aria-modal="true" aria-labelledby="jackpot-win-title" hidden>
     <h2 id="jackpot-win-title">Jackpot</h2>
     <p data-testid="jackpot-win-text"></p>

@@ -450,6 +450,8 @@
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     boot = res.json;
     token = boot.token;
+    // The history panel (shared history.js) reads the player's rounds with this token.
+    if (window.GameHistory) window.GameHistory.useToken(token);
     money = moneyFormat(boot.session.currency, boot.session.exponent, boot.session.lang);
     const ret = boot.session.return_url ? new URL(boot.session.return_url, window.location.href) : null;
     if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
