@@ -175,8 +175,8 @@ function renderSlot(r: ReplayRound): string {
   }
   parts.push(
     wins.length > 0
-      ? `<h2>Winning lines</h2><ol class="wins" data-testid="replay-line-wins">${wins.join('')}</ol>`
-      : '<p class="note" data-testid="replay-line-wins" data-empty="true">No winning line.</p>',
+      ? `<h2>Paying lines</h2><ol class="wins" data-testid="replay-line-wins">${wins.join('')}</ol>`
+      : '<p class="note" data-testid="replay-line-wins" data-empty="true">No paying line.</p>',
   );
   if (o.freeSpins.length > 0) {
     parts.push(
@@ -209,13 +209,13 @@ function stageText(family: string, s: ReplayStage, currency: string): string {
     case 'reveal':
       return o.mine === true
         ? `Tile ${Number(i.cell) + 1}: a mine`
-        : `Tile ${Number(i.cell) + 1}: safe, ${s.multiplier ?? ''}x`;
+        : `Tile ${Number(i.cell) + 1}: safe, ${mult(s.multiplier)}x`;
     case 'guess':
-      return `Guess ${i.guess}: ${o.name ?? '?'} — ${o.correct === true ? `right, ${s.multiplier ?? ''}x` : 'wrong'}`;
+      return `Guess ${i.guess}: ${o.name ?? '?'} — ${o.correct === true ? `right, ${mult(s.multiplier)}x` : 'wrong'}`;
     case 'roll':
-      return `Roll ${formatHundredths(Number(o.roll))} under ${formatHundredths(Number(i.target))}: ${o.win === true ? `win, ${s.multiplier ?? ''}x` : 'no win'}`;
+      return `Roll ${formatHundredths(Number(o.roll))} under ${formatHundredths(Number(i.target))}: ${o.win === true ? `pays ${mult(s.multiplier)}x` : 'no return'}`;
     case 'cashout':
-      return `${i.auto === true ? 'Automatic cash-out' : 'Cash-out'}${s.multiplier ? ` at ${s.multiplier}x` : ''}${o.win_minor !== undefined ? `: ${money(String(o.win_minor), currency)}` : ''}`;
+      return `${i.auto === true ? 'Automatic cash-out' : 'Cash-out'}${s.multiplier ? ` at ${mult(s.multiplier)}x` : ''}${o.win_minor !== undefined ? `: ${money(String(o.win_minor), currency)}` : ''}`;
     case 'abandon':
       return `Ended by the abandon rule (${o.rule ?? '?'}): ${money(String(o.win_minor ?? '0'), currency)}`;
     case 'cancel':
@@ -226,11 +226,14 @@ function stageText(family: string, s: ReplayStage, currency: string): string {
     case 'start':
       return 'The multiplier started';
     case 'crash':
-      return `Crashed${s.multiplier ? ` at ${s.multiplier}x` : ''}`;
+      return `Crashed${s.multiplier ? ` at ${mult(s.multiplier)}x` : ''}`;
     default:
       return s.action;
   }
 }
+
+/** '1.10000000' -> '1.10', '2.10166666' -> '2.10166666' (stored to 8 decimals; at least 2 shown). */
+const mult = (m: string | null): string => (m === null ? '' : m.replace(/(\.\d\d\d*?)0+$/, '$1'));
 
 const formatHundredths = (n: number): string =>
   Number.isFinite(n) ? `${Math.floor(n / 100)}.${String(n % 100).padStart(2, '0')}` : '?';
@@ -292,7 +295,7 @@ function renderDice(r: ReplayRound): string {
     .filter((s) => s.action === 'roll')
     .map(
       (s) =>
-        `<div class="roll${s.outcome.win === true ? ' win' : ''}" data-testid="replay-roll"${attr('data-target', Number(s.inputs.target))}${attr('data-roll', Number(s.outcome.roll))}${attr('data-win', s.outcome.win === true)}><span>Target: under ${esc(formatHundredths(Number(s.inputs.target)))}</span><span class="value">Roll: ${esc(formatHundredths(Number(s.outcome.roll)))}</span><span>${s.outcome.win === true ? 'Win' : 'No win'}</span></div>`,
+        `<div class="roll${s.outcome.win === true ? ' win' : ''}" data-testid="replay-roll"${attr('data-target', Number(s.inputs.target))}${attr('data-roll', Number(s.outcome.roll))}${attr('data-win', s.outcome.win === true)}><span>Target: under ${esc(formatHundredths(Number(s.inputs.target)))}</span><span class="value">Roll: ${esc(formatHundredths(Number(s.outcome.roll)))}</span><span>${s.outcome.win === true ? 'Pays' : 'No return'}</span></div>`,
     );
   return `<section class="dice" data-testid="replay-dice" aria-label="Dice">${rolls.join('')}${stageList(r)}</section>`;
 }
@@ -405,7 +408,7 @@ ${markers.length > 0 ? `<p class="markers">${markers.join(' ')}</p>` : ''}
 <div><dt>Round</dt><dd class="mono" data-testid="replay-round-id">${esc(r.round_id)}</dd></div>
 <div><dt>Played</dt><dd><time datetime="${esc(r.created_at)}">${esc(r.created_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</time></dd></div>
 <div><dt>Stake</dt><dd data-testid="replay-stake"${attr('data-minor', stake)}>${esc(money(stake, r.currency))}${r.free_round ? ' (free round)' : ''}</dd></div>
-<div><dt>Total win</dt><dd data-testid="replay-win"${attr('data-minor', r.win_minor)}>${esc(money(r.win_minor, r.currency))}</dd></div>
+<div><dt>Total return</dt><dd data-testid="replay-win"${attr('data-minor', r.win_minor)}>${esc(money(r.win_minor, r.currency))}</dd></div>
 <div><dt>Balance before</dt><dd data-testid="replay-balance-before"${attr('data-minor', r.balance_before_minor ?? '')}>${esc(money(r.balance_before_minor, r.currency))}</dd></div>
 <div><dt>Balance after</dt><dd data-testid="replay-balance-after"${attr('data-minor', r.balance_after_minor ?? '')}>${esc(money(r.balance_after_minor, r.currency))}</dd></div>
 </dl>
