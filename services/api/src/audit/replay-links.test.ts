@@ -10,7 +10,7 @@ import {
 } from '@opi/contract';
 import { CATALOG } from '@opi/games';
 import { replayLinkKey, SHARE_LINK_TTL_SECONDS, verifyReplayLink } from '@opi/signing';
-import { call, GAME_BASE_URL, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
+import { call, GAME_BASE_URL, gameUrl, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 
@@ -196,6 +196,30 @@ describe('round_details_url', () => {
       'the wallet received the journalled credit body, round_details_url included',
     );
     assert.equal(credit.request_hash, received.get(`${roundId}:credit`));
+  });
+});
+
+describe('the links open the replay page on the game server', () => {
+  test('the details link and a share link render the round; a tampered signature is 404', async () => {
+    const detail = RoundDetailResponse.parse(
+      (await get(keyA, `/api/operator/v1/rounds/${roundId}`)).json,
+    ).data;
+    const share = ReplayUrlResponse.parse(
+      (await post(keyA, `/api/operator/v1/rounds/${roundId}/replay-url`)).json,
+    ).data;
+    for (const link of [detail.round_details_url, share.url]) {
+      const res = await fetch(gameUrl(h, link));
+      const html = await res.text();
+      assert.equal(res.status, 200, `${link}: ${html.slice(0, 300)}`);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.ok(html.includes(roundId), 'the page names its round');
+    }
+    const tampered = new URL(detail.round_details_url);
+    const sig = tampered.searchParams.get('sig')!;
+    tampered.searchParams.set('sig', `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`);
+    const refused = await fetch(gameUrl(h, tampered.toString()));
+    assert.equal(refused.status, 404);
+    assert.ok(!(await refused.text()).includes(roundId), 'a refused link shows nothing of the round');
   });
 });
 
