@@ -145,6 +145,22 @@ export default async function RoundPage({
       <h1>
         Round <span className="mono">{r.round_id}</span>
       </h1>
+      <p>
+        {/* Issue 26: the round's stable, signed replay page on the game origin (docs/portal.md). */}
+        <a
+          className="button secondary"
+          href={r.round_details_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="replay-link"
+        >
+          Replay
+        </a>{' '}
+        <span className="hint">
+          the round as the player saw it (opens the game origin). Give a player the ten-minute link of the
+          audit API instead.
+        </span>
+      </p>
       <Facts
         items={[
           [
