@@ -43,6 +43,21 @@
   /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
   let blocked = null;
   let cashingOut = false;
+  // ── GB: 5 s between the end of a game cycle and the next bet (the state read's next_cycle and
+  // the bet's 429 cycle_too_soon); the bet button stays disabled with a countdown until then ──
+  let cycleUntil = 0;
+  let cycleTimer = null;
+  const betLabel = el.bet.textContent;
+  const cycleWaiting = () => cycleUntil > Date.now();
+  function waitCycle(ms) {
+    if (!(ms > 0)) return;
+    cycleUntil = Math.max(cycleUntil, Date.now() + ms);
+    clearInterval(cycleTimer);
+    cycleTimer = setInterval(() => {
+      if (!cycleWaiting()) clearInterval(cycleTimer);
+      controls();
+    }, 250);
+  }
   // ── jurisdiction rules: time played, net position and the reality check (shared script
   // reality-check.js, fed by the state read's play and reality_check; null on demo). The pause
   // stops new bets; a round already running goes on under it (its cash-out answers the player's
@@ -231,7 +246,10 @@
 
   function controls() {
     const running = round && (round.state === 'running' || round.state === 'debiting');
-    el.bet.disabled = ended || betting || running || !state || blocked !== null || check.isOpen();
+    const waiting = cycleWaiting();
+    el.bet.disabled = ended || betting || running || !state || blocked !== null || check.isOpen() || waiting;
+    el.game.dataset.cycleWait = waiting ? 'true' : 'false';
+    el.bet.textContent = waiting ? `Next game in ${Math.ceil((cycleUntil - Date.now()) / 1000)} s` : betLabel;
     el.stake.disabled = el.bet.disabled;
     el.auto.disabled = el.bet.disabled;
     el.clientSeed.disabled = el.bet.disabled;
@@ -336,7 +354,14 @@
   async function finish(r, balanceMinor) {
     cancelAnimationFrame(frame);
     round = r;
-    if (r.state === 'cashed_out') {
+    // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
+    const small = r.state === 'cashed_out' && BigInt(r.win_minor || '0') <= BigInt(r.stake_minor || '0');
+    if (r.state === 'cashed_out' && small) {
+      setMultiplier(Number(r.cashout_multiplier.replace('.', '')), 'returned');
+      say(
+        `Cashed out at ${r.cashout_multiplier}×: returned ${money.format(r.win_minor || '0')} — the round crashed at ${r.crash_point}×`,
+      );
+    } else if (r.state === 'cashed_out') {
       setMultiplier(Number(r.cashout_multiplier.replace('.', '')), 'cashed-out');
       say(`Cashed out at ${r.cashout_multiplier}× — the round crashed at ${r.crash_point}×`);
     } else if (r.state === 'crashed') {
@@ -350,6 +375,9 @@
     if (r.state === 'cashed_out' || r.state === 'crashed') {
       el.lastWin.dataset.winMinor = r.win_minor || '0';
       el.lastWin.textContent = money.format(r.win_minor || '0');
+      el.lastWin.dataset.celebrate = r.state === 'cashed_out' && !small ? 'true' : 'false';
+      if (el.lastWin.previousElementSibling)
+        el.lastWin.previousElementSibling.textContent = small ? 'Returned' : 'Last win';
     }
     showRevealed(r);
     setBalance(balanceMinor);
@@ -383,6 +411,7 @@
     state = res.json;
     noteBlocked(state.bets_blocked);
     check.apply(state);
+    if (state.next_cycle && state.next_cycle.wait_ms > 0) waitCycle(state.next_cycle.wait_ms);
     setBalance(state.balance_minor);
     showFairness(state.next);
     if (
@@ -433,6 +462,9 @@
       } else if (res.status === 409 && res.json?.error === 'reality_check_due') {
         say('');
         check.open();
+      } else if (res.status === 429 && res.json?.error === 'cycle_too_soon') {
+        say('');
+        waitCycle(res.json.retry_after_ms);
       } else say(typeof detail === 'string' ? detail : 'The bet was not accepted.');
       if (res.json?.next) showFairness(res.json.next);
       await refresh();
@@ -504,6 +536,7 @@
     if (state.last_round) showRevealed(state.last_round);
     if (state.round) play(state.round);
     check.apply(state);
+    if (state.next_cycle && state.next_cycle.wait_ms > 0) waitCycle(state.next_cycle.wait_ms);
     if (state.play) check.start(1000);
     controls();
   }

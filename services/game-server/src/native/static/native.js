@@ -39,6 +39,26 @@
   let blocked = null;
   let pollTimer = null;
   let balanceEpoch = 0;
+  // ── GB: 5 s between the end of a game cycle and the next bet (the server's next_cycle and its
+  // 429 cycle_too_soon); the bet button stays disabled with a countdown until then ──
+  let cycleUntil = 0;
+  let cycleTimer = null;
+  const playLabel = el.play.textContent;
+  const cycleWaiting = () => cycleUntil > Date.now();
+  function waitCycle(ms) {
+    if (!(ms > 0)) return;
+    cycleUntil = Math.max(cycleUntil, Date.now() + ms);
+    clearInterval(cycleTimer);
+    cycleTimer = setInterval(() => {
+      if (!cycleWaiting()) clearInterval(cycleTimer);
+      render();
+    }, 250);
+  }
+  const noteCycle = (json) => {
+    if (json?.next_cycle && json.next_cycle.wait_ms > 0) waitCycle(json.next_cycle.wait_ms);
+  };
+  // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
+  const returned = (r) => BigInt(r.win_minor || '0') <= BigInt(r.stake_minor || '0');
   const SESSION_EXPIRED = 'The game session has expired. Please open the game again from the casino.';
   // ── jurisdiction rules: time played, net position and the reality check (shared script
   // reality-check.js, fed by the state reads' play and reality_check); the pause keeps play off ──
@@ -249,12 +269,21 @@
     else if (family === 'hilo') renderHilo(r);
     else renderDice(r);
     el.stake.disabled = busy || !over(r) || blocked !== null || check.isOpen();
-    el.play.disabled = ended || busy || !over(r) || blocked !== null || check.isOpen();
+    const waiting = cycleWaiting();
+    el.play.disabled = ended || busy || !over(r) || blocked !== null || check.isOpen() || waiting;
+    game.dataset.cycleWait = waiting ? 'true' : 'false';
+    el.play.textContent = waiting
+      ? `Next game in ${Math.ceil((cycleUntil - Date.now()) / 1000)} s`
+      : playLabel;
     el.cashout.disabled = ended || busy || !r?.can_cash_out;
     el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
     if (r && r.status === 'completed' && r.win_minor !== null) {
       el.lastWin.textContent = money.minor(r.win_minor);
       el.lastWin.dataset.winMinor = r.win_minor;
+      const small = BigInt(r.win_minor) > 0n && returned(r);
+      el.lastWin.dataset.celebrate = BigInt(r.win_minor) > 0n && !small ? 'true' : 'false';
+      if (el.lastWin.previousElementSibling)
+        el.lastWin.previousElementSibling.textContent = small ? 'Returned' : 'Last win';
     }
     if (blocked && over(r) && !ended) {
       game.dataset.state = 'blocked';
@@ -295,17 +324,21 @@
         }
         if (family === 'dice') {
           return say(
-            win > 0n
+            win > 0n && !returned(r)
               ? `Rolled ${(r.dice.roll / 100).toFixed(2)}: you win ${money.minor(r.win_minor)}!`
-              : `Rolled ${(r.dice.roll / 100).toFixed(2)}: no win.`,
+              : win > 0n
+                ? `Rolled ${(r.dice.roll / 100).toFixed(2)}: returned ${money.minor(r.win_minor)}.`
+                : `Rolled ${(r.dice.roll / 100).toFixed(2)}: no win.`,
           );
         }
         return say(
-          win > 0n
+          win > 0n && !returned(r)
             ? `You won ${money.minor(r.win_minor)}!`
-            : family === 'mines'
-              ? 'Boom! A mine: the round is lost.'
-              : 'Wrong guess: the round is lost.',
+            : win > 0n
+              ? `Returned ${money.minor(r.win_minor)}.`
+              : family === 'mines'
+                ? 'Boom! A mine: the round is lost.'
+                : 'Wrong guess: the round is lost.',
         );
       }
     }
@@ -339,6 +372,7 @@
         const before = round?.status;
         noteBlocked(res.json.bets_blocked);
         check.apply(res.json);
+        noteCycle(res.json);
         show(res.json.round);
         if (before !== round?.status && over(round)) void refreshBalance();
         return;
@@ -360,10 +394,14 @@
       if (res.ok) {
         round = res.json.round;
         noteBlocked(res.json.bets_blocked);
+        // A finished round ends the game cycle: GB's wait starts now (the state read corrects it).
+        if (round?.status === 'completed' && boot.rules?.min_cycle_interval_ms)
+          waitCycle(boot.rules.min_cycle_interval_ms);
         // A finished round moves the net position: read it again.
         if (over(round)) void refreshPlay();
       } else {
-        if (res.status === 409 && res.json?.bets_blocked) noteBlocked(res.json.bets_blocked);
+        if (res.status === 429 && res.json?.error === 'cycle_too_soon') waitCycle(res.json.retry_after_ms);
+        else if (res.status === 409 && res.json?.bets_blocked) noteBlocked(res.json.bets_blocked);
         else if (res.status === 409 && res.json?.error === 'reality_check_due') check.open();
         else showError(detailOf(res));
         const state = await api('/api/runtime/native/state');
@@ -427,7 +465,10 @@
   async function refreshPlay() {
     try {
       const res = await api('/api/runtime/native/state');
-      if (res.ok && !ended) check.apply(res.json);
+      if (res.ok && !ended) {
+        check.apply(res.json);
+        noteCycle(res.json);
+      }
     } catch {}
   }
 
@@ -483,6 +524,7 @@
     el.lastWin.dataset.winMinor = '0';
     noteBlocked(boot.bets_blocked);
     check.apply(boot);
+    noteCycle(boot);
     check.start(1000);
     const resumed = boot.round && !over(boot.round) ? boot.round : null;
     if (resumed && family === 'mines') el.minesSelect.value = String(resumed.mines.mine_count);

@@ -330,7 +330,19 @@
         showBalance(r.balance);
         el.lastWin.dataset.winMinor = r.win_minor;
         el.lastWin.textContent = money.format(r.win_minor);
-        say(r.win_minor === '0' ? '' : `You won ${money.format(r.win_minor)}`);
+        // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
+        const stakeMinor = BigInt(r.free_round?.bet_minor ?? r.bet_minor ?? '0');
+        const small = r.win_minor !== '0' && BigInt(r.win_minor) <= stakeMinor;
+        el.lastWin.dataset.celebrate = r.win_minor !== '0' && !small ? 'true' : 'false';
+        if (el.lastWin.previousElementSibling)
+          el.lastWin.previousElementSibling.textContent = small ? 'Returned' : 'Last win';
+        say(
+          r.win_minor === '0'
+            ? ''
+            : small
+              ? `Returned ${money.format(r.win_minor)}`
+              : `You won ${money.format(r.win_minor)}`,
+        );
         check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
         if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins, r.prize_drop);
         if (!el.tournament.hidden) setTimeout(() => void readTournaments(), 300);
