@@ -75,11 +75,18 @@ test('OperatorTransaction rejects bad fields and every missing field', () => {
 });
 
 test('operator envelopes are {success: true, data}', () => {
+  // The audit read's transaction carries its round's replay link, or null (issue 26).
+  const audited = { ...operatorTransaction, round_details_url: 'http://games.test/replay/r_1?sig=x' };
   accepts(OperatorContractResponse, { success: true, data: contract });
-  accepts(OperatorTransactionResponse, { success: true, data: operatorTransaction });
+  accepts(OperatorTransactionResponse, { success: true, data: audited });
+  accepts(OperatorTransactionResponse, { success: true, data: { ...audited, round_details_url: null } });
   rejects(OperatorContractResponse, { success: false, data: contract }, ['success']);
-  rejects(OperatorTransactionResponse, { success: true, data: without(operatorTransaction, 'status') }, [
+  rejects(OperatorTransactionResponse, { success: true, data: without(audited, 'status') }, [
     'data',
     'status',
+  ]);
+  rejects(OperatorTransactionResponse, { success: true, data: operatorTransaction }, [
+    'data',
+    'round_details_url',
   ]);
 });
