@@ -70,6 +70,7 @@ export function renderGamePage(
     <ol class="tournament-board" data-testid="tournament-board"></ol>
   </section>
   <section class="reels" data-testid="reels" aria-label="Reels">${reelCells}</section>
+  <ol class="line-wins" data-testid="line-wins" aria-label="Winning lines" hidden></ol>
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
   <section class="panel" data-testid="controls" aria-label="Game controls">

@@ -17,6 +17,8 @@
     error: byId('game-error'),
     message: byId('game-message'),
     reels: byId('reels'),
+    lineWins: byId('line-wins'),
+    payline: null,
     controls: byId('controls'),
     free: byId('free-rounds'),
     freeCount: byId('free-rounds-count'),
@@ -221,9 +223,24 @@
     if (level === 0) return session.stakes_minor;
     return session.bet_levels.find((l) => l.bet_level === level)?.stakes_minor ?? [];
   }
+  /** The paid stake chosen before free rounds took the selector over (restored after them). */
+  let paidStake = null;
   function fillStakes() {
+    // Free rounds play at the campaign's stake: the selector shows that one, disabled.
+    if (freeRounds) {
+      if (el.stake.dataset.freeRound !== 'true') paidStake = el.stake.value;
+      const option = document.createElement('option');
+      option.value = freeRounds.bet_minor;
+      option.textContent = money.format(freeRounds.bet_minor);
+      el.stake.replaceChildren(option);
+      el.stake.value = freeRounds.bet_minor;
+      el.stake.dataset.freeRound = 'true';
+      el.level.value = '0';
+      return;
+    }
     const level = Number(el.level.value || 0);
-    const previous = el.stake.value;
+    const previous = el.stake.dataset.freeRound === 'true' ? paidStake : el.stake.value;
+    delete el.stake.dataset.freeRound;
     el.stake.replaceChildren();
     for (const bet of stakesFor(level)) {
       const option = document.createElement('option');
@@ -250,27 +267,273 @@
   function setBusy(busy) {
     const off = busy || blocked !== null || check.isOpen() || Date.now() < spinLockedUntil;
     el.spin.disabled = off;
-    el.stake.disabled = off;
-    el.level.disabled = off;
+    el.stake.disabled = off || freeRounds !== null;
+    el.level.disabled = off || freeRounds !== null;
     el.spin.setAttribute('aria-busy', String(busy));
   }
 
-  // ── reels ────────────────────────────────────────────────────────────────────────────────────
-  function showGrid(outcome) {
-    const grids = [outcome?.grid, ...(outcome?.freeSpins ?? []).map((f) => f.grid)].filter(
-      (g) => Array.isArray(g) && g.length > 0,
-    );
-    const grid = grids[grids.length - 1];
-    if (!grid || !el.reels) return;
-    const cells = el.reels.querySelectorAll('[data-testid="reel-cell"]');
-    grid.forEach((reel, r) => {
-      reel.forEach((symbol, row) => {
+  // ── reels: drawn symbols, the spin animation, winning lines ─────────────────────────────────
+  // Each cell shows the title's drawn symbol (GET /gs2c/art/<game>/<NAME>.svg, from the session's
+  // `symbol_art`) as a decorative <img alt="">; the cell itself is role="img" named by the symbol's
+  // spoken name (and holds it as visually hidden text), with data-symbol="<NAME>".
+  const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)');
+  const cellsOf = () => (el.reels ? [...el.reels.querySelectorAll('[data-testid="reel-cell"]')] : []);
+  const artOf = (id) => session.symbol_art?.[id];
+  const nameOf = (id) => session.symbol_names[id] ?? String(id);
+  const labelOf = (id) => artOf(id)?.label ?? nameOf(id);
+  let reelTimer = null;
+  let lineTimer = null;
+  let spinStartedAt = 0;
+  function cellParts(cell) {
+    let img = cell.querySelector('img');
+    let text = cell.querySelector('.sr-only');
+    if (!img) {
+      img = document.createElement('img');
+      img.alt = '';
+      img.decoding = 'async';
+      img.draggable = false;
+      text = document.createElement('span');
+      text.className = 'sr-only';
+      cell.replaceChildren(img, text);
+      cell.setAttribute('role', 'img');
+    }
+    return { img, text };
+  }
+  /** What a cell shows and says: the art, the spoken name, data-symbol="<NAME>". */
+  function paintCell(cell, id) {
+    const { img, text } = cellParts(cell);
+    const art = artOf(id);
+    if (art) img.src = art.path;
+    else img.removeAttribute('src');
+    img.hidden = !art;
+    text.textContent = labelOf(id);
+    cell.setAttribute('aria-label', labelOf(id));
+    cell.dataset.symbol = nameOf(id);
+    cell.dataset.symbolId = String(id);
+  }
+  /** The grid before the first spin: the title's symbols in order (no wild or scatter). */
+  function paintIdleGrid() {
+    const n = session.symbol_names.length;
+    if (n < 3) return;
+    cellsOf().forEach((cell, i) => {
+      paintCell(cell, 2 + ((i * 4 + Math.floor(i / 3)) % (n - 2)));
+    });
+    // The active winning line is drawn over the reels (cell centres on a 500 x 300 box).
+    if (el.reels && !el.payline) {
+      el.payline = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      el.payline.setAttribute('class', 'payline');
+      el.payline.setAttribute('viewBox', '0 0 500 300');
+      el.payline.setAttribute('preserveAspectRatio', 'none');
+      el.payline.setAttribute('aria-hidden', 'true');
+      el.payline.setAttribute('data-testid', 'payline');
+      el.reels.append(el.payline);
+    }
+    // Fetch every symbol once now, so a spin never waits for (or fails on) an image.
+    for (const art of session.symbol_art ?? []) new Image().src = art.path;
+  }
+  /**
+   * Reels spin from the click until the answer has come and a minimum time has passed (GB: 1.5 s,
+   * so the reels stop about 2.2 s after the spin started, before the 2.5 s between spin starts
+   * ends; elsewhere 0.7 s), then stop left to right. With reduced motion nothing moves: the cells
+   * dim while the spin is open and the result shows at once.
+   */
+  function spinMinimumMs() {
+    if (reduceMotion?.matches) return 0;
+    return session.rules?.min_spin_interval_ms ? 1500 : 700;
+  }
+  const STOP_STAGGER_MS = 120;
+  function startReels() {
+    clearLineWins();
+    spinStartedAt = Date.now();
+    if (!el.reels) return;
+    el.reels.setAttribute('aria-busy', 'true');
+    el.reels.dataset.reels = reduceMotion?.matches ? 'waiting' : 'spinning';
+    const cells = cellsOf();
+    for (const cell of cells) cell.dataset.spin = 'spinning';
+    if (reduceMotion?.matches) return;
+    // Blurred symbols pass by: a cheap swap of the (already fetched) art under the CSS roll.
+    const n = session.symbol_art?.length ?? 0;
+    if (n === 0) return;
+    let tick = 0;
+    reelTimer = setInterval(() => {
+      tick++;
+      cells.forEach((cell, i) => {
+        if (cell.dataset.spin !== 'spinning') return;
+        const img = cell.querySelector('img');
+        if (img) img.src = session.symbol_art[(i * 7 + tick * 3 + Math.floor(i / 3)) % n].path;
+      });
+    }, 110);
+  }
+  function endReels() {
+    if (reelTimer) clearInterval(reelTimer);
+    reelTimer = null;
+    if (!el.reels) return;
+    el.reels.removeAttribute('aria-busy');
+    delete el.reels.dataset.reels;
+    for (const cell of cellsOf()) {
+      delete cell.dataset.spin;
+      // A spin that showed nothing (refused, failed): the cell's own symbol again.
+      if (cell.dataset.symbolId) paintCell(cell, Number(cell.dataset.symbolId));
+    }
+  }
+  const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+  /** The grid a spin's answer shows: the base game's (a bought feature's last free spin). */
+  function gridOf(outcome) {
+    if (Array.isArray(outcome?.grid) && outcome.grid.length > 0) return outcome.grid;
+    const free = (outcome?.freeSpins ?? []).map((f) => f.grid).filter((g) => Array.isArray(g) && g.length);
+    return free[free.length - 1] ?? null;
+  }
+  /** Stops the reels on the answer's grid (left to right), then marks the winning lines. */
+  async function landReels(outcome) {
+    const grid = gridOf(outcome);
+    if (!grid || !el.reels) return endReels();
+    await sleep(spinStartedAt + spinMinimumMs() - Date.now());
+    if (reelTimer) clearInterval(reelTimer);
+    reelTimer = null;
+    const cells = cellsOf();
+    const still = reduceMotion?.matches;
+    for (let r = 0; r < grid.length; r++) {
+      grid[r].forEach((symbol, row) => {
         const cell = cells[r * 3 + row];
         if (!cell) return;
-        cell.dataset.symbol = String(symbol);
-        cell.textContent = session.symbol_names[symbol] ?? String(symbol);
+        paintCell(cell, symbol);
+        cell.dataset.spin = still ? '' : 'landing';
       });
+      if (!still && r < grid.length - 1) await sleep(STOP_STAGGER_MS);
+    }
+    if (!still) await sleep(200); // the last reel's settle (game.css: reel-land)
+    for (const cell of cells) delete cell.dataset.spin;
+    el.reels.removeAttribute('aria-busy');
+    delete el.reels.dataset.reels;
+    if (grid === outcome.grid) showLineWins(outcome, grid);
+    else showLineWins({ lineWins: [], freeSpins: outcome.freeSpins }, grid);
+  }
+
+  /** Cells (indexes into the 15) of one line win on `grid`. */
+  function winCells(win, grid) {
+    const out = [];
+    if (win.line >= 0) {
+      const rows = session.paylines?.[win.line];
+      if (!rows) return out;
+      for (let r = 0; r < win.count; r++) out.push(r * 3 + rows[r]);
+      return out;
+    }
+    // Ways: the symbol on reel 1, the symbol or a wild on the next reels.
+    const wild = session.symbol_names.indexOf('WILD');
+    for (let r = 0; r < win.count; r++) {
+      (grid[r] ?? []).forEach((s, row) => {
+        if (s === win.symbol || (r > 0 && s === wild)) out.push(r * 3 + row);
+      });
+    }
+    return out;
+  }
+  function clearLineWins() {
+    if (lineTimer) clearInterval(lineTimer);
+    lineTimer = null;
+    for (const cell of cellsOf()) {
+      delete cell.dataset.win;
+      delete cell.dataset.winLines;
+      delete cell.dataset.lineFocus;
+    }
+    if (el.lineWins) {
+      el.lineWins.replaceChildren();
+      el.lineWins.hidden = true;
+    }
+    el.payline?.replaceChildren();
+    if (el.reels) delete el.reels.dataset.wins;
+  }
+  /** One line at a time: its cells lit, its path drawn over the reels, its entry marked. */
+  function focusLine(index) {
+    const items = el.lineWins ? [...el.lineWins.children] : [];
+    items.forEach((item, i) => {
+      item.dataset.active = String(i === index);
     });
+    const item = items[index];
+    const cellIds = item ? item.dataset.cells.split(' ').map(Number) : [];
+    cellsOf().forEach((cell, i) => {
+      if (cellIds.includes(i)) cell.dataset.lineFocus = 'true';
+      else delete cell.dataset.lineFocus;
+    });
+    if (!el.payline) return;
+    el.payline.replaceChildren();
+    if (!item || item.dataset.line === undefined || Number(item.dataset.line) < 0) return;
+    const rows = session.paylines?.[Number(item.dataset.line)];
+    if (!rows) return;
+    const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline');
+    line.setAttribute('points', rows.map((row, r) => `${r * 100 + 50},${row * 100 + 50}`).join(' '));
+    el.payline.append(line);
+  }
+  /** Marks each winning line's cells and lists the line's win (and scatter and free-spin wins). */
+  function showLineWins(outcome, grid) {
+    clearLineWins();
+    if (!el.lineWins) return;
+    const entries = [];
+    for (const win of outcome.lineWins ?? []) {
+      const name = labelOf(win.symbol);
+      const what =
+        win.line >= 0
+          ? `Line ${win.line + 1}: ${win.count} × ${name}`
+          : `${win.count} × ${name}, ${win.ways} ${win.ways === 1 ? 'way' : 'ways'}`;
+      entries.push({ line: win.line, cells: winCells(win, grid), text: what, minor: win.winMinor });
+    }
+    if (outcome.scatterWinMinor && outcome.scatterWinMinor !== '0') {
+      const scatter = session.symbol_names.indexOf('SCATTER');
+      const cells = [];
+      grid.forEach((reel, r) => {
+        reel.forEach((s, row) => {
+          if (s === scatter) cells.push(r * 3 + row);
+        });
+      });
+      entries.push({
+        line: -2,
+        cells,
+        text: `${cells.length} × ${labelOf(scatter)}`,
+        minor: outcome.scatterWinMinor,
+      });
+    }
+    const free = outcome.freeSpins ?? [];
+    if (free.length > 0) {
+      const total = free.reduce((sum, f) => sum + BigInt(f.winMinor ?? '0'), 0n);
+      entries.push({ line: -3, cells: [], text: `${free.length} free spins`, minor: total.toString() });
+    }
+    if (entries.length === 0) return;
+    const cells = cellsOf();
+    const lit = new Map();
+    const items = entries.map((e, i) => {
+      for (const c of e.cells) lit.set(c, [...(lit.get(c) ?? []), String(i)]);
+      const item = document.createElement('li');
+      item.setAttribute('data-testid', 'line-win');
+      item.dataset.line = String(e.line);
+      item.dataset.cells = e.cells.join(' ');
+      item.dataset.winMinor = String(e.minor);
+      item.tabIndex = 0;
+      const what = document.createElement('span');
+      what.textContent = e.text;
+      const amount = document.createElement('span');
+      amount.className = 'amount';
+      amount.textContent = money.format(String(e.minor));
+      item.append(what, amount);
+      item.addEventListener('mouseenter', () => focusLine(i));
+      item.addEventListener('focus', () => focusLine(i));
+      return item;
+    });
+    for (const [c, wins] of lit) {
+      if (!cells[c]) continue;
+      cells[c].dataset.win = 'true';
+      cells[c].dataset.winLines = wins.join(' ');
+    }
+    el.lineWins.replaceChildren(...items);
+    el.lineWins.hidden = false;
+    if (el.reels) el.reels.dataset.wins = String(entries.length);
+    focusLine(0);
+    // Several wins: each is shown in turn (no movement, so also with reduced motion).
+    if (items.length > 1) {
+      let at = 0;
+      lineTimer = setInterval(() => {
+        at = (at + 1) % items.length;
+        focusLine(at);
+      }, 1400);
+    }
   }
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
@@ -290,6 +553,7 @@
     setBusy(true);
     clearError();
     say('Spinning…');
+    startReels();
     const level = Number(el.level.value || 0);
     const free = freeRounds;
     const body = free
@@ -326,7 +590,7 @@
         if (r.free_round_last) say('That was your last free round.');
       }
       if (r.status === 'completed') {
-        showGrid(r.outcome);
+        await landReels(r.outcome);
         showBalance(r.balance);
         el.lastWin.dataset.winMinor = r.win_minor;
         el.lastWin.textContent = money.format(r.win_minor);
@@ -348,7 +612,7 @@
         if (!el.tournament.hidden) setTimeout(() => void readTournaments(), 300);
         else if (r.prize_drop) showPrizeDrop(r.prize_drop);
       } else if (r.status === 'pending') {
-        showGrid(r.outcome);
+        await landReels(r.outcome);
         el.lastWin.dataset.winMinor = r.win_minor;
         el.lastWin.textContent = money.format(r.win_minor);
         say('The round is still being settled; your balance updates when it completes.');
@@ -373,6 +637,7 @@
       );
       await refreshBalance();
     } finally {
+      endReels();
       spinning = false;
       if (!ended) setBusy(false);
     }
@@ -488,6 +753,11 @@
   // ── free rounds (GET /api/runtime/session: free_rounds) ───────────────────────────────────────
   function showFreeRounds(fr) {
     freeRounds = fr && !fr.declined && fr.rounds_remaining > 0 ? fr : null;
+    // The stake selector shows the free rounds' stake (disabled) until they are spent or declined.
+    if (money && (freeRounds !== null || el.stake.dataset.freeRound === 'true')) {
+      fillStakes();
+      setBusy(spinning);
+    }
     el.free.hidden = freeRounds === null;
     el.game.dataset.freeRounds = freeRounds ? String(freeRounds.rounds_remaining) : '';
     if (!freeRounds) {
@@ -623,6 +893,7 @@
     }
     fillLevels();
     fillStakes();
+    paintIdleGrid();
     el.lastWin.textContent = money.format('0');
     el.lastWin.dataset.winMinor = '0';
     el.game.dataset.state = 'ready';
