@@ -23,7 +23,7 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /** The launch URL carries a bearer secret: the page is never cached and never sent as a referrer. */
-export function pageHeaders(ctx: Context): void {
+function pageHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { PageAsset } from '../pages/assets.js';
+
+/** A static file at `/replay/static/<name>-<content hash>.<ext>`: a new file gets a new URL. */
+export interface PageAsset {
+  path: string;
+  type: string;
+  body: Buffer;
+}
 
 /** The replay page's script and style sheet, served as written under content-hashed paths. */
 export interface ReplayAssets {

@@ -1,6 +1,6 @@
 import type { Pool } from '@opi/db';
+import { formatMultiplier } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
-import { presentFairness, type RoundRow } from '../crash/runtime.js';
 
 /*
  * What a replay page shows of one round: the stored round as it was recorded (rounds row, its
@@ -50,7 +50,7 @@ export interface ReplayRound {
   balance_before_minor: string | null;
   balance_after_minor: string | null;
   /** Crash: the public fairness record (server seed and crash point only once the round has ended). */
-  fairness: ReturnType<typeof presentFairness> | null;
+  fairness: FairnessView | null;
   /** Crash: the cash-out (hundredths) and its time after the start, the auto target, the round's state. */
   crash: {
     state: string;
@@ -60,6 +60,75 @@ export interface ReplayRound {
     cashout_ms: number | null;
     crash_cents: number | null;
   } | null;
+}
+
+/**
+ * The public fairness record of a crash round, as `GET /games/fairness/<round_id>` and the crash
+ * page present it (crash/runtime.ts presentFairness; the fields of @opi/games FairnessRecord): the
+ * server seed and the crash point only once the round has ended (docs/crash.md).
+ */
+export interface FairnessView {
+  scheme: string;
+  round_id: string;
+  symbol: string;
+  rtp: string;
+  chain: { chain_id: string; terminal_hash: string; length: number; created_at: string };
+  nonce: number;
+  commitment: string;
+  client_seed: string;
+  server_seed: string | null;
+  crash_point: string | null;
+  state: string;
+  cashout_multiplier: string | null;
+  cashout_ms: number | null;
+}
+
+/** The crash round states after which the seed may be revealed (crash/runtime.ts ENDED). */
+const CRASH_ENDED = new Set(['cashed_out', 'crashed', 'cancelling', 'cancelled', 'rejected']);
+
+interface CrashRow {
+  round_id: string;
+  symbol: string;
+  state: string;
+  stake_minor: bigint;
+  rtp: string;
+  scheme: string;
+  chain_id: string;
+  nonce: number;
+  commitment: string;
+  client_seed: string;
+  auto_cashout_cents: number | null;
+  cashout_cents: number | null;
+  cashout_ms: number | null;
+  server_seed: string | null;
+  crash_cents: number | null;
+  terminal_hash: string;
+  chain_length: number;
+  chain_created_at: Date;
+}
+
+function fairnessOf(r: CrashRow): FairnessView {
+  const revealed = CRASH_ENDED.has(r.state);
+  return {
+    scheme: r.scheme,
+    round_id: r.round_id,
+    symbol: r.symbol,
+    rtp: r.rtp,
+    chain: {
+      chain_id: r.chain_id,
+      terminal_hash: r.terminal_hash,
+      length: r.chain_length,
+      created_at: r.chain_created_at.toISOString(),
+    },
+    nonce: r.nonce,
+    commitment: r.commitment,
+    client_seed: r.client_seed,
+    server_seed: revealed ? r.server_seed : null,
+    crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
+    state: r.state,
+    cashout_multiplier: r.cashout_cents === null ? null : formatMultiplier(r.cashout_cents),
+    cashout_ms: r.cashout_ms,
+  };
 }
 
 const FAMILY_BY_SYMBOL: Record<string, ReplayFamily> = { cnmines: 'mines', cnhilo: 'hilo', cndice: 'dice' };
@@ -155,8 +224,10 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
       [roundId],
     ),
     family === 'crash'
-      ? pool.query<RoundRow>(
-          `SELECT cr.*, trim(cr.currency) AS currency, ch.terminal_hash, ch.length AS chain_length,
+      ? pool.query<CrashRow>(
+          `SELECT cr.round_id, cr.symbol, cr.state, cr.stake_minor, cr.rtp, cr.scheme, cr.chain_id, cr.nonce,
+                  cr.commitment, cr.client_seed, cr.auto_cashout_cents, cr.cashout_cents, cr.cashout_ms,
+                  cr.server_seed, cr.crash_cents, ch.terminal_hash, ch.length AS chain_length,
                   ch.created_at AS chain_created_at
            FROM crash_rounds cr JOIN crash_seed_chains ch ON ch.chain_id = cr.chain_id
            WHERE cr.round_id = $1 AND cr.mode = 'operator-wallet'`,
@@ -173,7 +244,7 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
   const bal = balances(walletSteps, r.currency);
   const cr = crash?.rows[0] ?? null;
   // The fairness record reveals the seed and crash point only once the round has ended.
-  const fairness = cr ? presentFairness(cr) : null;
+  const fairness = cr ? fairnessOf(cr) : null;
   return {
     round_id: r.round_id,
     symbol: r.symbol,

@@ -13,9 +13,9 @@ import {
   symbolLabel,
 } from '@opi/games';
 import { minorToDecimalString } from '@opi/money';
-import { escapeHtml as esc } from '../pages/render.js';
 import type { ReplayAssets } from './assets.js';
 import type { ReplayRound, ReplayStage } from './data.js';
+import { escapeHtml as esc } from './headers.js';
 
 /*
  * The replay page, rendered on the server from the stored round: plain markup with escaped text
@@ -397,7 +397,7 @@ export function renderReplayPage(r: ReplayRound, assets: ReplayAssets): string {
   }
   if (r.stuck)
     markers.push('<span class="marker stuck" data-testid="replay-stuck">Under review by the casino</span>');
-  const crashData = r.family === 'crash' && shown && r.fairness ? r.fairness : null;
+  const crashData = r.family === 'crash' && shown && r.fairness?.server_seed ? r.fairness : null;
   return `${head(`${r.title}: round replay`, assets, true)}
 <body>
 <main class="replay" data-testid="replay"${attr('data-round-id', r.round_id)}${attr('data-symbol', r.symbol)}${attr('data-family', r.family)}${attr('data-status', r.status)}>

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG, SYMBOL_NAMES } from '@opi/games';
+import { createSecretBox } from '@opi/db';
+import { CATALOG, chainSeed, crashPointCents, SYMBOL_NAMES } from '@opi/games';
 import { replayLinkKey, roundDetailsPath, shareReplayUrl } from '@opi/signing';
 import { call, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
@@ -25,6 +26,7 @@ import { PAGE_CSP } from '../pages/routes.js';
 const OP = 'op_replay';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
 const key = replayLinkKey(SERVICE_SECRET);
+const box = createSecretBox(SERVICE_SECRET);
 const FAST = { initialRetryMs: 50, maxRetryMs: 200, debitAttemptsBeforeRollback: 3 };
 
 let w: PlayWorld;
@@ -36,7 +38,14 @@ let taskQueue: string;
 before(async () => {
   w = await startPlayWorld({
     queue: 'replay',
-    operators: [{ id: OP, titles: [slot.symbol] }],
+    operatorWalletTitles: ['cnmines'],
+    operators: [
+      {
+        id: OP,
+        titles: [slot.symbol, 'cnmines', 'dcrash1'],
+        settings: { default_currency: 'EUR', allowed_currencies: ['EUR', 'USD'] },
+      },
+    ],
     worker: { settlement: { walletTimeoutMs: 2_000, stuckAfterAttempts: 2 } },
     client: true,
   });
@@ -236,5 +245,104 @@ describe('statuses', () => {
     } finally {
       await admin.setFaults({});
     }
+  });
+});
+
+describe('nothing is revealed early', () => {
+  test('an open Mines round shows its picks but not its layout', async () => {
+    const ext = `rp-${randomUUID().slice(0, 10)}`;
+    await admin.createPlayer({ operatorId: OP, playerId: ext, currency: 'EUR', balanceMinor: 100_000 });
+    const l = await w.launch(w.key, { symbol: 'cnmines', external_player_id: ext, currency: 'EUR' });
+    const ex = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', {
+      body: { grant: l.grant },
+    });
+    assert.equal(ex.status, 200, ex.text);
+    const native = (path: string, body: Record<string, unknown>) =>
+      call(h.game, 'POST', `/api/runtime/native/${path}`, {
+        headers: { 'x-session-token': ex.json.token },
+        body,
+      });
+    const b = await native('bet', { stake_minor: 1000, mines: 5 });
+    assert.equal(b.status, 200, b.text);
+    const roundId = b.json.round.round_id as string;
+    const { rows } = await h.db.pool.query(`SELECT outcome FROM rounds WHERE round_id = $1`, [roundId]);
+    const mines: number[] = rows[0].outcome.mines;
+    const cell = Array.from({ length: 25 }, (_, i) => i).find((i) => !mines.includes(i))!;
+    assert.equal((await native('action', { round_id: roundId, action: 'reveal', cell })).status, 200);
+    const page = await get(roundDetailsPath(key, roundId));
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.text, /data-testid="replay-status" data-status="open"/);
+    assert.match(page.text, /data-mines-shown="false"/);
+    assert.deepEqual(
+      attrs(page.text, 'replay-mine-cell', 'data-state').filter((s) => s !== 'hidden'),
+      ['safe'],
+    );
+    assert.ok(!page.text.includes('application/json'), 'no data block');
+    assert.ok(!page.text.includes(JSON.stringify(mines)), 'the layout is nowhere on the page');
+    assert.deepEqual(attrs(page.text, 'replay-stage', 'data-action'), ['bet', 'reveal']);
+    // Once cashed out, the layout is shown.
+    assert.equal((await native('action', { round_id: roundId, action: 'cashout' })).status, 200);
+    await until('settled', async () => {
+      const r = await h.db.pool.query(`SELECT status FROM rounds WHERE round_id = $1`, [roundId]);
+      return r.rows[0].status === 'completed';
+    });
+    const done = await get(roundDetailsPath(key, roundId));
+    assert.deepEqual(
+      attrs(done.text, 'replay-mine-cell', 'data-state')
+        .map((s, i) => [s, i] as const)
+        .filter(([s]) => s === 'mine')
+        .map(([, i]) => i),
+      [...mines].sort((a, c) => a - c),
+    );
+  });
+
+  test('a running crash round shows no server seed and no crash point until it ends', async () => {
+    const ext = `rp-${randomUUID().slice(0, 10)}`;
+    await admin.createPlayer({ operatorId: OP, playerId: ext, currency: 'USD', balanceMinor: 100_000 });
+    const l = await w.launch(w.key, { symbol: 'dcrash1', external_player_id: ext, currency: 'USD' });
+    const auth = await call(h.game, 'POST', '/api/runtime/crash/authorize', {
+      headers: { 'x-login-grant': l.login! },
+    });
+    assert.equal(auth.status, 200, auth.text);
+    const rt = (method: string, path: string, body?: unknown) =>
+      call(h.game, method, `/api/runtime/crash${path}`, {
+        headers: { 'x-session-token': auth.json.session_token },
+        ...(body === undefined ? {} : { body }),
+      });
+    const state = await rt('GET', '/state');
+    const { rows: chains } = await h.db.pool.query(
+      `SELECT c.root_seed_enc, c.length, c.next_position FROM crash_seed_chains c JOIN players p ON p.player_id = c.player_id
+       WHERE p.external_player_id = $1 AND p.operator_id = $2 AND c.symbol = 'dcrash1' AND c.exhausted_at IS NULL`,
+      [ext, OP],
+    );
+    const chain = chains[0]!;
+    const seed = chainSeed(box.decrypt(chain.root_seed_enc), chain.length, chain.next_position);
+    let clientSeed = '';
+    for (let i = 0; !clientSeed; i++) {
+      if (crashPointCents(seed, `late-${i}`, chain.next_position, '97.00') >= 3000) clientSeed = `late-${i}`;
+    }
+    const placed = await rt('POST', '/bet', {
+      stake_minor: 100,
+      client_seed: clientSeed,
+      commitment: state.json.next.commitment,
+    });
+    assert.equal(placed.status, 200, placed.text);
+    const roundId = placed.json.round.round_id as string;
+    await until('running', async () => (await rt('GET', `/rounds/${roundId}`)).json.state === 'running');
+    const running = await get(roundDetailsPath(key, roundId));
+    assert.equal(running.status, 200, running.text);
+    assert.match(running.text, /data-testid="replay-status" data-status="open"/);
+    assert.ok(!running.text.includes(seed), 'the server seed is not on the page');
+    assert.match(running.text, /data-testid="fairness-result" data-result="unrevealed"/);
+    assert.match(running.text, /data-testid="replay-crash-point">not yet revealed/);
+    assert.ok(!running.text.includes('id="replay-data"'), 'no fairness data block before the end');
+    // Cashed out: the round has ended and the seed is revealed.
+    await until('cashed out', async () => {
+      const out = await rt('POST', '/cashout', { round_id: roundId });
+      return out.status === 200 && out.json.round.state === 'cashed_out';
+    });
+    const ended = await get(roundDetailsPath(key, roundId));
+    assert.ok(ended.text.includes(seed), 'the server seed is revealed once the round has ended');
+    assert.match(ended.text, /data-testid="fairness-result" data-result="checking"/);
   });
 });

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { verifyReplayLink } from '@opi/signing';
 import type { GameDeps } from '../deps.js';
-import { pageHeaders } from '../pages/routes.js';
 import { loadReplayAssets } from './assets.js';
 import { loadReplay } from './data.js';
+import { replayPageHeaders } from './headers.js';
 import { renderReplayError, renderReplayPage } from './render.js';
 
 const one = (v: string | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -27,7 +27,7 @@ export function replayRoutes(deps: Pick<GameDeps, 'pool' | 'replayKey'>): Router
     ctx.body = asset.body;
   });
   router.get('/:round_id', async (ctx) => {
-    pageHeaders(ctx);
+    replayPageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     const repeated = Array.isArray(ctx.query.sig) || Array.isArray(ctx.query.exp);
     const check = repeated
