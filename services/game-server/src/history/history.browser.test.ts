@@ -212,7 +212,7 @@ for (const family of ['slot', 'native', 'crash'] as const) {
   }
 }
 
-test('slot page: "More" pages through older rounds (25 rounds, 20 a page), within 90 days only', async () => {
+test('slot page: "More" pages through older rounds (25 rounds, 20 a page), within 90 days only; a round that ends while open is listed', async () => {
   const player = `hist-more-${randomUUID().slice(0, 8)}`;
   await admin.createPlayer({ operatorId: OP, playerId: player, currency: 'EUR', balanceMinor: 1_000_000 });
   const l = await launch('slot', player);
@@ -247,6 +247,26 @@ test('slot page: "More" pages through older rounds (25 rounds, 20 a page), withi
     assert.equal(ids[24], `${l.sessionId}-h24`);
     assert.ok(!ids.includes(`${l.sessionId}-hold`), 'not older than 90 days');
     await until('no more pages', async () => !(await hook(page, 'history-more').isVisible()));
+
+    // While open, the panel reads the list again when a round ends (the page's balance changes):
+    // a round written now is listed first without reopening.
+    await h.db.pool.query(
+      `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
+                           bet_minor, win_minor, intent)
+       SELECT $1, operator_id, session_id, player_id, symbol, provider_id, currency, 'completed', 100, 0, '{}'::jsonb
+       FROM sessions WHERE session_id = $2`,
+      [`${l.sessionId}-new`, l.sessionId],
+    );
+    const reread = page.waitForResponse((r) => r.url().includes('/api/runtime/history'));
+    await hook(page, 'game-balance').evaluate((e) => {
+      (e as HTMLElement).dataset.balanceMinor = '1';
+    });
+    assert.equal((await reread).status(), 200);
+    await until(
+      'the new round is listed first',
+      async () => (await listed(page))[0] === `${l.sessionId}-new`,
+    );
+    assert.equal((await listed(page)).length, 20, 'the first page again');
     assert.deepEqual(o.problems, []);
   } finally {
     await o.context.close();

@@ -60,6 +60,8 @@ window.GameHistory = (() => {
       return new Intl.NumberFormat(lang, {
         style: 'currency',
         currency,
+        // As the game pages show money: the code, not a symbol ("EUR 1.00").
+        currencyDisplay: 'code',
         minimumFractionDigits: fraction,
         maximumFractionDigits: fraction,
       }).format(Number(decimal));
