@@ -30,8 +30,12 @@ export function routesOf(app: Koa): string[] {
   return [...out].sort();
 }
 
-/** The players' side: pages, their static files, the runtime routes a page calls. */
-const PLAYER = /^(GET|POST) \/(gs2c|games|native)(\/|$)|^(GET|POST) \/api\/runtime(\/|$)/;
+/**
+ * The players' side: pages, their static files, the runtime routes a page calls, the replay page
+ * of a round (signed link) and the game origin's favicon.
+ */
+const PLAYER =
+  /^(GET|POST) \/(gs2c|games|native|replay)(\/|$)|^(GET|POST) \/api\/runtime(\/|$)|^GET \/favicon\.ico$/;
 /** The operators' side: the provider, audit, admin and staff APIs and the OpenAPI document. */
 const OPERATOR = /^\w+ \/(api\/(provider|operator|admin|staff)\/|openapi|docs)/;
 const SHARED = new Set(['GET /health', 'GET /ready']);
@@ -76,6 +80,7 @@ describe('the two services serve two audiences', () => {
       'POST /api/runtime/spin',
       'GET /api/runtime/events',
       'GET /native/:slug/',
+      'GET /replay/:round_id',
     ])
       assert.ok(game.includes(r), `game server lacks ${r}: ${game.join(', ')}`);
   });
