@@ -124,7 +124,7 @@ async function openPanel(page: Page, tap: boolean): Promise<void> {
 
 async function listed(page: Page): Promise<string[]> {
   return hook(page, 'history-item').evaluateAll((els) =>
-    els.map((e) => (e as HTMLElement).dataset.roundId ?? ''),
+    els.map((e) => e.getAttribute('data-round-id') ?? ''),
   );
 }
 
@@ -159,7 +159,9 @@ async function assertFits(page: Page, width: number): Promise<void> {
       `${id} fits ${width}px: ${JSON.stringify(box)}`,
     );
   }
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = (await page.evaluate(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  )) as number;
   assert.ok(overflow <= 0, `no sideways scroll (${overflow}px)`);
 }
 
@@ -258,9 +260,7 @@ test('slot page: "More" pages through older rounds (25 rounds, 20 a page), withi
       [`${l.sessionId}-new`, l.sessionId],
     );
     const reread = page.waitForResponse((r) => r.url().includes('/api/runtime/history'));
-    await hook(page, 'game-balance').evaluate((e) => {
-      (e as HTMLElement).dataset.balanceMinor = '1';
-    });
+    await hook(page, 'game-balance').evaluate((e) => e.setAttribute('data-balance-minor', '1'));
     assert.equal((await reread).status(), 200);
     await until(
       'the new round is listed first',
