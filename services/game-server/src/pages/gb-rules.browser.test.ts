@@ -40,12 +40,17 @@ before(async () => {
 });
 after(() => w.close());
 
-async function launch(op: string, symbol: string, currency: string): Promise<string> {
+async function launch(
+  op: string,
+  symbol: string,
+  currency: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const player = `gb26p-${randomUUID().slice(0, 8)}`;
   await admin.createPlayer({ operatorId: op, playerId: player, currency, balanceMinor: 10_000_000 });
   const res = await call(h.base, 'POST', '/api/provider/v1/launch-url', {
     key: keys[op]!,
-    body: { symbol, currency, external_player_id: player },
+    body: { symbol, currency, external_player_id: player, ...extra },
   });
   assert.equal(res.status, 200, res.text);
   return res.json.launch_url;
@@ -244,5 +249,29 @@ test('crash page: an automatic cash-out at 1.01x on the smallest stake returns t
     assert.deepEqual(o.problems, []);
   } finally {
     await o.context.close();
+  }
+});
+
+test('GB slot page (phone): the stake selector offers only stakes within the cap (GBP 2 without an age band, GBP 5 for 25+)', async () => {
+  for (const [extra, cap] of [
+    [{}, 200n],
+    [{ age_band: '25+' }, 500n],
+  ] as const) {
+    const o = await open(MOBILE, await launch(OP_GB, slot.symbol, 'GBP', extra));
+    try {
+      const { page } = o;
+      const values = await hook(page, 'stake-select')
+        .locator('option')
+        .evaluateAll((os) => os.map((x) => (x as unknown as { value: string }).value));
+      assert.ok(values.length > 0);
+      for (const v of values) assert.ok(BigInt(v) <= cap, `stake ${v} offered above the cap ${cap}`);
+      assert.ok(
+        values.some((v) => BigInt(v) > cap / 2n),
+        `the largest stakes up to the cap are offered: ${values.join(',')}`,
+      );
+      assert.deepEqual(o.problems, []);
+    } finally {
+      await o.context.close();
+    }
   }
 });
