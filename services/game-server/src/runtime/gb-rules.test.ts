@@ -251,7 +251,7 @@ async function openSlot(k: string, body: Record<string, unknown>, op = OP_GB) {
   });
   return { ...l, token: l.token! };
 }
-const spin = (token: string, bet: bigint | string) => w.spin(token, { bet_minor: String(bet) });
+const spin = (token: string, bet: bigint | string | number) => w.spin(token, { bet_minor: String(bet) });
 
 function assertAboveCap(res: { status: number; json: any; text: string }, cap: number) {
   assert.equal(res.status, 422, res.text);
