@@ -247,7 +247,7 @@ export async function createLaunch(
     { currency, ageBand: req.age_band ?? null },
   );
   // GB slot stakes are capped per currency (a fixed table): a currency without a cap is refused.
-  rule(gbStakeCapKnown(rules, family, currency));
+  rule(gbStakeCapKnown(rules, family));
   // The runtime last: a request the runtime would refuse anyway gets its own status first, and
   // neither 503 nor 502 writes anything.
   const launchPath = runtimePathOf(game);

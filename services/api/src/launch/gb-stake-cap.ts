@@ -6,11 +6,7 @@ import type { RuleResult } from './rules.js';
  * @opi/contract): a GB slot launch in a currency the table does not list would have no cap, so it
  * is refused (422 at body.currency) rather than played uncapped. Other families and jurisdictions pass.
  */
-export function gbStakeCapKnown(
-  rules: JurisdictionRules,
-  family: string,
-  currency: string,
-): RuleResult<true> {
+export function gbStakeCapKnown(rules: JurisdictionRules, family: string): RuleResult<true> {
   const slot = family === 'prov_a' || family === 'prov_b';
   if (slot && isGb(rules.jurisdiction) && rules.max_stake_minor === null) {
     return {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { CLIENT_SEED, findEntry } from '@opi/games';
+import { refuseAutoBet } from '@opi/play/sessions/gb-rules';
 import { findCrashSession } from '@opi/play/sessions/runtime-session';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
 import { readBody } from '@opi/service-kit/http/body';
@@ -13,7 +14,6 @@ import { checkLoginGrant, exchangeLoginGrant } from './authorization.js';
 import { createDemoSession, findDemoSession } from './demo.js';
 import { crashPageHeaders, loadCrashAssets, renderCrashError, renderCrashPage } from './page.js';
 import { type Actor, crashRuntime, presentFairness, type RoundRow } from './runtime.js';
-import { refuseAutoBet } from '@opi/play/sessions/gb-rules';
 
 export const BetRequest = z.object({
   /** The stake in minor units of the session currency (an integer, or a string of digits). */

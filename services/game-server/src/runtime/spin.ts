@@ -10,13 +10,13 @@ import {
 } from '@opi/play/jackpots/spin-jackpot';
 import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
+import { stakeAboveCapError } from '@opi/play/sessions/gb-rules';
 import {
   realityCheckDueError,
   refuseAutoplayTurbo,
   type SpinRulesRow,
   spinTooSoonError,
 } from '@opi/play/sessions/jurisdiction-rules';
-import { stakeAboveCapError } from '@opi/play/sessions/gb-rules';
 import { loadOperator } from '@opi/play/sessions/operators';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import {
