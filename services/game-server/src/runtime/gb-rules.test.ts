@@ -22,10 +22,10 @@ let key: string;
 
 before(async () => {
   const settings = { default_currency: 'GBP', allowed_currencies: ['GBP', 'EUR', 'USD', 'JPY'] };
-  const titles = [slot.symbol, 'cndice', 'dcrash1'];
+  const titles = [slot.symbol, 'cndice', 'cnmines', 'dcrash1'];
   w = await startPlayWorld({
     queue: 'gb-rules-26',
-    operatorWalletTitles: ['cndice'],
+    operatorWalletTitles: ['cndice', 'cnmines'],
     operators: [
       { id: OP_GB, titles, settings: { ...settings, default_jurisdiction: 'GB' } },
       { id: OP, titles, settings },
@@ -104,6 +104,47 @@ describe('GB native titles', () => {
       Number(rows[0]!.gap_ms) >= 5000,
       `the next round started ${rows[0]!.gap_ms} ms after the cycle ended`,
     );
+  });
+
+  test('Mines: the bet does not end the cycle, the final reveal does; the next bet right after is 429', async () => {
+    const l = await w.launch(keyGb, {
+      symbol: 'cnmines',
+      currency: 'GBP',
+      external_player_id: await newPlayer(OP_GB),
+    });
+    const ex = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', {
+      body: { grant: l.url.searchParams.get('grant') },
+    });
+    assert.equal(ex.status, 200, ex.text);
+    const token = ex.json.token as string;
+    const bet = () => runtime(token, 'POST', '/api/runtime/native/bet', { stake_minor: 100, mines: 24 });
+    const first = await bet();
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.json.round.status, 'playing', first.text);
+    const before = await h.db.pool.query(`SELECT last_cycle_ended_at FROM sessions WHERE session_id = $1`, [
+      l.sessionId,
+    ]);
+    assert.equal(before.rows[0].last_cycle_ended_at, null, 'an open round has not ended its cycle');
+    // 24 mines of 25 cells: the reveal ends the round (a mine, or the one safe cell: all revealed).
+    const reveal = await runtime(token, 'POST', '/api/runtime/native/action', {
+      round_id: first.json.round.round_id,
+      action: 'reveal',
+      cell: 0,
+    });
+    assert.equal(reveal.status, 200, reveal.text);
+    await until('the round is completed', async () => {
+      const { rows } = await h.db.pool.query(`SELECT status FROM rounds WHERE round_id = $1`, [
+        first.json.round.round_id,
+      ]);
+      return rows[0]?.status === 'completed';
+    });
+    const after = await h.db.pool.query(`SELECT last_cycle_ended_at FROM sessions WHERE session_id = $1`, [
+      l.sessionId,
+    ]);
+    assert.ok(after.rows[0].last_cycle_ended_at instanceof Date, 'the final stage ended the cycle');
+    const tooSoon = await bet();
+    assertTooSoon(tooSoon);
+    assert.equal(await countRounds(l.sessionId), 1, 'the refused bet wrote nothing');
   });
 
   test('two concurrent bets: neither passes within the 5 s; after them only one starts a round', async () => {
