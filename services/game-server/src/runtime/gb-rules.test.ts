@@ -336,9 +336,17 @@ describe('GB slot stake caps', () => {
     ]);
     assert.equal(rows[0].age_band, '25+');
     assertAboveCap(await spin(adult.token, 600), 500);
+    // A special bet costs bet x level: within the cap per stake, above it in cost, is refused too.
+    const special = await w.spin(adult.token, { bet_minor: '200', mode: 'special', bet_level: 5 });
+    assert.equal(special.status, 422, special.text);
+    assert.equal(special.json.error, 'stake_above_cap', special.text);
+    assert.deepEqual(special.json.detail[0].loc, ['body', 'bet_level']);
     const read = await runtime(adult.token, 'GET', '/api/runtime/session');
     const stakes = (read.json.stakes_minor as string[]).map(BigInt);
     assert.ok(stakes.every((s) => s <= 500n) && stakes.some((s) => s > 200n), stakes.join(','));
+    for (const level of read.json.bet_levels as { bet_level: number; stakes_minor: string[] }[])
+      for (const st of level.stakes_minor)
+        assert.ok(BigInt(st) * BigInt(level.bet_level) <= 500n, `level ${level.bet_level} stake ${st}`);
     const ok = await spin(adult.token, stakes.filter((s) => s > 200n).pop()!);
     assert.equal(ok.status, 200, ok.text);
     // The relaunch sets the band (and the cap) again.
