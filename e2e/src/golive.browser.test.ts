@@ -95,7 +95,7 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.equal(s.target.started_default_stack, true);
   assert.deepEqual(s.target.devices, ['desktop', 'phone-portrait']);
   // One line per go-live item, and none failed.
-  assert.equal(s.items.length, 22);
+  assert.equal(s.items.length, 24);
   for (const i of s.items) assert.notEqual(i.status, 'fail', `${i.id}: ${i.detail}`);
   for (const id of [
     'health',
@@ -117,6 +117,8 @@ test('with no configuration the suite starts the default stack, and the CI subse
     'wallet_cancel_rollback',
     'idempotency',
     'promo_win_credit',
+    'replay_link',
+    'history_panel',
   ])
     assert.equal(run.item(id).status, 'pass', `${id}: ${run.item(id).detail}`);
   // Played on the slot title; the native and crash titles are reported not applicable.
@@ -155,7 +157,13 @@ test('with no configuration the suite starts the default stack, and the CI subse
   assert.ok(existsSync(path.join(run.outputDir, 'html', 'index.html')));
   // The summary is one line per item and per run.
   const text = readFileSync(path.join(run.outputDir, 'summary.json'), 'utf8');
-  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 22);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"id":')).length, 24);
+  // Issue 26: the replay link and the history panel on every game and device run; GB cycles and caps.
+  assert.match(run.item('replay_link').detail, /^passed on 6 game\/device runs: /);
+  assert.match(run.item('history_panel').detail, /^passed on 6 game\/device runs: /);
+  assert.match(run.item('jurisdiction_rules').detail, /stake_above_cap|lower bet limit/);
+  assert.match(run.item('jurisdiction_rules').detail, /cnmines: .*429 cycle_too_soon/);
+  assert.match(run.item('jurisdiction_rules').detail, /dcrash2: .*429 cycle_too_soon/);
 });
 
 describe('the suite fails with a clear report', () => {

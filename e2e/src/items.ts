@@ -26,7 +26,9 @@ export type ItemId =
   | 'jurisdiction_rules'
   | 'free_rounds'
   | 'player_protection'
-  | 'promo_win_credit';
+  | 'promo_win_credit'
+  | 'replay_link'
+  | 'history_panel';
 
 export interface GoLiveItem {
   id: ItemId;
@@ -135,8 +137,10 @@ export const ITEMS: readonly GoLiveItem[] = [
   },
   {
     id: 'jurisdiction_rules',
-    item: 'Jurisdiction rules (issue 18): a GB launch reports its rules and the server enforces 2.5 s between slot spins.',
-    how: "A launch of an expected slot title with jurisdiction GB answers rules {jurisdiction: GB, min_spin_interval_ms: 2500, autoplay: false, turbo: false}; a second spin sent with the launch URL's token within 2.5 s of the first is answered 429 spin_too_soon.",
+    item: 'Jurisdiction rules (issues 18 and 26): a GB launch reports its rules and the server enforces 2.5 s between slot spins, the stake cap, and 5 s between native and crash game cycles.',
+    how:
+      "Slot stake cap (issue 26): the GB launch's rules name max_stake_minor, and a spin above it is answered 422 stake_above_cap. Native and crash (issue 26), per expected title of each: a GB launch reports min_cycle_interval_ms 5000 and no autoplay. " +
+      "A launch of an expected slot title with jurisdiction GB answers rules {jurisdiction: GB, min_spin_interval_ms: 2500, autoplay: false, turbo: false}; a second spin sent with the launch URL's token within 2.5 s of the first is answered 429 spin_too_soon.",
   },
   {
     id: 'free_rounds',
@@ -152,6 +156,16 @@ export const ITEMS: readonly GoLiveItem[] = [
     id: 'promo_win_credit',
     item: "Promotional payouts (issue 25): the operator's wallet accepts a promo_win credit with no open round and no debit, idempotently.",
     how: "With an admin staff account of the operator (GOLIVE_STAFF_USERNAME/GOLIVE_STAFF_PASSWORD): POST /api/staff/v1/operators/{operator}/wallet-diagnostics for the diagnostics' test player in the run's currency; its promo_win check is the evidence (a promo_win credit of the minimum bet in a payout-like round with no debit, balance raised by exactly that; the same credit again answers the original result and credits once; then rolled back), with the run's audit id. Not checkable without a staff account: the credit is signed with the wallet secret, which only the platform holds.",
+  },
+  {
+    id: 'replay_link',
+    item: "Round evidence (issue 26): a played round's replay link renders for the operator.",
+    how: "Per game and device, after the round settled: the audit API's round_details_url opens (200) the round's replay page on the game origin, naming the round, completed, with the stake and return the audit API shows, and the family's view (the reels, the stages or the curve); a share link from POST /api/operator/v1/rounds/{round_id}/replay-url opens the same round.",
+  },
+  {
+    id: 'history_panel',
+    item: "The player's own history (issue 26): every game page has a history panel listing the played round with its replay link.",
+    how: "Per game and device, after the round settled: the page's History button opens the panel, which lists the round with its stake and return and a link to its replay page; the panel closes again.",
   },
 ];
 

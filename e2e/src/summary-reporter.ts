@@ -61,12 +61,14 @@ export function combine(id: string, records: ItemRecord[], devicesRun: Set<strin
   const runsOf = (rs: ItemRecord[]) =>
     new Set(rs.filter((r) => r.game).map((r) => `${r.game} on ${r.device}`)).size;
   if (fails.length) return line('fail', list(fails));
-  if (id === 'launch_opens' && ![...devicesRun].some((d) => MOBILE.has(d)))
+  // Pages on desktop and on a phone: the launch itself, and the history panel (issue 26).
+  const bothDevices = id === 'launch_opens' || id === 'history_panel';
+  if (bothDevices && ![...devicesRun].some((d) => MOBILE.has(d)))
     return line(
       'fail',
       `not checked on mobile (no phone or tablet project ran); desktop: ${list(passes, 2)}`,
     );
-  if (id === 'launch_opens' && !devicesRun.has('desktop'))
+  if (bothDevices && !devicesRun.has('desktop'))
     return line(
       'fail',
       `not checked on desktop (the desktop project did not run); mobile: ${list(passes, 2)}`,

@@ -73,6 +73,8 @@ for (const game of settings.play) {
       'callback_signature',
       'wallet_callbacks',
       'audit_visible',
+      'replay_link',
+      'history_panel',
       'page_clean',
       'close_return',
     );
@@ -245,6 +247,73 @@ for (const game of settings.play) {
         'callback_signature',
         `the operator wallet accepted the signed balance, debit and credit callbacks of round ${played.roundId}`,
       );
+
+      // ── the player's own history on the page (issue 26) ──────────────────────────────────
+      await rec.check('history_panel', "the page's history panel lists the round", async () => {
+        await expect(hook(page, 'history-button')).toBeVisible({ timeout: stepMs });
+        await press(page, 'history-button', hasTouch);
+        await expect(hook(page, 'history-panel')).toBeVisible({ timeout: stepMs });
+        const item = page.locator(`[data-testid="history-item"][data-round-id="${played.roundId}"]`);
+        await expect(item).toBeVisible({ timeout: stepMs });
+        const href = (await item.locator('[data-testid="history-replay"]').getAttribute('href')) ?? '';
+        if (!href.includes(`/replay/${encodeURIComponent(played.roundId)}?sig=`))
+          throw new Error(`the round's history entry links to ${href || 'nothing'}, not its replay page`);
+        const text = ((await item.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+        await press(page, 'history-close', hasTouch);
+        await expect(hook(page, 'history-panel')).toBeHidden({ timeout: stepMs });
+        return {
+          value: undefined,
+          detail: `round ${played.roundId} listed ("${text.slice(0, 120)}"), linking to its replay`,
+        };
+      });
+
+      // ── the round's replay page, from the operator's links (issue 26) ───────────────────
+      await rec.check('replay_link', "the round's replay link renders", async () => {
+        const round = (await api.getRound(played.roundId)).data as { round_details_url?: string | null };
+        const links: [string, string][] = [];
+        if (!round.round_details_url) throw new Error('the audit API gives the round no round_details_url');
+        links.push(['round_details_url', round.round_details_url]);
+        const share = await api.createReplayUrl(played.roundId).catch((err: unknown) => {
+          throw new Error(`POST replay-url refused: ${describeApiError(err)}`);
+        });
+        links.push(['share link', share.data.url]);
+        const view = await page.context().newPage();
+        try {
+          const seen: string[] = [];
+          for (const [name, link] of links) {
+            const res = await view.goto(link, { timeout: stepMs });
+            if (res?.status() !== 200) throw new Error(`the ${name} answered ${res?.status() ?? 'nothing'}`);
+            const main = view.getByTestId('replay');
+            await expect(main).toHaveAttribute('data-round-id', played.roundId, { timeout: stepMs });
+            await expect(main).toHaveAttribute('data-status', 'completed', { timeout: stepMs });
+            const stake = await view.getByTestId('replay-stake').getAttribute('data-minor');
+            const win = await view.getByTestId('replay-win').getAttribute('data-minor');
+            if (stake !== String(played.betMinor) || win !== String(played.winMinor))
+              throw new Error(
+                `the ${name} shows stake ${stake} and return ${win}; the round was bet ${played.betMinor}, win ${played.winMinor}`,
+              );
+            const family = await main.getAttribute('data-family');
+            const views = [
+              'replay-slot',
+              'replay-stages',
+              'replay-crash',
+              'replay-mines',
+              'replay-dice',
+              'replay-hilo',
+            ];
+            let shown = '';
+            for (const v of views) if (!shown && (await view.getByTestId(v).count()) > 0) shown = v;
+            if (!shown) throw new Error(`the ${name} shows no reels, stages or curve (family ${family})`);
+            seen.push(`${name} ${shown}`);
+          }
+          return {
+            value: undefined,
+            detail: `round ${played.roundId} completed, stake ${played.betMinor}, return ${played.winMinor}: ${seen.join(', ')} (share link until ${share.data.expires_at})`,
+          };
+        } finally {
+          await view.close();
+        }
+      });
 
       // ── no console error, no failed request ──────────────────────────────────────────────
       w.stop();

@@ -157,6 +157,12 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
         rules.turbo
       )
         throw new Error(`the launch reports ${JSON.stringify(rules ?? null)}, not the GB rules`);
+      // The stake cap (issue 26): named in the rules, and a spin above it refused before anything is written.
+      const cap = (rules as { max_stake_minor?: number | null }).max_stake_minor;
+      if (typeof cap !== 'number' || cap <= 0)
+        throw new Error(
+          `the GB launch reports no stake cap (max_stake_minor ${JSON.stringify(cap ?? null)})`,
+        );
       const url = new URL(launched.data.launch_url);
       const token = url.searchParams.get('mgckey') ?? '';
       const runtime = async (method: string, path: string, body?: unknown) => {
@@ -173,6 +179,14 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
       const session = await runtime('GET', '/api/runtime/session');
       const stake = (session.json?.stakes_minor as string[] | undefined)?.[0];
       if (session.status !== 200 || !stake) throw new Error(`the session read answered ${session.status}`);
+      const over = await runtime('POST', '/api/runtime/spin', { bet_minor: String(cap + 1) });
+      // An operator whose own bet limit is below the cap refuses the spin by its limit first.
+      const byLimit = over.status === 422 && /the bet must be between/.test(JSON.stringify(over.json));
+      if (over.status !== 422 || (over.json?.error !== 'stake_above_cap' && !byLimit))
+        throw new Error(
+          `a spin of ${cap + 1} minor (over the cap of ${cap}) answered ${over.status} ${JSON.stringify(over.json)}, not 422 stake_above_cap`,
+        );
+      const capped = `the stake cap ${cap} ${launched.data.currency} (a spin of ${cap + 1} refused: 422 ${byLimit ? "by the operator's own lower bet limit" : 'stake_above_cap'})`;
       // The first spin is in flight (its answer waits for the settlement, which may take longer
       // than 2.5 s); the next ones start while it is, each within 2.5 s of its start.
       const t0 = Date.now();
@@ -187,7 +201,7 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
           await first;
           return {
             value: null,
-            detail: `${slot.symbol}: rules ${JSON.stringify(rules)}; a spin ${Date.now() - t0} ms after the first started was refused (429 spin_too_soon, retry_after_ms ${String(next.json.retry_after_ms)})`,
+            detail: `${slot.symbol}: rules ${JSON.stringify(rules)}; ${capped}; a spin ${Date.now() - t0} ms after the first started was refused (429 spin_too_soon, retry_after_ms ${String(next.json.retry_after_ms)})`,
           };
         }
         // Taken: this one started first (the first spin's statement ran later); the first must be refused.
@@ -196,7 +210,7 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
           if (late.status === 429)
             return {
               value: null,
-              detail: `${slot.symbol}: the later of two spins 0.2 s apart was refused (429)`,
+              detail: `${slot.symbol}: ${capped}; the later of two spins 0.2 s apart was refused (429)`,
             };
           // The two statements overlapped: the first one waited on the round this one was writing
           // and, not yet seeing it committed, was refused as "another round is still being
@@ -204,7 +218,7 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
           if (late.status === 409)
             return {
               value: null,
-              detail: `${slot.symbol}: of two spins 0.2 s apart whose statements overlapped, one was taken and the other refused (409 round still being settled)`,
+              detail: `${slot.symbol}: ${capped}; of two spins 0.2 s apart whose statements overlapped, one was taken and the other refused (409 round still being settled)`,
             };
           throw new Error(`two spins less than 2.5 s apart were both taken (${late.status}, 200)`);
         }
@@ -214,6 +228,160 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
         `no spin within 2 s of the first was refused with 429 (first ${f.status}, then ${answers.join(', ')})`,
       );
     });
+  } catch (err) {
+    rec.unreached(err);
+    throw err;
+  }
+});
+
+/**
+ * Jurisdiction rules for native and crash titles (issue 26): per expected prov_c and prov_d title,
+ * a GB launch reports 5 s between game cycles and no autoplay, and the server refuses a bet sent
+ * right after a cycle ended (429 cycle_too_soon). One cycle is played through the launch's own
+ * runtime with its token, as the page plays it: a native bet (cashed out, or a Mines tile
+ * revealed first, where the round is still open), or a crash bet cashed out at once.
+ */
+test('jurisdiction rules: GB native and crash titles wait 5 s between game cycles', async () => {
+  const rec: Recorder = new Recorder(test.info());
+  const { baseUrl, apiKey } = target(settings);
+  const api = operatorClient(baseUrl, apiKey);
+  rec.expect('jurisdiction_rules');
+  try {
+    const games = (await api.listGames()).data.items.filter(
+      (i) =>
+        (i.provider_id === 'prov_c' || i.provider_id === 'prov_d') &&
+        settings.expected.some((e) => e.symbol === i.symbol || e.symbol === i.slug),
+    );
+    if (!games.length) {
+      rec.notCheckable('jurisdiction_rules', 'no expected native (prov_c) or crash (prov_d) title to launch');
+      return;
+    }
+    const operatorId = (await api.getContract()).data.operator_id;
+    for (const game of games) {
+      await rec.check('jurisdiction_rules', `GB game cycles on ${game.symbol}`, async () => {
+        const expected = settings.expected.find((e) => e.symbol === game.symbol || e.symbol === game.slug);
+        const currency = expected?.currency ?? settings.currency;
+        const launched = await api.createLaunchUrl({
+          symbol: game.symbol,
+          external_player_id: playerId(settings, operatorId, 'jurisdiction', game.symbol),
+          jurisdiction: 'GB',
+          ...(currency ? { currency } : {}),
+        });
+        const rules = launched.data.rules as
+          | { jurisdiction?: string; min_cycle_interval_ms?: number | null; autoplay?: boolean }
+          | undefined;
+        if (rules?.jurisdiction !== 'GB' || rules.min_cycle_interval_ms !== 5000 || rules.autoplay !== false)
+          throw new Error(
+            `the launch reports ${JSON.stringify(rules ?? null)}, not 5 s between cycles and no autoplay`,
+          );
+        const url = new URL(launched.data.launch_url);
+        let token = '';
+        const runtime = async (
+          method: string,
+          path: string,
+          body?: unknown,
+          headers: Record<string, string> = {},
+        ) => {
+          const res = await fetch(new URL(path, url.origin), {
+            method,
+            headers: { 'x-session-token': token, 'content-type': 'application/json', ...headers },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          return { status: res.status, json: (await res.json().catch(() => null)) as any };
+        };
+        const fail = (what: string, r: { status: number; json: unknown }) => {
+          throw new Error(`${what} answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+        };
+        let cycle: string;
+        let bet: () => Promise<{ status: number; json: any }>;
+        if (game.provider_id === 'prov_c') {
+          const ex = await runtime('POST', '/api/runtime/native/session-from-grant', {
+            grant: url.searchParams.get('grant'),
+          });
+          if (ex.status !== 200) fail('the grant exchange', ex);
+          token = ex.json.token;
+          const stake = ex.json.default_stake_minor ?? ex.json.stakes_minor?.[0];
+          bet = () => runtime('POST', '/api/runtime/native/bet', { stake_minor: stake });
+          const first = await bet();
+          if (first.status !== 200) fail('the first bet', first);
+          let round = first.json.round;
+          const act = async (body: Record<string, unknown>) => {
+            const r = await runtime('POST', '/api/runtime/native/action', {
+              round_id: round.round_id,
+              ...body,
+            });
+            if (r.status === 200) round = r.json.round;
+            return r;
+          };
+          // Ended by a cash-out (Hi-Lo after its first card), or a tile first (Mines: no cash-out before one).
+          if (round.status === 'open' || round.status === 'in_progress' || round.win_minor === null) {
+            const cash = await act({ action: 'cashout' });
+            if (cash.status !== 200) {
+              // Mines reveals a tile first; Hi-Lo makes a guess first.
+              let step = await act({ action: 'reveal', cell: 0 });
+              if (step.status !== 200) step = await act({ action: 'guess', guess: 'higher' });
+              if (step.status !== 200) fail('a first move', step);
+              if (round.status !== 'completed' && round.status !== 'settling' && round.win_minor === null) {
+                const again = await act({ action: 'cashout' });
+                if (again.status !== 200) fail('the cash-out', again);
+              }
+            }
+          }
+          cycle = `a ${game.symbol} round (${round.status})`;
+        } else {
+          const auth = await runtime('POST', '/api/runtime/crash/authorize', undefined, {
+            'x-login-grant': url.searchParams.get('login') ?? '',
+          });
+          if (auth.status !== 200) fail('the login grant', auth);
+          token = auth.json.session_token;
+          bet = async () => {
+            const state = await runtime('GET', '/api/runtime/crash/state');
+            if (state.status !== 200) fail('the state read', state);
+            return runtime('POST', '/api/runtime/crash/bet', {
+              stake_minor: state.json.stakes_minor?.[0],
+              client_seed: 'golive-gb',
+              commitment: state.json.next?.commitment ?? '0'.repeat(64),
+            });
+          };
+          const first = await bet();
+          if (first.status !== 200) fail('the first bet', first);
+          const roundId = first.json.round.round_id;
+          // Cashed out as soon as the cash-out opens (the round's multiplier has started), else it crashes.
+          const deadline = Date.now() + 60_000;
+          let cashed = false;
+          for (;;) {
+            if (!cashed) {
+              const c = await runtime('POST', '/api/runtime/crash/cashout', { round_id: roundId });
+              cashed = c.status === 200;
+            }
+            const r = await runtime('GET', `/api/runtime/crash/rounds/${roundId}`);
+            if (r.json?.state === 'crashed' || r.json?.state === 'cashed_out') break;
+            if (Date.now() > deadline)
+              fail(`the crash round ${roundId} did not end within 60 s: its read`, r);
+            await new Promise((res) => setTimeout(res, 250));
+          }
+          cycle = `a ${game.symbol} round cashed out at once`;
+        }
+        // The cycle has ended once the state names the wait before the next (its round settled).
+        const statePath =
+          game.provider_id === 'prov_c' ? '/api/runtime/native/state' : '/api/runtime/crash/state';
+        const waitUntil = Date.now() + 60_000;
+        for (;;) {
+          const st = await runtime('GET', statePath);
+          if (st.json?.next_cycle) break;
+          if (Date.now() > waitUntil) fail(`60 s after ${cycle}, the state read`, st);
+          await new Promise((res) => setTimeout(res, 200));
+        }
+        const t0 = Date.now();
+        const next = await bet();
+        if (next.status !== 429 || next.json?.error !== 'cycle_too_soon')
+          fail(`a bet right after ${cycle} ended`, next);
+        return {
+          value: undefined,
+          detail: `${game.symbol}: rules {GB, min_cycle_interval_ms 5000, autoplay false}; a bet right after ${cycle} ended was refused (429 cycle_too_soon, retry_after_ms ${String(next.json.retry_after_ms)}, ${Date.now() - t0} ms)`,
+        };
+      });
+    }
   } catch (err) {
     rec.unreached(err);
     throw err;

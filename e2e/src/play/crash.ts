@@ -1,6 +1,7 @@
 /**
  * Crash titles (prov_d) at /games/<slug>/: a bet with the smallest stake and no automatic
- * cash-out, then the cash-out as soon as it opens. A round that crashes first is a settled loss;
+ * cash-out, then the cash-out as soon as it opens (the multiplier's state `cashed-out`, or `returned`
+ * for a cash-out that returns no more than the stake: no celebration, issue 26). A round that crashes first is a settled loss;
  * a cash-out that arrives after the crash is answered with the crashed round (not an error).
  */
 import type { Page } from '@playwright/test';
@@ -36,7 +37,7 @@ export const crashDriver: Driver = {
       async () => {
         if ((await gameState(page)) === 'error') throw new Error('the page shows an error');
         const m = await multiplierState(page);
-        return m === 'running' || m === 'crashed' || m === 'cashed-out' ? m : undefined;
+        return m === 'running' || m === 'crashed' || m === 'cashed-out' || m === 'returned' ? m : undefined;
       },
       timeoutMs,
     );
@@ -57,7 +58,7 @@ export const crashDriver: Driver = {
       'the round to end',
       async () => {
         const m = await multiplierState(page);
-        return m === 'crashed' || m === 'cashed-out' ? m : undefined;
+        return m === 'crashed' || m === 'cashed-out' || m === 'returned' ? m : undefined;
       },
       timeoutMs,
     );
@@ -77,7 +78,7 @@ export const crashDriver: Driver = {
       roundId,
       betMinor: stake,
       winMinor: BigInt(win),
-      summary: end === 'cashed-out' ? `cashed out at ${at}` : `crashed at ${at}`,
+      summary: end === 'crashed' ? `crashed at ${at}` : `cashed out at ${at}`,
     };
   },
 };
