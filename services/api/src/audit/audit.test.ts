@@ -528,7 +528,9 @@ describe('operator audit API over real rounds', () => {
   test('a journal difference is found and listed: a credit the history does not know', async () => {
     // Staff-visible discrepancy: the round says it won 0 but its credit paid 50.
     const { rows } = await h.db.pool.query<{ round_id: string }>(
-      `SELECT round_id FROM rounds WHERE operator_id = 'op_aud_a' AND status = 'completed' AND win_minor = 0 LIMIT 1`,
+      // A EUR round: the CSV check below reads the EUR line (the seed has rounds in other currencies too).
+      `SELECT round_id FROM rounds WHERE operator_id = 'op_aud_a' AND status = 'completed' AND win_minor = 0
+          AND currency = 'EUR' ORDER BY created_at, round_id LIMIT 1`,
     );
     const roundId = rows[0]!.round_id;
     await h.db.pool.query(`UPDATE rounds SET win_minor = 50 WHERE round_id = $1`, [roundId]);
