@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { escapeHtml, GAME_PAGE_CSP, gamePageHeaders, pageLang } from '@opi/play/pages/page-headers';
 import {
   loadRealityCheckAssets,
   type RealityCheckAssets,
   realityCheckDialog,
   sessionPlayBar,
 } from '@opi/play/sessions/reality-check-page';
-import type { Context } from 'koa';
 import {
   type HistoryAssets,
   historyButton,
@@ -55,35 +55,14 @@ export function loadCrashAssets(): CrashAssets {
  * Same-origin script and styles only, no inline code, calls to the own origin only, and no HTML
  * string sinks (Trusted Types with no policy). Framing stays open: operators may embed the game.
  */
-export const CRASH_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
+export const CRASH_PAGE_CSP = GAME_PAGE_CSP;
 
 /** The launch URL carries a bearer secret: never cached, never sent on as a referrer. */
-export function crashPageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', CRASH_PAGE_CSP);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-}
+export const crashPageHeaders = gamePageHeaders;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
-function lang(value: string | null | undefined): string {
-  return value && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(value) ? value : 'en';
-}
+const lang = pageLang;
 
 function head(
   title: string,

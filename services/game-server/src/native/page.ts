@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { escapeHtml, GAME_PAGE_CSP, pageLang } from '@opi/play/pages/page-headers';
 import {
   loadRealityCheckAssets,
   type RealityCheckAssets,
@@ -55,25 +56,9 @@ export function loadNativeAssets(): NativeAssets {
  * Same-origin script and styles only, no inline code, no HTML string sinks (Trusted Types with no
  * policy), calls only to its own origin. Framing is left to the operator (an iframe of its site).
  */
-export const NATIVE_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
+export const NATIVE_PAGE_CSP = GAME_PAGE_CSP;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function pageLang(lang: string | null): string {
-  return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
-}
+export { escapeHtml };
 
 function head(
   title: string,

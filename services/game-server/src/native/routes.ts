@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { STORED_RTP } from '@opi/games';
 import { currencyExponent } from '@opi/money';
+import { gamePageHeaders } from '@opi/play/pages/page-headers';
 import { authenticateRuntime } from '@opi/play/sessions/authenticate';
 import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
@@ -10,26 +11,13 @@ import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
-import {
-  loadNativeAssets,
-  NATIVE_PAGE_CSP,
-  type NativePageProblem,
-  renderNativeErrorPage,
-  renderNativePage,
-} from './page.js';
+import { loadNativeAssets, type NativePageProblem, renderNativeErrorPage, renderNativePage } from './page.js';
 import { checkGrant, issuePlayToken } from './play-token.js';
 import { familyOf, nativeState, placeBet, playAction } from './rounds.js';
 import { NATIVE_FAMILY, titleFacts } from './titles.js';
 
 /** The launch URL carries a bearer secret: never cached, never sent as a referrer. */
-function pageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', NATIVE_PAGE_CSP);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-}
+const pageHeaders = gamePageHeaders;
 
 /** At most this many stakes are offered: 1-2-5 steps within the operator's limits. */
 const MAX_STAKES = 30;

@@ -1,3 +1,4 @@
+import { escapeHtml, pageLang } from '@opi/play/pages/page-headers';
 import {
   type RealityCheckAssets,
   realityCheckDialog,
@@ -12,15 +13,7 @@ import {
 } from '../history/page.js';
 import type { PageAsset } from './assets.js';
 
-/** Escapes text for HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A BCP 47-looking language tag for `<html lang>`, else `en` (the session's lang is free text). */
-export function pageLang(lang: string | null): string {
-  return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
-}
+export { escapeHtml, pageLang } from '@opi/play/pages/page-headers';
 
 function head(
   title: string,

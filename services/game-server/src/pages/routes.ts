@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { GAME_PAGE_CSP, gamePageHeaders } from '@opi/play/pages/page-headers';
 import type { Context } from 'koa';
 import type { GameDeps } from '../deps.js';
 import { loadPageAssets } from './assets.js';
@@ -10,27 +11,10 @@ import { renderErrorPage, renderGamePage } from './render.js';
  * routes; no HTML string sinks (Trusted Types, with no policy allowed). Framing is left open: the
  * operator may show the game in an iframe of its own site.
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
+export const PAGE_CSP = GAME_PAGE_CSP;
 
 /** The launch URL carries a bearer secret: the page is never cached and never sent as a referrer. */
-function pageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', PAGE_CSP);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-}
+const pageHeaders = gamePageHeaders;
 
 const one = (v: string | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
