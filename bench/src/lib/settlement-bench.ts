@@ -1147,5 +1147,35 @@ export function settlementTable(o: {
       );
     if (parts.length) out.push(`ratios at ${c} client${c > 1 ? 's' : ''}: ${parts.join(' | ')}`);
   }
+  for (const c of o.levels) {
+    const line = overheadLine(o.byConcurrency[c]!, c, columns);
+    if (line) out.push(line);
+  }
   return out.join('\n');
+}
+
+/**
+ * The project's own overhead (issue 27): what a spin costs beyond the eager Temporal floor and the
+ * direct wallet path, in CPU ms per round, in total and per process column (last run of each mode).
+ * The floor's client column holds its in-process worker, and the direct path's the bench client.
+ */
+export function overheadLine(
+  at: Partial<Record<SettlementMode, ModeResult>>,
+  clients: number,
+  columns: [string[], string][] = CPU_COLUMNS,
+): string | undefined {
+  const spin = at.spin;
+  const floor = at['floor-eager'];
+  const direct = at.direct;
+  if (!spin || !floor || !direct) return undefined;
+  const sum = (r: ModeResult, labels?: string[]) =>
+    r.cpu.reduce((t, [l, ms]) => (labels === undefined || labels.includes(l) ? t + ms : t), 0);
+  const cells = columns
+    .filter(([labels]) => [spin, floor, direct].some((r) => r.cpu.some(([l]) => labels.includes(l))))
+    .map(([labels, h]) => `${h} ${fmt(sum(spin, labels) - sum(floor, labels) - sum(direct, labels), 2)}`);
+  const total = sum(spin) - sum(floor) - sum(direct);
+  return (
+    `project overhead at ${clients} client${clients > 1 ? 's' : ''} (spin on - floor eager - direct), CPU ms per round: ` +
+    `total ${fmt(total, 2)} (spin ${fmt(sum(spin), 2)}, floor eager ${fmt(sum(floor), 2)}, direct ${fmt(sum(direct), 2)}) | ${cells.join(' | ')}`
+  );
 }
