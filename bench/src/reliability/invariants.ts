@@ -53,7 +53,7 @@ export async function auditGet(
 export async function auditAll(
   stack: ReliabilityStack,
   op: OperatorSetup,
-  resource: 'rounds' | 'transactions',
+  resource: 'rounds' | 'transactions' | 'promo-payouts',
   query: Record<string, string> = {},
 ): Promise<any[]> {
   const items: any[] = [];
@@ -74,13 +74,15 @@ export interface Backlog {
   settling: number;
   pending: number;
   stuck: number;
-  /** The rounds concerned (a pending transaction counts for its round). */
+  /** Promotional payouts (tournament prizes, prize drops) not yet paid: their credit may not be journalled yet. */
+  promos: number;
+  /** The rounds concerned (a pending transaction counts for its round), and the unpaid payouts' ids. */
   rounds: Set<string>;
 }
 
 /** What is still unsettled, through the audit API of every operator. */
 export async function backlog(stack: ReliabilityStack, world: World): Promise<Backlog> {
-  const out: Backlog = { open: 0, settling: 0, pending: 0, stuck: 0, rounds: new Set() };
+  const out: Backlog = { open: 0, settling: 0, pending: 0, stuck: 0, promos: 0, rounds: new Set() };
   for (const op of world.audited) {
     const open = await auditAll(stack, op, 'rounds', { status: 'open' });
     const settling = await auditAll(stack, op, 'rounds', { status: 'settling' });
@@ -91,6 +93,10 @@ export async function backlog(stack: ReliabilityStack, world: World): Promise<Ba
     out.stuck += stuck.length;
     out.pending += pending.length;
     for (const r of [...open, ...settling, ...stuck, ...pending]) out.rounds.add(r.round_id);
+    // A payout a workflow has not yet journalled has no pending transaction, but is unsettled money.
+    const promos = await auditAll(stack, op, 'promo-payouts', { status: 'pending' });
+    out.promos += promos.length;
+    for (const p of promos) out.rounds.add(p.payout_id);
   }
   return out;
 }

@@ -218,7 +218,7 @@ async function waitForDrain(
     try {
       const b = await backlog(stack, world);
       const fresh = [...b.rounds].filter((id) => !wedged.has(id));
-      last = `open ${b.open}, settling ${b.settling}, pending transactions ${b.pending}, stuck ${b.stuck}; rounds ${fresh.slice(0, 5).join(', ')}`;
+      last = `open ${b.open}, settling ${b.settling}, pending transactions ${b.pending}, stuck ${b.stuck}, unpaid promotional payouts ${b.promos}; rounds and payouts ${fresh.slice(0, 5).join(', ')}`;
       if (drained(b, wedged)) return { seconds: (Date.now() - recoveredAt) / 1000, last };
       if (Date.now() - recoveredAt >= (limitSeconds - 1) * 1000) {
         // Left unsettled: later scenarios are judged without them (they stay reported as broken).
