@@ -3,7 +3,7 @@ import { createPool, createSecretBox } from '@opi/db';
 import { ChangeFeed, ConfigCache } from '@opi/service-kit/cache/change-feed';
 import { PgListener } from '@opi/service-kit/cache/pg-listener';
 import { createLogger } from '@opi/service-kit/http/logger';
-import { createLocalOutcomes, replayLinksFor, walletNetworkPolicy } from '@opi/workflows';
+import { createLocalOutcomes, walletNetworkPolicy } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { RefreshHub } from './balance-refresh/hub.js';
 import type { PlayDeps } from './deps.js';
@@ -70,8 +70,6 @@ export async function createPlayDeps(
       maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
       maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
       logger,
-      // The round's credit carries its replay page (issue 26).
-      replayLinks: replayLinksFor(gameBaseUrl(config), config.SERVICE_SECRET),
       onEagerClient: (client) => {
         temporal.eagerClient = client;
       },

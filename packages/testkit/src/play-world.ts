@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { createSecretBox } from '@opi/db';
 import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { createActivities, replayLinksFor, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
@@ -235,9 +235,7 @@ export async function startPlayWorld(options: PlayWorldOptions = {}): Promise<Pl
         activities: createActivities({
           pool: h.db.pool,
           box: createSecretBox(SERVICE_SECRET),
-          // As the hosted and standalone workers: the round's credit carries its replay page (issue 26).
           settlement: {
-            replayLinks: replayLinksFor(h.env.GAME_BASE_URL!, h.env.SERVICE_SECRET!),
             ...(typeof options.worker === 'object' ? options.worker.settlement : {}),
           },
         }),

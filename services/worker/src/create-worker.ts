@@ -13,8 +13,6 @@ export interface WorkerOptions {
   /** Wallets on loopback and private networks allowed (WALLET_ALLOW_PRIVATE_NETWORKS; see activities). */
   allowPrivateNetworks?: boolean;
   log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
-  /** Replay links (issue 26): the round's credit then carries its `round_details_url`. */
-  replayLinks?: { baseUrl: string; key: Uint8Array };
   /** Path of the workflow bundle built ahead of time (workflows/dist/workflow-bundle.js). */
   bundlePath: string;
   maxConcurrentActivities?: number;
@@ -42,7 +40,6 @@ export async function createWorker(
           ? { allowPrivateNetworks: options.allowPrivateNetworks }
           : {}),
         ...(options.log ? { log: options.log } : {}),
-        ...(options.replayLinks ? { replayLinks: options.replayLinks } : {}),
       },
       ...(options.maxConcurrentActivities
         ? { maxConcurrentActivities: options.maxConcurrentActivities }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
-import { replayLinksFor, startRoundResumer, WORKFLOW_BUNDLE_PATH, walletNetworkPolicy } from '@opi/workflows';
+import { startRoundResumer, WORKFLOW_BUNDLE_PATH, walletNetworkPolicy } from '@opi/workflows';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
 import { createWorker } from './create-worker.js';
@@ -43,11 +43,6 @@ const { worker, connection } = await createWorker({
   requireHttps: config.isProduction,
   allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
   log: (level, msg, fields) => log(level, msg, fields),
-  // The round's credit carries its replay page (issue 26): the game origin as the game server has it.
-  replayLinks: replayLinksFor(
-    config.GAME_BASE_URL ?? `http://${config.HOST}:${config.GAME_SERVER_PORT}`,
-    config.SERVICE_SECRET,
-  ),
   bundlePath: WORKFLOW_BUNDLE_PATH,
   maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
   maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,

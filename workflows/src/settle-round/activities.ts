@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { blocksBets, CONTRACT_VERSION } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
-import { replayLinkKey, roundDetailsUrl } from '@opi/signing';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WalletNetworkPolicy } from '../wallet/address-policy.js';
 import { sendWalletCallback } from '../wallet/send.js';
@@ -28,24 +27,6 @@ export interface SettlementDeps {
    * local-outcomes.ts): the process that started the round can answer without the workflow's result.
    */
   announce?: (roundId: string, outcome: RoundOutcome) => void;
-  /**
-   * Replay links (issue 26): with them, the round's own credit carries `round_details_url` (its
-   * stable replay page on GAME_BASE_URL, signed with `replayLinkKey(SERVICE_SECRET)`). Every
-   * worker of a deployment must be given the same (or none): the credit's body is rebuilt from the
-   * intent on a journal-ahead first attempt.
-   */
-  replayLinks?: ReplayLinks;
-}
-
-/** Where replay links point (GAME_BASE_URL) and the key that signs them (@opi/signing replay-links). */
-export interface ReplayLinks {
-  baseUrl: string;
-  key: Uint8Array;
-}
-
-/** The replay links of a deployment: its GAME_BASE_URL and the key derived from its SERVICE_SECRET. */
-export function replayLinksFor(gameBaseUrl: string, serviceSecret: string): ReplayLinks {
-  return { baseUrl: gameBaseUrl, key: replayLinkKey(serviceSecret) };
 }
 
 export type MoneyOperation = 'debit' | 'credit' | 'cancel' | 'rollback';
@@ -114,7 +95,6 @@ export function buildCallbackBody(
   op: MoneyOperation,
   amountMinor: string,
   jackpotLevel?: string,
-  replayLinks?: ReplayLinks,
 ): string {
   const minor = BigInt(amountMinor);
   const transactionId = transactionIdOf(intent, op, jackpotLevel);
@@ -151,13 +131,13 @@ export function buildCallbackBody(
     body.jackpot_id = intent.jackpot.jackpotId;
     body.jackpot_level = jackpotLevel;
   }
-  if (replayLinks && op === 'credit' && jackpotLevel === undefined && !intent.freeRound) {
+  if (intent.detailsUrl && op === 'credit' && jackpotLevel === undefined && !intent.freeRound) {
     // Optional addition to the round's own credit (issue 26; as Playtech's round details URL): its
-    // stable replay page. A function of the round id and the configuration only, so every attempt
-    // of the credit carries the same bytes. Not on a jackpot_win credit (the round's credit has it),
-    // nor on a free round's credit: the game server journals that one ahead with the round, and its
-    // bytes must not depend on which process built them (the audit API still gives the link).
-    body.round_details_url = roundDetailsUrl(replayLinks.baseUrl, replayLinks.key, intent.roundId);
+    // stable replay page, from the intent (the game server fixed it with the round), so every
+    // attempt of the credit, in any process, carries the same bytes. Not on a jackpot_win credit
+    // (the round's credit has it), nor on a free round's credit (journalled ahead with the round;
+    // the audit API still gives the link).
+    body.round_details_url = intent.detailsUrl;
   }
   return JSON.stringify(body);
 }
@@ -168,9 +148,8 @@ export function journalEntry(
   op: MoneyOperation,
   amountMinor: string,
   jackpotLevel?: string,
-  replayLinks?: ReplayLinks,
 ): { transactionId: string; body: string; requestHash: string } {
-  const body = buildCallbackBody(intent, op, amountMinor, jackpotLevel, replayLinks);
+  const body = buildCallbackBody(intent, op, amountMinor, jackpotLevel);
   return {
     transactionId: transactionIdOf(intent, op, jackpotLevel),
     body,
@@ -265,7 +244,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
   }
 
   function aheadRow(input: WalletStepInput): JournalRow {
-    const entry = journalEntry(input.intent, input.operation, input.amountMinor, undefined, deps.replayLinks);
+    const entry = journalEntry(input.intent, input.operation, input.amountMinor);
     return {
       transaction_id: entry.transactionId,
       status: 'pending',
@@ -284,7 +263,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
   async function claimAttempt(input: WalletStepInput): Promise<JournalRow> {
     const { intent, operation, amountMinor } = input;
     if (operation === 'rollback' || operation === 'cancel') await journalOriginalDebit(intent);
-    const body = buildCallbackBody(intent, operation, amountMinor, input.jackpotLevel, deps.replayLinks);
+    const body = buildCallbackBody(intent, operation, amountMinor, input.jackpotLevel);
     const { rows } = await deps.pool.query<JournalRow>(
       `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
          transaction_type, amount_minor, currency, original_transaction_id, request_body, request_hash, attempts)
@@ -387,7 +366,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
       outcome.status === 'success'
     ) {
       // Journal first for the credit too: its row (exact bytes) is written before any send.
-      const credit = journalEntry(intent, 'credit', intent.winMinor, undefined, deps.replayLinks);
+      const credit = journalEntry(intent, 'credit', intent.winMinor);
       parts.push(`cr AS (
          INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
            transaction_type, amount_minor, currency, request_body, request_hash, attempts)

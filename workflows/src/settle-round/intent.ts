@@ -45,6 +45,12 @@ export interface RoundIntent {
    */
   journalAhead?: boolean;
   /**
+   * The round's stable replay page (issue 26: `round_details_url`), fixed by the game server when
+   * it records the round, so that the round's credit carries the same bytes whichever process
+   * builds it (a worker's own configuration never enters the body). Absent on older rounds.
+   */
+  detailsUrl?: string;
+  /**
    * One step first (slot spins, with journalAhead and a known win): the workflow's first attempt
    * sends the debit and then the credit in one local activity (`debitThenCredit`), which never
    * throws; whatever it did not settle continues through the ordinary steps (each claiming its

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@opi/config';
 import { createSecretBox, type Pool } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
+import { replayLinkKey, roundDetailsUrl } from '@opi/signing';
 import { createWalletApp, type WalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { Client, Connection } from '@temporalio/client';
@@ -11,7 +12,6 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
-import { replayLinksFor } from '../settle-round/activities.js';
 import { type FamilyId, type RoundIntent, transactionIdsFor } from '../settle-round/intent.js';
 import { recordRound } from '../settle-round/start.js';
 
@@ -125,7 +125,6 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
             walletTimeoutMs: 2000,
             stuckAfterAttempts: 3,
             requireHttps: false,
-            replayLinks: replayLinksFor(REPLAY_BASE_URL, SERVICE_SECRET),
           },
         }),
       });
@@ -178,6 +177,8 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
         stakeMinor: String(opts.stakeMinor),
         winMinor: opts.winMinor === null ? null : String(opts.winMinor),
         transactions: transactionIdsFor(roundId),
+        // As the game server fixes it with the round (issue 26): the credit carries it.
+        detailsUrl: roundDetailsUrl(REPLAY_BASE_URL, replayLinkKey(SERVICE_SECRET), roundId),
         ...(opts.multiStep ? { multiStep: opts.multiStep } : {}),
         ...(opts.journalAhead ? { journalAhead: true } : {}),
         ...(opts.oneStep ? { oneStep: true } : {}),

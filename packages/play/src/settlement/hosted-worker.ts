@@ -25,8 +25,6 @@ export interface HostedWorkerOptions {
   outcomes?: LocalOutcomes;
   /** Delay between attempts while Temporal does not answer (ms). */
   retryMs?: number;
-  /** Replay links (issue 26): the round's credit then carries its `round_details_url`. */
-  replayLinks?: { baseUrl: string; key: Uint8Array };
 }
 
 export interface HostedWorker {
@@ -93,7 +91,6 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
             : {}),
           log: (level, msg, fields) => log[level](msg, fields),
           ...(options.outcomes ? { announce: options.outcomes.announce } : {}),
-          ...(options.replayLinks ? { replayLinks: options.replayLinks } : {}),
         },
         maxConcurrentActivities: options.maxConcurrentActivities,
         maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks,

@@ -28,7 +28,6 @@ import {
   finishUpdate,
   type RoundIntent,
   recordRound,
-  replayLinksFor,
   sendWalletCallback,
   startSettlement,
   stateQuery,
@@ -135,8 +134,6 @@ before(async () => {
     activities: createActivities({
       pool: h.db.pool,
       box: createSecretBox(SERVICE_SECRET),
-      // The round's credit carries round_details_url (issue 26): validated with the other callbacks.
-      settlement: { replayLinks: replayLinksFor(GAME_BASE_URL, SERVICE_SECRET) },
     }),
   });
   running = worker.run();

@@ -25,6 +25,7 @@ import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/tak
 import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
 import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
+import { roundDetailsUrl } from '@opi/signing';
 import {
   cancelUpdate,
   finishUpdate,
@@ -483,6 +484,8 @@ export class CrashRuntime {
             stakeMinor: stake.toString(),
             winMinor: null,
             transactions: transactionIdsFor(roundId),
+            // The round's replay page, fixed now: its credit carries it, the same bytes in every process.
+            detailsUrl: roundDetailsUrl(this.deps.gameBaseUrl, this.deps.replayKey, roundId),
             // A backstop only: this runtime settles every round. `cashout` credits the offer the
             // runtime signals at a cash-out (0 until then): a cash-out the runtime recorded is paid
             // even if no game-server process survives to send its `finish`; a round nobody cashed out is a loss.

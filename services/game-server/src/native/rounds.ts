@@ -10,6 +10,7 @@ import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/tak
 import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
+import { roundDetailsUrl } from '@opi/signing';
 import { finishUpdate, type RoundIntent, recordRound, stageSignal, transactionIdsFor } from '@opi/workflows';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
@@ -295,6 +296,8 @@ export async function placeBet(
     stakeMinor: stake.toString(),
     winMinor: started.winMinor === null ? null : started.winMinor.toString(),
     transactions: transactionIdsFor(roundId),
+    // The round's replay page, fixed now: its credit carries it, the same bytes in every process.
+    detailsUrl: roundDetailsUrl(deps.gameBaseUrl, deps.replayKey, roundId),
     // Abandoned (no action for abandonAfterSeconds): credit the current cash-out offer, which is
     // 0 until the first safe reveal or right guess.
     ...(started.winMinor === null ? { multiStep: { abandonAfterSeconds, rule: 'cashout' as const } } : {}),

@@ -27,6 +27,7 @@ import {
 import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
+import { roundDetailsUrl } from '@opi/signing';
 import {
   type JackpotWinIntent,
   journalEntry,
@@ -164,6 +165,8 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     stakeMinor: result.costMinor.toString(),
     winMinor: result.totalWinMinor.toString(),
     transactions: transactionIdsFor(roundId),
+    // The round's replay page, fixed now: its credit carries it, the same bytes in every process.
+    detailsUrl: roundDetailsUrl(deps.gameBaseUrl, deps.replayKey, roundId),
     journalAhead: true,
     // Debit and credit first tried in one local activity (settle-round/workflow.ts, step 0).
     oneStep: true,
