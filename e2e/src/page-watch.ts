@@ -53,9 +53,9 @@ export class PageWatch {
     const url = new URL(res.url());
     const status = res.status();
     if (url.pathname === '/api/runtime/balance' && req.method() === 'GET') {
-      const read: BalanceRead = { ok: status === 200, status, detail: '' };
-      this.balanceReads.push(read);
-      if (status !== 200) read.detail = await detailOf(res);
+      // Recorded once its reason is read: a refusal is never reported without it.
+      const detail = status === 200 ? '' : await detailOf(res);
+      this.balanceReads.push({ ok: status === 200, status, detail });
     } else if (url.pathname === '/api/runtime/crash/state' && status === 200) {
       // The crash page's state carries the balance, or why the wallet gave none.
       const json = (await res.json().catch(() => ({}))) as { balance_error?: unknown };

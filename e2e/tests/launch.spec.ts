@@ -154,7 +154,17 @@ for (const game of settings.play) {
               const failed = w.failedBalanceReads();
               if (failed.length)
                 throw new Stop(`the page's balance read answered ${failed[0]} (${await pageSays(page)})`);
-              if (await hook(page, 'game-error').first().isVisible()) throw new Stop(await pageSays(page));
+              if (await hook(page, 'game-error').first().isVisible()) {
+                // The page may show the refusal before the watcher has read the answer's reason:
+                // give it a moment, so that the report names the balance read when that was the cause.
+                const settle = Date.now() + 2000;
+                while (!w.failedBalanceReads().length && Date.now() < settle)
+                  await new Promise((r) => setTimeout(r, 100));
+                const late = w.failedBalanceReads();
+                if (late.length)
+                  throw new Stop(`the page's balance read answered ${late[0]} (${await pageSays(page)})`);
+                throw new Stop(await pageSays(page));
+              }
               return shownBalance(page);
             },
             stepMs,
