@@ -11,4 +11,12 @@ export {
 } from './curve.js';
 export * from './fairness.js';
 export { type CrashSimulation, DEFAULT_TARGETS, type StrategyResult, simulateCrash } from './simulate.js';
-export { type FairnessRecord, type Verification, type VerificationCheck, verifyFairness } from './verify.js';
+export {
+  CRASH_REVEALED_STATES,
+  type CrashFairnessRow,
+  type FairnessRecord,
+  presentFairnessRecord,
+  type Verification,
+  type VerificationCheck,
+  verifyFairness,
+} from './verify.js';

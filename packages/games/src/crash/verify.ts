@@ -113,3 +113,60 @@ export function verifyFairness(rec: FairnessRecord): Verification {
   }
   return { ok: checks.every((c) => c.ok), crashCents, checks };
 }
+
+/** The crash round states after which the server seed may be revealed (docs/crash.md). */
+export const CRASH_REVEALED_STATES: readonly string[] = [
+  'cashed_out',
+  'crashed',
+  'cancelling',
+  'cancelled',
+  'rejected',
+];
+
+/** A stored crash round, as its fairness record is presented from it. */
+export interface CrashFairnessRow {
+  round_id: string;
+  symbol: string;
+  state: string;
+  rtp: string;
+  scheme: string;
+  chain_id: string;
+  nonce: number;
+  commitment: string;
+  client_seed: string;
+  cashout_cents: number | null;
+  cashout_ms: number | null;
+  server_seed: string | null;
+  crash_cents: number | null;
+  terminal_hash: string;
+  chain_length: number;
+  chain_created_at: Date;
+}
+
+/**
+ * The public fairness record of a stored round (the fairness route, the crash page and the replay
+ * page present this one): the server seed and the crash point only once the round has ended.
+ */
+export function presentFairnessRecord(r: CrashFairnessRow) {
+  const revealed = CRASH_REVEALED_STATES.includes(r.state);
+  return {
+    scheme: r.scheme,
+    round_id: r.round_id,
+    symbol: r.symbol,
+    rtp: r.rtp,
+    chain: {
+      chain_id: r.chain_id,
+      terminal_hash: r.terminal_hash,
+      length: r.chain_length,
+      created_at: r.chain_created_at.toISOString(),
+    },
+    nonce: r.nonce,
+    commitment: r.commitment,
+    client_seed: r.client_seed,
+    server_seed: revealed ? r.server_seed : null,
+    crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
+    state: r.state,
+    cashout_multiplier: r.cashout_cents === null ? null : formatMultiplier(r.cashout_cents),
+    cashout_ms: r.cashout_ms,
+  };
+}

@@ -15,6 +15,7 @@ import {
   MIN_CASHOUT_CENTS,
   payoutMinor,
   phaseAt,
+  presentFairnessRecord,
 } from '@opi/games';
 import { currencyExponent, decimalStringToMinor } from '@opi/money';
 import { readBetsBlocked, refusalFacts } from '@opi/play/sessions/bets-blocked';
@@ -167,27 +168,7 @@ export function presentRound(r: RoundRow, now = Date.now()) {
 
 /** The public fairness record of a round (see @opi/games verifyFairness; the crash-verify CLI). */
 export function presentFairness(r: RoundRow) {
-  const revealed = ENDED.includes(r.state);
-  return {
-    scheme: r.scheme,
-    round_id: r.round_id,
-    symbol: r.symbol,
-    rtp: r.rtp,
-    chain: {
-      chain_id: r.chain_id,
-      terminal_hash: r.terminal_hash,
-      length: r.chain_length,
-      created_at: r.chain_created_at.toISOString(),
-    },
-    nonce: r.nonce,
-    commitment: r.commitment,
-    client_seed: r.client_seed,
-    server_seed: revealed ? r.server_seed : null,
-    crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
-    state: r.state,
-    cashout_multiplier: r.cashout_cents === null ? null : formatMultiplier(r.cashout_cents),
-    cashout_ms: r.cashout_ms,
-  };
+  return presentFairnessRecord(r);
 }
 
 /** 1-2-5 stakes within the limits (minor units), at most 20. */

@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { formatMultiplier } from '@opi/games';
+import { presentFairnessRecord } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
 
 /*
@@ -83,9 +83,6 @@ export interface FairnessView {
   cashout_ms: number | null;
 }
 
-/** The crash round states after which the seed may be revealed (crash/runtime.ts ENDED). */
-const CRASH_ENDED = new Set(['cashed_out', 'crashed', 'cancelling', 'cancelled', 'rejected']);
-
 interface CrashRow {
   round_id: string;
   symbol: string;
@@ -108,27 +105,7 @@ interface CrashRow {
 }
 
 function fairnessOf(r: CrashRow): FairnessView {
-  const revealed = CRASH_ENDED.has(r.state);
-  return {
-    scheme: r.scheme,
-    round_id: r.round_id,
-    symbol: r.symbol,
-    rtp: r.rtp,
-    chain: {
-      chain_id: r.chain_id,
-      terminal_hash: r.terminal_hash,
-      length: r.chain_length,
-      created_at: r.chain_created_at.toISOString(),
-    },
-    nonce: r.nonce,
-    commitment: r.commitment,
-    client_seed: r.client_seed,
-    server_seed: revealed ? r.server_seed : null,
-    crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
-    state: r.state,
-    cashout_multiplier: r.cashout_cents === null ? null : formatMultiplier(r.cashout_cents),
-    cashout_ms: r.cashout_ms,
-  };
+  return presentFairnessRecord(r);
 }
 
 const FAMILY_BY_SYMBOL: Record<string, ReplayFamily> = { cnmines: 'mines', cnhilo: 'hilo', cndice: 'dice' };
