@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createPool, type Pool, withTransaction } from './pool.js';
+import { createPool, type Pool, prepared, withTransaction } from './pool.js';
 import { createTestDatabase, type TestDatabase } from './testing.js';
 
 // Found by the reliability suite (PostgreSQL stopped under load): an API process died with an
@@ -46,5 +46,29 @@ test('a connection ended between two statements of a transaction fails it withou
     }
   } finally {
     process.off('uncaughtException', onUncaught);
+  }
+});
+
+test('prepared: one name per text, a different name for a different text; each connection prepares it once', async () => {
+  const a = prepared('SELECT $1::int + 1 AS n', [1]);
+  assert.equal(prepared('SELECT $1::int + 1 AS n', [2]).name, a.name);
+  assert.notEqual(prepared('SELECT $1::int + 2 AS n', [1]).name, a.name);
+  assert.match(a.name ?? '', /^opi_[0-9a-f]{20}$/);
+  const one = createPool(db.url, { max: 1 });
+  try {
+    for (let i = 0; i < 5; i++) {
+      const { rows } = await one.query<{ n: number }>(prepared('SELECT $1::int + 1 AS n', [i]));
+      assert.equal(rows[0]!.n, i + 1);
+    }
+    // The single connection holds the statement once, under its name, with its text.
+    const { rows } = await one.query<{ name: string; statement: string }>(
+      'SELECT name, statement FROM pg_prepared_statements',
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.statement]),
+      [[a.name, 'SELECT $1::int + 1 AS n']],
+    );
+  } finally {
+    await one.end();
   }
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 const INT8_OID = 20;
@@ -66,3 +67,20 @@ export async function withTransaction<T>(
     client.release(lost);
   }
 }
+
+/**
+ * A named (prepared) statement for a hot path: each connection parses and plans `text` once and
+ * then only binds it (node-postgres plans every unnamed statement on every call). The name is the
+ * text's hash, so a statement assembled from parts (one text per variant) gets one name per
+ * variant and two different texts never share one. Every value must be a parameter: a literal
+ * that changes per call would prepare a new statement on every connection each time.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknown[]> {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `opi_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (preparedNames.size < 4096) preparedNames.set(text, name);
+  }
+  return { name, text, values };
+}
+const preparedNames = new Map<string, string>();

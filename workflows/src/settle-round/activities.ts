@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { blocksBets, CONTRACT_VERSION } from '@opi/contract';
-import type { Pool, SecretBox } from '@opi/db';
+import { type Pool, prepared, type SecretBox } from '@opi/db';
 import { minorToDecimalNumber } from '@opi/money';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WalletNetworkPolicy } from '../wallet/address-policy.js';
@@ -265,7 +265,8 @@ export function createSettlementActivities(deps: SettlementDeps) {
     if (operation === 'rollback' || operation === 'cancel') await journalOriginalDebit(intent);
     const body = buildCallbackBody(intent, operation, amountMinor, input.jackpotLevel);
     const { rows } = await deps.pool.query<JournalRow>(
-      `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+      prepared(
+        `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
          transaction_type, amount_minor, currency, original_transaction_id, request_body, request_hash, attempts)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1)
        ON CONFLICT (transaction_id) DO UPDATE
@@ -273,20 +274,21 @@ export function createSettlementActivities(deps: SettlementDeps) {
                              THEN wallet_transactions.attempts + 1 ELSE wallet_transactions.attempts END,
              updated_at = now()
        RETURNING transaction_id, status, request_body, attempts, error_code, wallet_balance`,
-      [
-        transactionIdOf(intent, operation, input.jackpotLevel),
-        intent.operatorId,
-        intent.sessionId,
-        intent.roundId,
-        intent.playerId,
-        intent.gameSymbol,
-        operation,
-        amountMinor,
-        intent.currency,
-        operation === 'rollback' || operation === 'cancel' ? intent.transactions.debit : null,
-        body,
-        createHash('sha256').update(body).digest('hex'),
-      ],
+        [
+          transactionIdOf(intent, operation, input.jackpotLevel),
+          intent.operatorId,
+          intent.sessionId,
+          intent.roundId,
+          intent.playerId,
+          intent.gameSymbol,
+          operation,
+          amountMinor,
+          intent.currency,
+          operation === 'rollback' || operation === 'cancel' ? intent.transactions.debit : null,
+          body,
+          createHash('sha256').update(body).digest('hex'),
+        ],
+      ),
     );
     return rows[0]!;
   }
@@ -406,9 +408,12 @@ export function createSettlementActivities(deps: SettlementDeps) {
        )`);
     }
     const names = parts.map((part) => part.slice(0, part.indexOf(' ')));
+    // Named per variant (the parts that apply): a connection plans each variant once.
     await deps.pool.query(
-      `WITH ${parts.join(', ')} SELECT ${names.map((n) => `(SELECT count(*) FROM ${n}) AS ${n}`).join(', ')}`,
-      params,
+      prepared(
+        `WITH ${parts.join(', ')} SELECT ${names.map((n) => `(SELECT count(*) FROM ${n}) AS ${n}`).join(', ')}`,
+        params,
+      ),
     );
   }
 

@@ -164,3 +164,15 @@ test('sendWalletCallback: a refused address is a configuration fault without an 
     server.close();
   }
 });
+
+test('answers are remembered per address and policy: asked again, in either order, they stay the same', () => {
+  for (let i = 0; i < 3; i++) {
+    assert.match(walletAddressRefusal('10.9.8.7', STRICT) ?? '', /WALLET_ALLOW_PRIVATE_NETWORKS=1/);
+    assert.equal(walletAddressRefusal('10.9.8.7', PERMISSIVE), undefined);
+    assert.match(walletAddressRefusal('169.254.169.254', PERMISSIVE) ?? '', /cloud metadata/);
+    assert.equal(walletAddressRefusal('not-an-ip', PERMISSIVE), 'not an address');
+  }
+  // Past the memory's bound it starts again and still answers the same.
+  for (let i = 0; i < 1100; i++) walletAddressRefusal(`203.0.113.${i % 256}`, { allowPrivate: i % 2 === 0 });
+  assert.match(walletAddressRefusal('10.9.8.7', STRICT) ?? '', /WALLET_ALLOW_PRIVATE_NETWORKS=1/);
+});

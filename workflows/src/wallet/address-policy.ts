@@ -62,6 +62,19 @@ function embeddedIpv4(ip: string): string | undefined {
 
 /** Why an address cannot be a wallet's under the policy, or undefined when it can. */
 export function walletAddressRefusal(rawIp: string, policy: WalletNetworkPolicy): string | undefined {
+  // A pure function of the address and the policy, asked on every wallet call (a literal host) and
+  // connection: remembered for the few addresses wallets have (block-list lookups are not cheap).
+  const key = `${policy.allowPrivate ? 'p' : '-'}${rawIp}`;
+  const known = refusals.get(key);
+  if (known !== undefined) return known === '' ? undefined : known;
+  const reason = addressRefusal(rawIp, policy);
+  if (refusals.size >= 1024) refusals.clear();
+  refusals.set(key, reason ?? '');
+  return reason;
+}
+const refusals = new Map<string, string>();
+
+function addressRefusal(rawIp: string, policy: WalletNetworkPolicy): string | undefined {
   const ip = normalizeIp(rawIp);
   if (!ip) return 'not an address';
   const candidates = [ip, embeddedIpv4(ip)].filter((a): a is string => a !== undefined);

@@ -1,5 +1,5 @@
 import type { SessionFreeRounds } from '@opi/contract';
-import type { Pool, PoolClient } from '@opi/db';
+import { type Pool, type PoolClient, prepared } from '@opi/db';
 import type { RuntimeSession } from './runtime-session.js';
 
 /**
@@ -33,7 +33,8 @@ export async function sessionFreeRounds(
     expires_at: Date;
     declined: boolean;
   }>(
-    `SELECT c.campaign_id, c.bet_minor, g.rounds_total, g.rounds_used, g.won_minor, c.expires_at,
+    prepared(
+      `SELECT c.campaign_id, c.bet_minor, g.rounds_total, g.rounds_used, g.won_minor, c.expires_at,
             EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = $5 AND s.free_rounds_declined_at IS NOT NULL) AS declined
        FROM free_round_grants g
        JOIN free_round_campaigns c ON c.operator_id = g.operator_id AND c.campaign_id = g.campaign_id
@@ -41,7 +42,8 @@ export async function sessionFreeRounds(
         AND c.cancelled_at IS NULL AND now() >= c.valid_from AND now() < c.expires_at
         AND g.rounds_used < g.rounds_total
       ORDER BY c.expires_at, c.campaign_id LIMIT 1`,
-    [session.operator_id, session.external_player_id, session.symbol, session.currency, session.session_id],
+      [session.operator_id, session.external_player_id, session.symbol, session.currency, session.session_id],
+    ),
   );
   const row = rows[0];
   if (!row) return null;

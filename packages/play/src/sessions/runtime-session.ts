@@ -1,4 +1,4 @@
-import type { Pool } from '@opi/db';
+import { type Pool, prepared } from '@opi/db';
 
 /** A launched session as the runtime routes of every family see it. */
 export interface RuntimeSession {
@@ -48,13 +48,15 @@ const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.pl
  */
 export async function findLaunchTokenSession(pool: Pool, tokenHash: string): Promise<SessionRow | undefined> {
   const { rows } = await pool.query<SessionRow>(
-    `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, s.grant_expires_at,
+    prepared(
+      `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, s.grant_expires_at,
             EXISTS (SELECT 1 FROM free_round_grants g
                      WHERE g.operator_id = s.operator_id AND g.external_player_id = p.external_player_id
                        AND g.rounds_used < g.rounds_total) AS free_rounds_granted
      FROM sessions s JOIN players p ON p.player_id = s.player_id
      WHERE s.token_hash = $1`,
-    [tokenHash],
+      [tokenHash],
+    ),
   );
   return rows[0];
 }
@@ -65,12 +67,14 @@ export async function findLaunchTokenSession(pool: Pool, tokenHash: string): Pro
  */
 export async function findPlayTokenSession(pool: Pool, tokenHash: string): Promise<SessionRow | undefined> {
   const { rows } = await pool.query<SessionRow>(
-    `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, NULL::timestamptz AS grant_expires_at
+    prepared(
+      `SELECT ${SESSION_COLUMNS}, s.expires_at, s.status, NULL::timestamptz AS grant_expires_at
      FROM native_play_tokens t
      JOIN sessions s ON s.session_id = t.session_id AND s.token_hash = t.grant_hash
      JOIN players p ON p.player_id = s.player_id
      WHERE t.token_hash = $1`,
-    [tokenHash],
+      [tokenHash],
+    ),
   );
   return rows[0];
 }
@@ -78,12 +82,14 @@ export async function findPlayTokenSession(pool: Pool, tokenHash: string): Promi
 /** The session behind a live (unexpired, unrevoked) crash authorization token hash. */
 export async function findCrashSession(pool: Pool, tokenHash: string): Promise<CrashSession | undefined> {
   const { rows } = await pool.query<CrashSession>(
-    `SELECT ${SESSION_COLUMNS}, a.authorized_until AS expires_at, s.status, a.authorization_id
+    prepared(
+      `SELECT ${SESSION_COLUMNS}, a.authorized_until AS expires_at, s.status, a.authorization_id
      FROM crash_authorizations a
      JOIN sessions s ON s.session_id = a.session_id
      JOIN players p ON p.player_id = s.player_id
      WHERE a.token_hash = $1 AND a.revoked_at IS NULL AND a.authorized_until > now()`,
-    [tokenHash],
+      [tokenHash],
+    ),
   );
   return rows[0];
 }

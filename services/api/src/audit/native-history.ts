@@ -92,10 +92,10 @@ export async function sessionHistory(
   const { rows } = await pool.query<StageRow>(
     `SELECT ${STAGE_COLUMNS}
      FROM rounds r JOIN round_stages st ON st.round_id = r.round_id
-     WHERE r.session_id = $1
+     WHERE r.operator_id = $2 AND r.session_id = $1
      ORDER BY r.created_at, r.round_id, st.seq
      LIMIT ${MAX_SESSION_STAGES}`,
-    [sessionId],
+    [sessionId, operatorId],
   );
   return { session_id: s.session_id, currency: s.currency, stages: rows.map(presentStage), mode: modeOf(s) };
 }

@@ -308,9 +308,9 @@ export async function getSession(
             s.provider_id, trim(s.currency) AS currency, s.status, s.device, s.lang, s.return_url,
             s.created_at, s.last_activity_at, s.expires_at,
             s.bets_blocked_code, s.bets_blocked_at, s.bets_blocked_round_id,
-            (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id) AS total,
+            (SELECT count(*)::int FROM rounds r WHERE r.operator_id = s.operator_id AND r.session_id = s.session_id) AS total,
             (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.status = 'open') AS open,
-            (SELECT count(*)::int FROM rounds r WHERE r.session_id = s.session_id AND r.stuck) AS stuck
+            (SELECT count(*)::int FROM rounds r WHERE r.operator_id = s.operator_id AND r.session_id = s.session_id AND r.stuck) AS stuck
      FROM sessions s JOIN players p ON p.player_id = s.player_id
      WHERE s.session_id = $1 AND s.operator_id = $2`,
     [sessionId, operatorId],

@@ -1,4 +1,4 @@
-import type { Pool } from '@opi/db';
+import { type Pool, prepared } from '@opi/db';
 
 interface Claim {
   keyId: string;
@@ -53,10 +53,12 @@ export class NonceClaimer {
     const unique = [...first.values()];
     try {
       const { rows } = await this.pool.query<{ key_id: string; nonce: string }>(
-        `INSERT INTO request_nonces (key_id, nonce)
-         SELECT * FROM unnest($1::text[], $2::text[])
-         ON CONFLICT DO NOTHING RETURNING key_id, nonce`,
-        [unique.map((c) => c.keyId), unique.map((c) => c.nonce)],
+        prepared(
+          `INSERT INTO request_nonces (key_id, nonce)
+           SELECT * FROM unnest($1::text[], $2::text[])
+           ON CONFLICT DO NOTHING RETURNING key_id, nonce`,
+          [unique.map((c) => c.keyId), unique.map((c) => c.nonce)],
+        ),
       );
       const inserted = new Set(rows.map((r) => `${r.key_id}\u0000${r.nonce}`));
       for (const c of unique) c.resolve(inserted.has(`${c.keyId}\u0000${c.nonce}`));

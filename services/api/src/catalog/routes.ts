@@ -27,6 +27,10 @@ function operatorGames(deps: ApiDeps, operator: OperatorRow): Promise<Game[]> {
   });
 }
 
+const NO_GAMES: Game[] = [];
+/** Serialised list answers per cached list (dropped with the list when the catalog changes). */
+const serialised = new WeakMap<Game[], Map<string, string>>();
+
 /** GET /games and /games/{symbol}: the operator's catalog, launch-available entries only. */
 export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   const router = new Router();
@@ -35,13 +39,27 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const operator = ctx.state.operator as OperatorRow;
     const providerId = canonicalProvider(query.provider_id);
     const known = providerId === null || (PROVIDER_IDS as readonly string[]).includes(providerId);
-    const items = known
-      ? (await operatorGames(deps, operator)).filter((g) => !providerId || g.provider_id === providerId)
-      : [];
-    ctx.body = {
-      success: true,
-      data: { items, total: items.length, operator_id: operator.operator_id, provider_id: providerId },
-    };
+    const games = known ? await operatorGames(deps, operator) : NO_GAMES;
+    // The answer is a function of the cached list and the filter: serialised once per list and
+    // filter (the list is replaced, not changed, when the catalog changes), then sent as bytes.
+    let bodies = serialised.get(games);
+    if (!bodies) {
+      bodies = new Map();
+      serialised.set(games, bodies);
+    }
+    const key = `${operator.operator_id}\u0000${providerId ?? ''}`;
+    let body = bodies.get(key);
+    if (body === undefined) {
+      const items = games.filter((g) => !providerId || g.provider_id === providerId);
+      body = JSON.stringify({
+        success: true,
+        data: { items, total: items.length, operator_id: operator.operator_id, provider_id: providerId },
+      });
+      // Unknown filters are answered without keeping their text (a stranger may send any).
+      if (known) bodies.set(key, body);
+    }
+    ctx.type = 'application/json';
+    ctx.body = body;
   });
   router.get('/games/:symbol', ...guard, async (ctx) => {
     const operator = ctx.state.operator as OperatorRow;

@@ -108,6 +108,11 @@ function launchStatement(scope: 'global' | 'crash'): string {
          (SELECT round_id FROM open_round) AS round_id,
          (SELECT currency FROM open_round) AS round_currency,
          coalesce((SELECT session_id FROM refreshed), (SELECT session_id FROM created)) AS session_id,
+         -- Whether the player holds any free-round grant with rounds left (as authentication reads
+         -- it): none, and the launch answers free_rounds: null without a query of its own.
+         EXISTS (SELECT 1 FROM free_round_grants g
+                  WHERE g.operator_id = $2 AND g.external_player_id = $3
+                    AND g.rounds_used < g.rounds_total) AS free_rounds_granted,
          (SELECT count(*) FROM durability)::int AS durability`;
 }
 const LAUNCH_GLOBAL = launchStatement('global');
@@ -119,6 +124,7 @@ interface LaunchRow {
   round_id: string | null;
   round_currency: string | null;
   session_id: string | null;
+  free_rounds_granted: boolean;
 }
 
 function rule<T>(r: RuleResult<T>): T {
@@ -334,6 +340,7 @@ export async function createLaunch(
             symbol: game.symbol,
             currency,
             provider_id: family,
+            free_rounds_granted: row.free_rounds_granted,
           }),
         }
       : {}),
