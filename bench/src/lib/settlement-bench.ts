@@ -637,6 +637,8 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     };
     const connection = await Connection.connect({ address: temporal.address });
     const client = new Client({ connection });
+    /** The workflow id of the last round a Temporal mode started (its history is reported). */
+    let lastWorkflowId: string | undefined;
     // The eager client: built on the NativeConnection its in-process worker polls on.
     let eagerClient: Client | undefined;
     if (modesInOrder.includes('floor-eager')) {
@@ -653,6 +655,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       (eager: boolean) =>
       async (i: number, p: Player): Promise<RoundInfo> => {
         const intent = intentFor(i, p);
+        lastWorkflowId = intent.roundId;
         const local = eager ? outcomes.wait(intent.roundId) : undefined;
         // FLOOR_ONE_STEP=1: the floor with one no-op local activity instead of two (an experiment).
         const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, {
@@ -691,6 +694,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         });
         const body = (await res.json()) as { status: string; round_id?: string };
         if (res.status !== 200) throw new Error(`spin: ${res.status} ${JSON.stringify(body)}`);
+        if (body.round_id) lastWorkflowId = body.round_id;
         // A spin answers `pending` when its settlement outlasts the page's wait (a loaded machine):
         // the round counts once its workflow has settled it.
         const status =
@@ -777,7 +781,21 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
             const debits0 = isSpin(m) ? await standaloneDebits(settledBy) : 0;
             if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
             if (temporalStatements) await temporalStatements.query('SELECT pg_stat_statements_reset()');
+            if (IDLE_SECONDS > 0 && c === levels[levels.length - 1]) {
+              // The processes' CPU while nothing is asked of them (long polls, timers, background
+              // writers): a slower mode divides more of it into each round.
+              const idle0 = snapshot();
+              await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+              const idle = cpuPerUnit(idle0, snapshot(), IDLE_SECONDS);
+              log(
+                `idle CPU before ${MODE_NAME[m]}, ms per second: ` +
+                  idle.map(([name, ms]) => `${name} ${fmt(ms, 2)}`).join(', '),
+              );
+            }
+            lastWorkflowId = undefined;
             const r = await drive(rounds, c, driver[m], poolOf(m));
+            if (lastWorkflowId && c === levels[levels.length - 1] && run === 0)
+              log(await historyReport(client, lastWorkflowId, MODE_NAME[m]));
             if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
             if (temporalStatements)
               log(
@@ -855,6 +873,70 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     await stack.stop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * What one round's workflow weighs in Temporal (issue 27: the server's cost per round against the
+ * floor's): its history's events by type, and the bytes of every payload in it (input, local
+ * activity markers, result). Printed once per Temporal mode, for the last round of its first run
+ * at the highest concurrency.
+ */
+export async function historyReport(client: Client, workflowId: string, label: string): Promise<string> {
+  try {
+    const handle = client.workflow.getHandle(workflowId);
+    // The round may have answered before its last workflow task reached the server.
+    await handle.result();
+    const history = await handle.fetchHistory();
+    const events = history.events ?? [];
+    const types = new Map<string, number>();
+    for (const e of events) {
+      const name = EVENT_TYPES[Number(e.eventType)] ?? String(e.eventType);
+      types.set(name, (types.get(name) ?? 0) + 1);
+    }
+    return (
+      `history of one round (${label}): ${events.length} events, payloads ${payloadBytes(events)} bytes: ` +
+      [...types].map(([t, n]) => (n > 1 ? `${t} x${n}` : t)).join(', ')
+    );
+  } catch (err) {
+    return `history of one round (${label}): not read (${(err as Error).message})`;
+  }
+}
+
+/** IDLE_SECONDS=N: measure each process's CPU while idle for N s before each mode's measurement. */
+const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 0);
+
+/** temporal.api.enums.v1.EventType numbers of the events a round's workflow writes. */
+const EVENT_TYPES: Record<number, string> = {
+  1: 'started',
+  2: 'completed',
+  3: 'failed',
+  5: 'task scheduled',
+  6: 'task started',
+  7: 'task completed',
+  8: 'task timed out',
+  9: 'task failed',
+  10: 'activity scheduled',
+  11: 'activity started',
+  12: 'activity completed',
+  25: 'marker',
+  26: 'signaled',
+};
+
+/** The bytes of every payload (an object with `metadata` and `data`) anywhere under `value`. */
+export function payloadBytes(value: unknown, seen = new Set<unknown>()): number {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return 0;
+  seen.add(value);
+  if (value instanceof Uint8Array) return 0;
+  const o = value as { metadata?: unknown; data?: unknown };
+  if (o.metadata && typeof o.metadata === 'object' && o.data instanceof Uint8Array) {
+    let bytes = o.data.byteLength;
+    for (const v of Object.values(o.metadata as Record<string, unknown>))
+      if (v instanceof Uint8Array) bytes += v.byteLength;
+    return bytes;
+  }
+  let total = 0;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) total += payloadBytes(v, seen);
+  return total;
 }
 
 /**

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
   newCallbackNonce,
+  newRequestNonce,
   operatorCanonicalString,
   sha256Hex,
   signaturesMatch,
@@ -179,6 +180,15 @@ describe('wallet callbacks', () => {
     const b = newCallbackNonce();
     assert.match(a, /^[0-9a-f]{32}$/);
     assert.notEqual(a, b);
+    // Drawn from a pooled 4 KB: across several refills every nonce, callback or request, is new.
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      for (const n of [newCallbackNonce(), newRequestNonce()]) {
+        assert.match(n, /^[0-9a-f]{32}$/);
+        seen.add(n);
+      }
+    }
+    assert.equal(seen.size, 2000);
   });
   test('the signature covers the exact raw bytes (whitespace matters)', () => {
     const nonce = newCallbackNonce();

@@ -149,12 +149,51 @@ export function journalEntry(
   amountMinor: string,
   jackpotLevel?: string,
 ): { transactionId: string; body: string; requestHash: string } {
+  // A spin's process builds the same entry more than once (the debit: when the round is recorded,
+  // when the workflow starts and when it is sent; the credit: when its row is written and when it
+  // is sent). The key holds every input of buildCallbackBody, so a hit is the same bytes.
+  const key = entryKey(intent, op, amountMinor, jackpotLevel);
+  const known = entries.get(key);
+  if (known) return known;
   const body = buildCallbackBody(intent, op, amountMinor, jackpotLevel);
-  return {
+  const entry = {
     transactionId: transactionIdOf(intent, op, jackpotLevel),
     body,
     requestHash: createHash('sha256').update(body).digest('hex'),
   };
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  entries.set(key, entry);
+  return entry;
+}
+const MAX_ENTRIES = 2048;
+const entries = new Map<string, { transactionId: string; body: string; requestHash: string }>();
+
+/** Every input of buildCallbackBody, as one string (journalEntry's memory key). */
+export function entryKey(
+  intent: RoundIntent,
+  op: MoneyOperation,
+  amountMinor: string,
+  jackpotLevel?: string,
+): string {
+  const fr = intent.freeRound;
+  const jp = intent.jackpot;
+  return [
+    op,
+    amountMinor,
+    jackpotLevel ?? '-',
+    intent.roundId,
+    intent.transactions[op],
+    intent.transactions.debit,
+    intent.operatorId,
+    intent.playerId,
+    intent.sessionId,
+    intent.gameSymbol,
+    intent.currency,
+    intent.actionType,
+    fr ? `${fr.campaignId}:${fr.last}` : '-',
+    jp ? `${jp.jackpotId}:${jp.contributionMicros}` : '-',
+    intent.detailsUrl ?? '-',
+  ].join('\u0000');
 }
 
 /** Whether this is the activity's first attempt (false outside an activity). */
