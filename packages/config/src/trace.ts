@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomFillSync } from 'node:crypto';
+import { randomHex } from '@opi/signing';
 
 /**
  * W3C trace context (https://www.w3.org/TR/trace-context/) carried from an incoming request to
@@ -38,24 +38,7 @@ export function parseTraceparent(
   return { traceId, parentId, flags };
 }
 
-/**
- * Random hex from a pooled buffer: ids are drawn per request and per wallet call, and a
- * `randomBytes` call per id (one system call each) was a visible share of a spin's CPU. The ids
- * need to be unique, not secret, but they come from the CSPRNG all the same.
- */
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let offset = POOL_BYTES;
-function randomHex(bytes: number): string {
-  if (offset + bytes > POOL_BYTES) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const hex = pool.toString('hex', offset, offset + bytes);
-  offset += bytes;
-  return hex;
-}
-
+/** New ids from the CSPRNG's pooled buffer (@opi/signing): one per request and wallet call. */
 export const newSpanId = () => randomHex(8);
 export const newTraceId = () => randomHex(16);
 

@@ -35,14 +35,14 @@ export function newRequestNonce(): string {
 }
 
 /**
- * Hex from the CSPRNG, drawn a pooled 4 KB at a time: a nonce is made for every wallet call and
- * signed request, and one `randomBytes` call per nonce was a visible share of a spin's CPU. Each
- * byte of the pool is used once.
+ * Hex of `bytes` bytes from the CSPRNG, drawn a pooled 4 KB at a time: a nonce is made for every
+ * wallet call and signed request, and a trace id for every request (@opi/config/trace); one
+ * `randomBytes` call each was a visible share of a spin's CPU. Each byte of the pool is used once.
  */
 const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
 let offset = POOL_BYTES;
-function randomHex(bytes: number): string {
+export function randomHex(bytes: number): string {
   if (offset + bytes > POOL_BYTES) {
     randomFillSync(pool);
     offset = 0;
