@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { presentFairnessRecord } from '@opi/games';
+import { type CrashFairnessRow, presentFairnessRecord } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
 
 /*
@@ -83,25 +83,10 @@ export interface FairnessView {
   cashout_ms: number | null;
 }
 
-interface CrashRow {
-  round_id: string;
-  symbol: string;
-  state: string;
+/** A crash round as the replay reads it: its fairness record's row, the stake and the auto cash-out. */
+interface CrashRow extends CrashFairnessRow {
   stake_minor: bigint;
-  rtp: string;
-  scheme: string;
-  chain_id: string;
-  nonce: number;
-  commitment: string;
-  client_seed: string;
   auto_cashout_cents: number | null;
-  cashout_cents: number | null;
-  cashout_ms: number | null;
-  server_seed: string | null;
-  crash_cents: number | null;
-  terminal_hash: string;
-  chain_length: number;
-  chain_created_at: Date;
 }
 
 function fairnessOf(r: CrashRow): FairnessView {
