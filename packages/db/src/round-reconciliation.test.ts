@@ -103,8 +103,14 @@ async function totals(id: string) {
   };
 }
 
-async function setRound(id: string, status: string, bet: number, win: number) {
-  await db.pool.query(`UPDATE rounds SET status = $2, bet_minor = $3, win_minor = $4 WHERE round_id = $1`, [
+async function setRound(
+  id: string,
+  status: string,
+  bet: number,
+  win: number,
+  q: Pick<TestDatabase['pool'], 'query'> = db.pool,
+) {
+  await q.query(`UPDATE rounds SET status = $2, bet_minor = $3, win_minor = $4 WHERE round_id = $1`, [
     id,
     status,
     bet,
@@ -297,6 +303,68 @@ describe('round_reconciliation', () => {
       b.release();
     }
     assert.deepEqual(await totals('r_race'), { wallet: -60n, rows: 2, pending: 0, foreign: 0 });
+  });
+
+  test('one transaction writing a round many times recounts it once, at commit, seeing every write', async () => {
+    // What a spin's transactions do, all in one here: the round and its debit, the debit's outcome
+    // and the credit's pending row, the credit's outcome and the round's status. The row is
+    // written once (migration 27): the triggers are deferred to commit, and every one after the
+    // first finds the row this transaction wrote. SET CONSTRAINTS ... IMMEDIATE fires them early,
+    // so that the table's counters can be read before the transaction ends (they hold this
+    // backend's writes not yet reported, so the figure is the difference from the start).
+    const c = await db.pool.connect();
+    const writes = async () => {
+      const { rows } = await c.query<{ n: string }>(
+        `SELECT (n_tup_ins + n_tup_upd)::text AS n FROM pg_stat_xact_user_tables WHERE relname = 'round_reconciliation'`,
+      );
+      return Number(rows[0]!.n);
+    };
+    try {
+      await c.query('BEGIN');
+      const start = await writes();
+      await round('r_once', 'EUR', c);
+      await journal({ id: 'r_once:debit', round: 'r_once', type: 'debit', amount: 100 }, c);
+      await outcome('r_once:debit', 'success', c);
+      await journal({ id: 'r_once:credit', round: 'r_once', type: 'credit', amount: 30 }, c);
+      await outcome('r_once:credit', 'success', c);
+      await setRound('r_once', 'completed', 100, 30, c);
+      const { rows: before } = await c.query(`SELECT 1 FROM round_reconciliation WHERE round_id = 'r_once'`);
+      assert.equal(before.length, 0, 'nothing is counted before commit');
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      assert.equal((await writes()) - start, 1, 'one write for six changes of the round');
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK');
+      throw err;
+    } finally {
+      c.release();
+    }
+    assert.deepEqual(await totals('r_once'), { wallet: -70n, rows: 2, pending: 0, foreign: 0 });
+    const r = (await row('r_once'))!;
+    assert.deepEqual([BigInt(r.game_delta_minor), r.differs], [-70n, false]);
+  });
+
+  test('a later transaction writing the round recounts it again', async () => {
+    await round('r_twice');
+    await journal({ id: 'r_twice:debit', round: 'r_twice', type: 'debit', amount: 20 });
+    const c = await db.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await outcome('r_twice:debit', 'success', c);
+      await setRound('r_twice', 'completed', 20, 0, c);
+      await c.query('COMMIT');
+    } finally {
+      c.release();
+    }
+    assert.deepEqual(await totals('r_twice'), { wallet: -20n, rows: 1, pending: 0, foreign: 0 });
+    assert.equal((await row('r_twice'))!.differs, false);
+  });
+
+  test("a round's jackpot wins are part of its history side", async () => {
+    await round('r_jp');
+    await setRound('r_jp', 'completed', 100, 0);
+    await db.pool.query(`UPDATE rounds SET jackpot_win_minor = 5000 WHERE round_id = 'r_jp'`);
+    assert.equal(BigInt((await row('r_jp'))!.game_delta_minor), 4900n);
   });
 
   test('a rolled-back transaction leaves the row as it was', async () => {
