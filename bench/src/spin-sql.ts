@@ -107,7 +107,8 @@ END $$ LANGUAGE plpgsql`);
         await c.query(`CALL bench_spins(200, $1, $2)`, [`w${seq++}_`, symbol]);
         const t0 = performance.now();
         await c.query(`CALL bench_spins($1, $2, $3)`, [N, `r${seq++}_`, symbol]);
-        (perSpin[variant] ??= []).push((performance.now() - t0) / N);
+        const ms = (performance.now() - t0) / N;
+        perSpin[variant] = [...(perSpin[variant] ?? []), ms];
         if (change.back) await c.query(change.back);
       } finally {
         c.release();
