@@ -41,7 +41,8 @@
  * SKIP_REGULAR=1 (no regular activities), SPIN=0 (no spins through the API; SPIN=1, the old switch,
  * is the default now), WORKER_PROCESSES, API_PROCESSES, TEMPORAL_DB=memory and TEMPORAL_DYNAMIC_CONFIG
  * (dev server only), TEMPORAL=cluster, HISTORY_SHARDS, PG_STAT_STATEMENTS=1|all (each measurement's
- * statements per round; on the cluster Temporal's own too, from its PostgreSQL).
+ * statements per round; on the cluster Temporal's own too, from its PostgreSQL), TEMPORAL_PPROF_PORT
+ * (cluster only: the server's Go profiler on localhost, e.g. `curl localhost:<port>/debug/pprof/profile?seconds=15`).
  */
 import {
   runSettlementBench,

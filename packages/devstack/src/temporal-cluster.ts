@@ -284,6 +284,8 @@ export async function temporalClusterEnv(options: TemporalClusterServerOptions):
     ...(await serverPorts(options.port)),
   };
   if (options.metricsPort) env.PROMETHEUS_ENDPOINT = `127.0.0.1:${options.metricsPort}`;
+  // TEMPORAL_PPROF_PORT: the server's Go profiler (config.yaml's global.pprof), to profile a bench.
+  if (process.env.TEMPORAL_PPROF_PORT) env.TEMPORAL_PPROF_PORT = process.env.TEMPORAL_PPROF_PORT;
   return env;
 }
 
