@@ -7,6 +7,7 @@
  *   npm run bench -- audit       (ROUNDS=500000 PLAYERS=2000 REPEATS=7 by default)
  */
 import { journalDrift } from '@opi/api';
+import { reconciliationTriggersSql } from './lib/reconciliation-triggers.js';
 import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
 import { fmt, median } from './lib/stats.js';
 
@@ -171,13 +172,7 @@ try {
   // the reconciliation triggers and, as the baseline, with them disabled. Medians of 3 runs each.
   const WRITE_ROUNDS = Number(process.env.WRITE_ROUNDS ?? 1000);
   const triggers = async (on: boolean) => {
-    const verb = on ? 'ENABLE' : 'DISABLE';
-    await stack.pool.query(
-      `ALTER TABLE rounds ${verb} TRIGGER rounds_reconciliation_insert;
-       ALTER TABLE rounds ${verb} TRIGGER rounds_reconciliation_update;
-       ALTER TABLE wallet_transactions ${verb} TRIGGER wallet_transactions_reconciliation_insert;
-       ALTER TABLE wallet_transactions ${verb} TRIGGER wallet_transactions_reconciliation_update`,
-    );
+    await stack.pool.query(reconciliationTriggersSql(on));
   };
   const writeRounds = async (tag: string): Promise<number> => {
     const c = await stack.pool.connect();

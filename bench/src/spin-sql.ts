@@ -15,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '@opi/devstack';
+import { reconciliationTriggersSql } from './lib/reconciliation-triggers.js';
 import { startBenchStack } from './lib/stack.js';
 import { fmt, median } from './lib/stats.js';
 
@@ -27,19 +28,11 @@ const migration = await readFile(
   'utf8',
 );
 const [up, down] = migration.split('-- Down Migration') as [string, string];
-const TRIGGERS = [
-  ['rounds', 'rounds_reconciliation_insert'],
-  ['rounds', 'rounds_reconciliation_update'],
-  ['wallet_transactions', 'wallet_transactions_reconciliation_insert'],
-  ['wallet_transactions', 'wallet_transactions_reconciliation_update'],
-];
-const triggers = (verb: 'ENABLE' | 'DISABLE') =>
-  TRIGGERS.map(([table, name]) => `ALTER TABLE ${table} ${verb} TRIGGER ${name};`).join('\n');
 /** SQL from the built schema to the variant, and back. */
 const SWITCH: Record<string, { to: string; back: string }> = {
   built: { to: '', back: '' },
   'row-triggers': { to: down, back: up },
-  off: { to: triggers('DISABLE'), back: triggers('ENABLE') },
+  off: { to: reconciliationTriggersSql(false), back: reconciliationTriggersSql(true) },
 };
 
 const stack = await startBenchStack();
