@@ -136,10 +136,15 @@ async function launch(player: string): Promise<{ token: string; sessionId: strin
   return { token: new URL(res.json.launch_url).searchParams.get('mgckey')!, sessionId: res.json.session_id };
 }
 
-/** A game page's event stream on its own connection: the events as they arrive. */
+/**
+ * A game page's event stream on its own connection: the events as they arrive (names in `events`,
+ * with their data in `blocks`), the subscriber id from `ready`, and whether the server ended it.
+ */
 function openStream(token: string) {
   const events: string[] = [];
+  const blocks: { event: string; data: unknown }[] = [];
   let req: http.ClientRequest | undefined;
+  const state = { subscriberId: '', ended: false };
   const ready = new Promise<void>((resolve, reject) => {
     setTimeout(() => reject(new Error('no ready event within 10 s')), 10_000).unref();
     req = http.get(
@@ -153,15 +158,46 @@ function openStream(token: string) {
       (res) => {
         if (res.statusCode !== 200) reject(new Error(`events: ${res.statusCode}`));
         res.setEncoding('utf8');
+        let buf = '';
         res.on('data', (chunk: string) => {
-          for (const m of chunk.matchAll(/^event: (.+)$/gm)) events.push(m[1]!);
-          if (events.includes('ready')) resolve();
+          buf += chunk;
+          for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            const event = /^event: (.+)$/m.exec(block)?.[1];
+            if (!event) continue;
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            const parsed = data === undefined ? undefined : JSON.parse(data);
+            events.push(event);
+            blocks.push({ event, data: parsed });
+            if (event === 'ready') {
+              state.subscriberId = (parsed as { subscriber_id: string }).subscriber_id;
+              resolve();
+            }
+          }
+        });
+        res.on('end', () => {
+          state.ended = true;
+        });
+        res.on('close', () => {
+          state.ended = true;
         });
       },
     );
     req.on('error', () => {});
   });
-  return { events, ready, close: () => req?.destroy() };
+  return {
+    events,
+    blocks,
+    ready,
+    get subscriberId() {
+      return state.subscriberId;
+    },
+    get ended() {
+      return state.ended;
+    },
+    close: () => req?.destroy(),
+  };
 }
 
 const pidOf = (instance: string) => Number(instance.split(':')[1]);
@@ -172,14 +208,15 @@ const gameListening = () => running.gameListening();
 test('two game-server processes share their port; balance-refresh signals sent to the API reach pages held by either', async () => {
   assert.match(output(), /Processes\s+2 API, 2 game server, 2 workers/);
   const page = await launch('multi-refresh-1');
-  const streams = Array.from({ length: 4 }, () => openStream(page.token));
+  // Three streams, the session's limit across the processes (the next test goes past it).
+  const streams = Array.from({ length: 3 }, () => openStream(page.token));
   await Promise.all(streams.map((s) => s.ready));
   const { rows } = await db.query(
     'SELECT DISTINCT api_instance FROM subscriber_presence WHERE session_id = $1',
     [page.sessionId],
   );
   const pids = new Set(rows.map((r) => pidOf(r.api_instance)));
-  assert.equal(pids.size, 2, `the four streams are held by two game-server processes: ${[...pids]}`);
+  assert.equal(pids.size, 2, `the three streams are held by two game-server processes: ${[...pids]}`);
   for (const pid of pids) assert.ok(gameListening().has(pid), `stream held by game-server process ${pid}`);
 
   const body = JSON.stringify({ external_player_id: 'multi-refresh-1', reason: 'deposit' });
@@ -188,11 +225,56 @@ test('two game-server processes share their port; balance-refresh signals sent t
     headers: signed('POST', '/api/provider/v1/player-balance-refresh', body),
   });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.json.subscribers_notified, 4);
+  assert.equal(res.json.subscribers_notified, 3);
   await until('every page hears the signal', () =>
     streams.every((s) => s.events.includes('balance-refresh')),
   );
   for (const s of streams) s.close();
+});
+
+test('one session holds at most 3 event streams across both game-server processes: a new one supersedes the oldest, whichever process holds it', async () => {
+  const page = await launch('multi-stream-limit');
+  // Six opens one after another, each on a new connection: the cluster hands them to the two
+  // processes in turn. Each one's holder is its presence row's process.
+  const streams: ReturnType<typeof openStream>[] = [];
+  const holders: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const s = openStream(page.token);
+    await s.ready;
+    const { rows } = await db.query('SELECT api_instance FROM subscriber_presence WHERE subscriber_id = $1', [
+      s.subscriberId,
+    ]);
+    assert.equal(rows.length, 1, `stream ${i + 1} is present`);
+    holders.push(pidOf(rows[0].api_instance));
+    streams.push(s);
+  }
+  assert.equal(new Set(holders).size, 2, `the six streams are held by both processes: ${holders}`);
+  const superseded = streams.slice(0, 3);
+  const kept = streams.slice(3);
+  // The 4th, 5th and 6th open each superseded the then oldest, the 1st, 2nd and 3rd: told why,
+  // then ended, including those held by the other process than the one that took the new stream.
+  await until('the three oldest streams ended', () => superseded.every((s) => s.ended));
+  for (const s of superseded)
+    assert.deepEqual(s.blocks.at(-1), { event: 'closed', data: { reason: 'superseded' } });
+  assert.ok(
+    [0, 1, 2].some((i) => holders[i] !== holders[i + 3]),
+    `a stream was superseded by an open on the other process: ${holders}`,
+  );
+  await sleep(300);
+  assert.ok(
+    kept.every((s) => !s.ended && !s.events.includes('closed')),
+    'the three newest stay open',
+  );
+  const { rows } = await db.query(
+    'SELECT subscriber_id FROM subscriber_presence WHERE session_id = $1 ORDER BY connected_at',
+    [page.sessionId],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.subscriber_id),
+    kept.map((s) => s.subscriberId),
+    'three presence rows: the newest streams',
+  );
+  for (const s of kept) s.close();
 });
 
 test('a nonce is single use across the API processes', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { PassThrough } from 'node:stream';
-import type { Pool } from '@opi/db';
+import { type Pool, type PoolClient, withTransaction } from '@opi/db';
 import type { PgListener } from '@opi/service-kit/cache/pg-listener';
 import type { Logger } from '@opi/service-kit/http/logger';
 import { z } from 'zod';
@@ -23,11 +23,27 @@ const NOTIFY_PAYLOAD_MAX_BYTES = 7000;
 const MAX_BUFFERED_BYTES = 64 * 1024;
 
 /**
- * Streams one session may hold in this process: a page and a reload or two (a reload's old stream
- * may linger until its socket is found closed). Past it the oldest is closed, told `closed`
- * `{reason: 'superseded'}` so that page stops reconnecting.
+ * Streams one session may hold, counted over every game-server process: a page and a reload or two
+ * (a reload's old stream may linger until its socket is found closed). Past it the oldest are
+ * closed, told `closed` `{reason: 'superseded'}` so those pages stop reconnecting. Counted in
+ * `subscriber_presence` (the session's fresh rows, whichever process holds them): each open inserts
+ * its row and deletes the session's fresh rows beyond the newest 3 in one transaction under the
+ * session's advisory lock (PRESENCE_LOCK_CLASS), so two processes opening at once cannot both
+ * keep a 4th. This process ends its own superseded streams at once and NOTIFYs the others'
+ * (`superseded` on REFRESH_CHANNEL). A NOTIFY that is lost (the holder's LISTEN connection was
+ * down) is made up at the holder's next heartbeat (15 s): its upsert finds the row gone or stale,
+ * puts it back with its first connected_at and trims the session again, which supersedes it.
  */
 export const MAX_STREAMS_PER_SESSION = 3;
+/**
+ * The advisory lock class of a session's presence rows: `pg_advisory_xact_lock(3, hashtext(session_id))`
+ * serialises the stream opens (and heartbeat trims) of one session across processes. Two-key locks
+ * are their own key space beside the one-bigint ones (node-pg-migrate, crash demo, hashtext keys);
+ * class 21 is the tournaments' (migration 21), 3 is this table's migration.
+ */
+export const PRESENCE_LOCK_CLASS = 3;
+/** Sessions trimmed per transaction by a heartbeat (each takes one advisory lock). */
+const TRIM_BATCH = 50;
 /**
  * Streams one game-server process holds at most; a new one past it is refused (503, Retry-After). An open
  * page is one stream, and one process serves a few hundred playing pages (docs/benchmarks.md: 55
@@ -61,6 +77,17 @@ interface Local {
   /** The launch token's hash the stream was opened with: a relaunch (new token) ends it. */
   tokenHash: string | null;
   stream: PassThrough;
+  /**
+   * The presence row's connected_at once written (as PostgreSQL prints it, so exact to the
+   * microsecond): a row the heartbeat puts back keeps its age.
+   */
+  connectedAt: string | null;
+}
+
+/** A presence row deleted past its session's limit, and the process holding its stream. */
+interface Superseded {
+  subscriber_id: string;
+  api_instance: string;
 }
 
 /** Why the server ended a stream (`event: closed`); the page does not reconnect after it. */
@@ -71,22 +98,11 @@ export function sseEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The NOTIFY payloads for one signal: every session id once, each payload under the size limit. */
-export function notifyPayloads(
-  sessionIds: readonly string[],
-  signal: RefreshSignal,
-  ended = false,
-): string[] {
-  const encode = (ids: string[]) =>
-    JSON.stringify({
-      session_ids: ids,
-      request_id: signal.request_id,
-      reason: signal.reason,
-      ...(ended ? { ended: true } : {}),
-    });
+/** Every id once, split into payloads of `encode` each under the size limit. */
+function splitPayloads(ids: readonly string[], encode: (batch: string[]) => string): string[] {
   const payloads: string[] = [];
   let batch: string[] = [];
-  for (const id of sessionIds) {
+  for (const id of ids) {
     if (batch.length > 0 && Buffer.byteLength(encode([...batch, id])) > NOTIFY_PAYLOAD_MAX_BYTES) {
       payloads.push(encode(batch));
       batch = [];
@@ -97,14 +113,56 @@ export function notifyPayloads(
   return payloads;
 }
 
-/** A NOTIFY payload of REFRESH_CHANNEL, as `notifyPayloads` writes it. */
-const Payload = z.object({
-  session_ids: z.array(z.string()),
-  request_id: z.string().nullable(),
-  reason: z.string().nullable(),
-  /** The sessions are over (revoked): their streams end, told `closed` `{reason: 'session_ended'}`. */
-  ended: z.literal(true).optional(),
-});
+/** The NOTIFY payloads for one signal: every session id once, each payload under the size limit. */
+export function notifyPayloads(
+  sessionIds: readonly string[],
+  signal: RefreshSignal,
+  ended = false,
+): string[] {
+  return splitPayloads(sessionIds, (ids) =>
+    JSON.stringify({
+      session_ids: ids,
+      request_id: signal.request_id,
+      reason: signal.reason,
+      ...(ended ? { ended: true } : {}),
+    }),
+  );
+}
+
+/**
+ * The NOTIFY payloads telling the holding processes to end these streams (their presence rows were
+ * deleted past their session's limit). `session_ids` is empty, so a process that does not know
+ * `superseded` (an older version during a rolling deploy) does nothing with it.
+ */
+export function supersededPayloads(subscriberIds: readonly string[]): string[] {
+  return splitPayloads(subscriberIds, (ids) =>
+    JSON.stringify({ session_ids: [], request_id: null, reason: null, superseded: ids }),
+  );
+}
+
+/** A NOTIFY payload of REFRESH_CHANNEL, as `notifyPayloads` or `supersededPayloads` writes it. */
+const Payload = z
+  .object({
+    session_ids: z.array(z.string()),
+    request_id: z.string().nullable(),
+    reason: z.string().nullable(),
+    /** The sessions are over (revoked): their streams end, told `closed` `{reason: 'session_ended'}`. */
+    ended: z.literal(true).optional(),
+    /**
+     * Streams whose presence rows another process deleted past their session's limit: the holder
+     * ends them, told `closed` `{reason: 'superseded'}`. Only with no session ids and no signal.
+     */
+    superseded: z
+      .array(z.string().regex(/^sub_[\w-]{1,64}$/))
+      .min(1)
+      .optional(),
+  })
+  .refine(
+    (p) =>
+      p.superseded === undefined ||
+      (p.session_ids.length === 0 && p.ended === undefined && p.request_id === null && p.reason === null),
+    'superseded comes alone',
+  );
 
 function parsePayload(payload: string): z.infer<typeof Payload> | undefined {
   try {
@@ -136,6 +194,8 @@ export class RefreshHub {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly heartbeatMs: number;
+  /** Sessions whose trim after a heartbeat failed: tried again at the next one. */
+  private readonly retrim = new Set<string>();
   /** The stream limits (tests lower them to reach them). */
   readonly limits = { perSession: MAX_STREAMS_PER_SESSION, perProcess: MAX_STREAMS_PER_PROCESS };
 
@@ -164,8 +224,10 @@ export class RefreshHub {
 
   /**
    * Opens a stream for a game page of `sessionId` (opened with the launch token hashing to
-   * `tokenHash`). The session's oldest streams past `limits.perSession` are closed; undefined when
-   * this process already holds `limits.perProcess` streams (the caller answers 503).
+   * `tokenHash`). The session's oldest streams past `limits.perSession`, in this process and in
+   * every other (the presence rows, `supersede`), are closed; undefined when this process already
+   * holds `limits.perProcess` streams (the caller answers 503). `ready` resolves once the row is
+   * written and the surplus superseded.
    */
   open(sessionId: string, tokenHash: string | null = null): Subscriber | undefined {
     const mine = this.bySession.get(sessionId);
@@ -179,16 +241,41 @@ export class RefreshHub {
     }
     const id = `sub_${randomUUID()}`;
     const stream = new PassThrough();
-    const local: Local = { id, sessionId, tokenHash, stream };
+    const local: Local = { id, sessionId, tokenHash, stream, connectedAt: null };
     this.subscribers.set(id, local);
     const ids = this.bySession.get(sessionId) ?? new Set<string>();
     this.bySession.set(sessionId, ids.add(id));
-    const ready = this.enqueue(() =>
-      this.pool.query(
-        `INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance) VALUES ($1, $2, $3)`,
-        [id, sessionId, this.instance],
-      ),
-    ).then(() => {
+    const ready = this.enqueue(async () => {
+      if (!this.subscribers.has(id)) return; // the page went away while the write waited
+      // One transaction under the session's lock: a concurrent open elsewhere waits, then counts
+      // this row. The lock is its own statement so the next one reads a snapshot taken after it.
+      const gone = await withTransaction(this.pool, async (c) => {
+        await c.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [PRESENCE_LOCK_CLASS, sessionId]);
+        // The new row is not visible to the rest of the statement: the other fresh rows keep the
+        // places left beside it, newest first.
+        const { rows } = await c.query<{ connected_at: string; gone: Superseded[] }>(
+          `WITH ins AS (
+             INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance) VALUES ($1, $2, $3)
+             RETURNING connected_at::text
+           ), surplus AS (
+             SELECT subscriber_id FROM subscriber_presence
+              WHERE session_id = $2 AND last_seen_at > now() - make_interval(secs => $5)
+              ORDER BY connected_at DESC, subscriber_id DESC
+              OFFSET greatest($4::int - 1, 0)
+           ), gone AS (
+             DELETE FROM subscriber_presence p USING surplus s WHERE p.subscriber_id = s.subscriber_id
+             RETURNING p.subscriber_id, p.api_instance
+           )
+           SELECT (SELECT connected_at FROM ins) AS connected_at,
+                  coalesce((SELECT json_agg(gone) FROM gone), '[]'::json) AS gone`,
+          [id, sessionId, this.instance, this.limits.perSession, PRESENCE_FRESH_SECONDS],
+        );
+        local.connectedAt = rows[0]!.connected_at;
+        await this.notifySuperseded(c, rows[0]!.gone);
+        return rows[0]!.gone;
+      });
+      this.endSuperseded(gone);
+    }).then(() => {
       this.send(local, sseEvent('ready', { subscriber_id: id }));
     });
     return { id, sessionId, stream, ready, close: () => this.close(id) };
@@ -288,7 +375,8 @@ export class RefreshHub {
     await this.queue;
   }
 
-  private close(id: string): void {
+  /** Ends the stream and deletes its presence row (unless `rowGone`: already deleted). */
+  private close(id: string, rowGone = false): void {
     const local = this.subscribers.get(id);
     if (!local) return;
     this.subscribers.delete(id);
@@ -296,17 +384,69 @@ export class RefreshHub {
     ids?.delete(id);
     if (ids?.size === 0) this.bySession.delete(local.sessionId);
     local.stream.end();
+    if (rowGone) return;
     void this.enqueue(() =>
       this.pool.query(`DELETE FROM subscriber_presence WHERE subscriber_id = $1`, [id]),
     ).catch((err: unknown) => this.logger.warn('presence delete failed', { error: String(err) }));
   }
 
   /** Tells the page why (`event: closed`), then closes the stream. */
-  private end(id: string, reason: ClosedReason): void {
+  private end(id: string, reason: ClosedReason, rowGone = false): void {
     const local = this.subscribers.get(id);
     if (!local) return;
     this.send(local, sseEvent('closed', { reason }));
-    this.close(id);
+    this.close(id, rowGone);
+  }
+
+  /** NOTIFYs (on commit of `c`'s transaction) the other processes holding superseded streams. */
+  private async notifySuperseded(c: PoolClient, gone: readonly Superseded[]): Promise<void> {
+    const remote = gone.filter((g) => g.api_instance !== this.instance).map((g) => g.subscriber_id);
+    if (remote.length === 0) return;
+    await c.query(`SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p`, [
+      REFRESH_CHANNEL,
+      supersededPayloads(remote),
+    ]);
+  }
+
+  /** Ends this process's streams whose rows were deleted past their session's limit. */
+  private endSuperseded(gone: readonly Superseded[]): void {
+    for (const g of gone) if (g.api_instance === this.instance) this.end(g.subscriber_id, 'superseded', true);
+  }
+
+  /**
+   * Deletes the fresh presence rows of these sessions beyond the newest `limits.perSession` of
+   * each (under each session's advisory lock, taken in key order, a batch per transaction), ends
+   * this process's streams among them and NOTIFYs the others'. The heartbeat runs it for sessions
+   * whose rows it had to put back.
+   */
+  private async supersede(sessionIds: readonly string[]): Promise<void> {
+    for (let i = 0; i < sessionIds.length; i += TRIM_BATCH) {
+      const batch = sessionIds.slice(i, i + TRIM_BATCH);
+      const gone = await withTransaction(this.pool, async (c) => {
+        // Volatile target lists are evaluated after ORDER BY: the locks are taken in key order, so
+        // two processes trimming overlapping batches cannot deadlock (an open takes one lock).
+        await c.query(
+          `SELECT pg_advisory_xact_lock($1, k)
+             FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($2::text[]) AS s) t ORDER BY k`,
+          [PRESENCE_LOCK_CLASS, batch],
+        );
+        const { rows } = await c.query<Superseded>(
+          `WITH ranked AS (
+             SELECT subscriber_id,
+                    row_number() OVER (PARTITION BY session_id ORDER BY connected_at DESC, subscriber_id DESC) AS n
+               FROM subscriber_presence
+              WHERE session_id = ANY($1::text[]) AND last_seen_at > now() - make_interval(secs => $3)
+           )
+           DELETE FROM subscriber_presence p USING ranked r
+            WHERE p.subscriber_id = r.subscriber_id AND r.n > $2
+           RETURNING p.subscriber_id, p.api_instance`,
+          [batch, this.limits.perSession, PRESENCE_FRESH_SECONDS],
+        );
+        await this.notifySuperseded(c, rows);
+        return rows;
+      });
+      this.endSuperseded(gone);
+    }
   }
 
   private send(local: Local, text: string): void {
@@ -326,6 +466,11 @@ export class RefreshHub {
       this.logger.warn('malformed balance refresh notification', { payload: payload.slice(0, 200) });
       return;
     }
+    if (message.superseded) {
+      // The row is deleted again: the heartbeat may have put it back meanwhile.
+      for (const id of message.superseded) this.end(id, 'superseded');
+      return;
+    }
     if (message.ended) {
       for (const sessionId of message.session_ids) this.endSession(sessionId);
       return;
@@ -342,28 +487,58 @@ export class RefreshHub {
   /**
    * Every 15 s (the timer; callable by tests): a keep-alive comment on every stream, then one
    * statement that upserts this process's presence rows (fresh last_seen_at; re-inserted if purged
-   * meanwhile) and purges rows of dead processes. While this process cannot hear NOTIFY its rows
-   * are left to go stale, so refresh requests do not count pages a signal cannot reach. The sweep
-   * (`sweep`) ends the streams of sessions that are over. Resolves when the writes are done; a
-   * failure is logged, never thrown.
+   * or superseded meanwhile, with the connected_at they had) and purges rows of dead processes.
+   * Sessions with a row that was missing or stale (so not counted by the opens meanwhile) are
+   * trimmed to the limit again (`supersede`): a superseded stream whose NOTIFY was lost comes back
+   * for one heartbeat only, then ends. While this process cannot hear NOTIFY its rows are left to
+   * go stale, so refresh requests do not count pages a signal cannot reach. The sweep (`sweep`)
+   * ends the streams of sessions that are over. Resolves when the writes are done; a failure is
+   * logged, never thrown.
    */
   heartbeat(): Promise<void> {
     for (const local of [...this.subscribers.values()]) this.send(local, ': keepalive\n\n');
     const swept = this.sweep();
     if (!this.listener.healthy) return swept.then(() => {});
-    return this.enqueue(() => {
+    return this.enqueue(async () => {
       const locals = [...this.subscribers.values()];
-      return this.pool.query(
+      // `counted`: this process's rows the opens counted until now (the snapshot before the upsert);
+      // a row upserted that was not among them, or was inserted again (xmax = 0: deleted meanwhile),
+      // was missing or stale, so its session may now hold more than its limit.
+      const { rows } = await this.pool.query<{ session_id: string }>(
         `WITH purged AS (
            DELETE FROM subscriber_presence
-           WHERE last_seen_at < now() - make_interval(secs => $4) AND api_instance <> $3
+           WHERE last_seen_at < now() - make_interval(secs => $5) AND api_instance <> $4
+         ), counted AS (
+           SELECT subscriber_id FROM subscriber_presence
+            WHERE api_instance = $4 AND last_seen_at > now() - make_interval(secs => $6)
+         ), upserted AS (
+           INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance, connected_at)
+           SELECT t.subscriber_id, t.session_id, $4, coalesce(t.connected_at, now())
+           FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS t(subscriber_id, session_id, connected_at)
+           ON CONFLICT (subscriber_id) DO UPDATE SET last_seen_at = now()
+           RETURNING subscriber_id, session_id, xmax = 0 AS inserted
          )
-         INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance)
-         SELECT t.subscriber_id, t.session_id, $3
-         FROM unnest($1::text[], $2::text[]) AS t(subscriber_id, session_id)
-         ON CONFLICT (subscriber_id) DO UPDATE SET last_seen_at = now()`,
-        [locals.map((l) => l.id), locals.map((l) => l.sessionId), this.instance, PURGE_AFTER_SECONDS],
+         SELECT DISTINCT u.session_id FROM upserted u
+          WHERE u.inserted OR NOT EXISTS (SELECT 1 FROM counted c WHERE c.subscriber_id = u.subscriber_id)`,
+        [
+          locals.map((l) => l.id),
+          locals.map((l) => l.sessionId),
+          locals.map((l) => l.connectedAt),
+          this.instance,
+          PURGE_AFTER_SECONDS,
+          PRESENCE_FRESH_SECONDS,
+        ],
       );
+      const trim = new Set([...this.retrim, ...rows.map((r) => r.session_id)]);
+      this.retrim.clear();
+      if (trim.size === 0) return;
+      try {
+        await this.supersede([...trim].sort());
+      } catch (err) {
+        // Those rows are counted from now on, so the next upsert would not find them again.
+        for (const sessionId of trim) this.retrim.add(sessionId);
+        throw err;
+      }
     })
       .then(
         () => {},

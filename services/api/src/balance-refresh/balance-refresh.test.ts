@@ -255,6 +255,128 @@ describe('GET /api/runtime/events', () => {
     assert.equal(res.subscribers_notified, 0);
   });
 
+  test('a session holds at most 3 streams across both game-server processes: the oldest are superseded wherever they are held', async () => {
+    const { token, sessionId } = await launch('br-limit-across');
+    const hubs = [a.gameDeps.refresh, b.gameDeps.refresh];
+    // Six opens, alternately on A and B: each new stream supersedes the oldest, held by the other.
+    const pages = [];
+    for (let i = 0; i < 6; i++) pages.push(await openPage(i % 2 === 0 ? a.game : b.game, token));
+    const superseded = pages.slice(0, 3);
+    const kept = pages.slice(3);
+    for (const old of superseded) {
+      assert.deepEqual(await old.next(), { event: 'closed', data: { reason: 'superseded' } });
+      await eventually(async () => old.ended, 'the superseded stream ended');
+    }
+    assert.ok(
+      kept.every((p) => !p.ended),
+      'the three newest stay',
+    );
+    assert.equal(hubs[0]!.localCount(sessionId) + hubs[1]!.localCount(sessionId), 3);
+    assert.equal(hubs[0]!.localCount(sessionId), 1, 'A holds the 5th');
+    assert.equal(hubs[1]!.localCount(sessionId), 2, 'B holds the 4th and the 6th');
+    const { rows } = await a.db.pool.query<{ subscriber_id: string }>(
+      `SELECT subscriber_id FROM subscriber_presence WHERE session_id = $1 ORDER BY connected_at`,
+      [sessionId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.subscriber_id),
+      kept.map((p) => p.subscriberId),
+    );
+    // A refresh counts and reaches the three.
+    const res = await refreshOk({ external_player_id: 'br-limit-across' });
+    assert.equal(res.subscribers_notified, 3);
+    for (const p of kept) assert.equal((await p.next()).event, 'balance-refresh');
+    // `superseded` comes alone: mixed with session ids (or a signal) the payload is refused whole.
+    const notify = (payload: unknown) =>
+      a.db.pool.query(`SELECT pg_notify('opi_balance_refresh', $1)`, [JSON.stringify(payload)]);
+    await notify({
+      session_ids: [sessionId],
+      request_id: null,
+      reason: null,
+      superseded: [kept[0]!.subscriberId],
+    });
+    await notify({ session_ids: [], request_id: 'r', reason: null, superseded: [kept[0]!.subscriberId] });
+    for (const p of kept) await p.none();
+    await notify({ session_ids: [], request_id: null, reason: null, superseded: [kept[0]!.subscriberId] });
+    assert.deepEqual(await kept[0]!.next(), { event: 'closed', data: { reason: 'superseded' } });
+    for (const p of kept) p.close();
+  });
+
+  test('opens at the same time on both processes still leave 3 (the session lock orders them)', async () => {
+    const { token, sessionId } = await launch('br-limit-burst');
+    const pages = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => subscribe(i % 2 === 0 ? a.game : b.game, token)),
+    );
+    for (const p of pages) assert.equal(p.res.status, 200);
+    // Every stream got ready; the superseded ones then `closed` and ended.
+    await eventually(async () => pages.filter((p) => !p.ended).length === 3, 'three streams left');
+    const count = async () =>
+      (await a.db.pool.query(`SELECT 1 FROM subscriber_presence WHERE session_id = $1`, [sessionId]))
+        .rowCount;
+    await eventually(async () => (await count()) === 3, 'three presence rows');
+    assert.equal(a.gameDeps.refresh.localCount(sessionId) + b.gameDeps.refresh.localCount(sessionId), 3);
+    // Each superseded page was told why (a stream superseded in its own process before its row was
+    // written ends without `ready`).
+    for (const p of pages.filter((p) => p.ended)) {
+      const events: SseBlock[] = [];
+      for (;;) {
+        try {
+          events.push(await p.next({ ms: 100 }));
+        } catch {
+          break;
+        }
+      }
+      assert.deepEqual(events.at(-1), { event: 'closed', data: { reason: 'superseded' } });
+      assert.ok(events.length <= 2 && (events.length === 1 || events[0]!.event === 'ready'));
+    }
+    for (const p of pages) p.close();
+  });
+
+  test('a superseded stream whose NOTIFY was lost comes back for one heartbeat only, then ends', async () => {
+    const { token, sessionId } = await launch('br-limit-lost');
+    const page = await openPage(a.game, token);
+    // Another process opened three newer streams and deleted this row, but the NOTIFY was lost.
+    await a.db.pool.query(
+      `WITH gone AS (DELETE FROM subscriber_presence WHERE subscriber_id = $2)
+       INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance, connected_at)
+       SELECT 'sub_newer_' || i, $1, 'elsewhere', now() + i * interval '1 millisecond' FROM generate_series(1, 3) i`,
+      [sessionId, page.subscriberId],
+    );
+    await page.none();
+    // The heartbeat puts the row back (with its first connected_at, so as the oldest) and trims.
+    await a.gameDeps.refresh.heartbeat();
+    assert.deepEqual(await page.next(), { event: 'closed', data: { reason: 'superseded' } });
+    await eventually(async () => page.ended, 'stream ended');
+    assert.equal(await presence(page.subscriberId), undefined);
+    const { rows } = await a.db.pool.query<{ subscriber_id: string }>(
+      `SELECT subscriber_id FROM subscriber_presence WHERE session_id = $1 ORDER BY subscriber_id`,
+      [sessionId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.subscriber_id),
+      ['sub_newer_1', 'sub_newer_2', 'sub_newer_3'],
+    );
+
+    // Likewise a row left stale (its process could not hear NOTIFY for a while) that is fresh again.
+    const second = await openPage(a.game, token);
+    // Its open kept the 2 newest others beside it.
+    assert.equal(await presence('sub_newer_1'), undefined);
+    // Stale (not counted by the open of sub_newer_4 below); made the oldest of the four.
+    await a.db.pool.query(
+      `UPDATE subscriber_presence SET last_seen_at = now() - interval '60 seconds', connected_at = now() - interval '70 seconds'
+        WHERE subscriber_id = $1`,
+      [second.subscriberId],
+    );
+    await a.db.pool.query(
+      `INSERT INTO subscriber_presence (subscriber_id, session_id, api_instance) VALUES ('sub_newer_4', $1, 'elsewhere')`,
+      [sessionId],
+    );
+    // The heartbeat makes it fresh again: counted with the three newer ones, it goes.
+    await a.gameDeps.refresh.heartbeat();
+    assert.deepEqual(await second.next(), { event: 'closed', data: { reason: 'superseded' } });
+    await a.db.pool.query(`DELETE FROM subscriber_presence WHERE session_id = $1`, [sessionId]);
+  });
+
   test('ending the streams (shutdown) ends the response and deletes the process rows', async () => {
     const { token } = await launch('br-shutdown');
     const page = await openPage(b.game, token);

@@ -12,9 +12,12 @@ import { sessionJackpotId } from '../jackpots/ticker.js';
  * id once the page counts as present; `balance-refresh` asks the page to read its balance again;
  * `jackpot` carries the values of the jackpot the session's spins feed (on connect, then on each
  * change; jackpots/ticker.ts); a `: keepalive` comment every 15 s. Only prov_a sessions get a stream (else 409). A session
- * holds at most 3 streams per process (the oldest is ended with `closed` `{reason:'superseded'}`),
- * a process at most 2,000 (else 503 with Retry-After), and a stream ends (`closed`
- * `{reason:'session_ended'}`) when its session is revoked, expires or is relaunched (hub.ts sweep).
+ * holds at most 3 streams over every game-server process together: a new one ends the oldest,
+ * wherever held, with `closed` `{reason:'superseded'}` (counted in subscriber_presence under the
+ * session's advisory lock; other processes are told by a `superseded` NOTIFY, and one that missed
+ * it ends the stream at its next heartbeat: hub.ts MAX_STREAMS_PER_SESSION). A process holds at
+ * most 2,000 (else 503 with Retry-After), and a stream ends (`closed` `{reason:'session_ended'}`)
+ * when its session is revoked, expires or is relaunched (hub.ts sweep).
  */
 /** Seconds a page is asked to wait before trying again when this process holds all the streams it may. */
 export const STREAMS_FULL_RETRY_AFTER_S = 30;
