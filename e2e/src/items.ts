@@ -116,7 +116,7 @@ export const ITEMS: readonly GoLiveItem[] = [
   {
     id: 'balance_refresh',
     item: 'Balance refresh reaches an open prov_a page.',
-    how: 'POST /api/provider/v1/player-balance-refresh for the open session: subscribers_notified >= 1 and the page reads its balance again.',
+    how: "POST /api/provider/v1/player-balance-refresh for the open session: subscribers_notified >= 1 and the page reads its balance again; then once more while a spin is open: the page reads its balance after the spin's answer and ends on the settled balance.",
   },
   {
     id: 'audit_visible',

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Request, test } from '@playwright/test';
 import { auditRound } from '../src/audit.js';
 import { describeApiError, operatorClient } from '../src/operator.js';
 import { PageWatch } from '../src/page-watch.js';
@@ -228,10 +228,67 @@ for (const game of settings.play) {
             throw new Error('the page did not read its balance again after the signal');
           });
           const after = await until(page, 'the balance after the refresh', () => shownBalance(page), stepMs);
-          return {
-            value: undefined,
-            detail: `sessions_found ${res.sessions_found}, subscribers_notified ${res.subscribers_notified}; the page read its balance again (${after} minor)`,
+          // A refresh during a spin: the page shows the spin's balance, then reads the wallet
+          // again (docs/game-pages.md, "The balance shown"), and ends on the settled balance.
+          const startAt = await until(
+            page,
+            'the balance before the second round',
+            () => shownBalance(page),
+            stepMs,
+          );
+          const spinAnswered = page.waitForResponse(
+            (r) => new URL(r.url()).pathname === '/api/runtime/spin' && r.request().method() === 'POST',
+            { timeout: roundMs },
+          );
+          const spinSent = page.waitForRequest(
+            (r) => new URL(r.url()).pathname === '/api/runtime/spin' && r.method() === 'POST',
+            { timeout: stepMs },
+          );
+          const readsAfterSpin: number[] = [];
+          let spinAnsweredAt = Number.POSITIVE_INFINITY;
+          void spinAnswered.then(
+            () => {
+              spinAnsweredAt = Date.now();
+            },
+            () => {},
+          );
+          const noteRead = (r: Request) => {
+            if (new URL(r.url()).pathname === '/api/runtime/balance' && Date.now() >= spinAnsweredAt)
+              readsAfterSpin.push(Date.now());
           };
+          page.on('request', noteRead);
+          try {
+            const playing = family.driver.play(page, hasTouch, roundMs);
+            await spinSent;
+            const during = await api.refreshPlayerBalance({
+              external_player_id: player,
+              session_id: launch.session_id,
+              request_id: `${requestId}-spin`,
+              reason: 'go-live QA check during a spin',
+            });
+            if (during.subscribers_notified < 1)
+              throw new Error(`during a spin: subscribers_notified ${during.subscribers_notified}`);
+            const r = await playing;
+            const expected = startAt - r.betMinor + r.winMinor;
+            await until(
+              page,
+              `a balance read after the spin's answer (the refresh sent during the spin)`,
+              async () => readsAfterSpin.length > 0,
+              stepMs,
+            );
+            await until(
+              page,
+              `the settled balance ${expected} after the refresh sent during the spin`,
+              async () => (await shownBalance(page)) === expected,
+              stepMs,
+            );
+            return {
+              value: undefined,
+              detail: `sessions_found ${res.sessions_found}, subscribers_notified ${res.subscribers_notified}; the page read its balance again (${after} minor); a refresh sent during round ${r.roundId} was read after the spin's balance, and the page ended on ${expected} minor`,
+            };
+          } finally {
+            page.off('request', noteRead);
+          }
         });
       }
 

@@ -9,7 +9,7 @@ interface SpinAnswer {
   status: string;
   round_id?: string;
   bet_minor?: string;
-  win_minor?: string;
+  win_minor?: string | null;
   error?: string;
 }
 
@@ -37,14 +37,27 @@ export const slotDriver: Driver = {
     );
     await press(page, 'spin-button', touch);
     const res = await answer;
-    const body = (await res.json().catch(() => ({}))) as SpinAnswer & { detail?: unknown };
+    let body = (await res.json().catch(() => ({}))) as SpinAnswer & { detail?: unknown };
     if (res.status() !== 200)
       throw new Error(
         `the spin answered ${res.status()}${typeof body.detail === 'string' ? ` "${body.detail}"` : ''}`,
       );
-    if (body.status !== 'completed' && body.status !== 'pending')
+    const answered = body.status;
+    if (body.status === 'pending' && body.round_id) {
+      // The wallet was slow: the answer carries no outcome; the page follows the round
+      // (GET /api/runtime/rounds/{round_id}) until it is over, and so does this check.
+      const path = `/api/runtime/rounds/${body.round_id}`;
+      const over = await page.waitForResponse(
+        async (r) =>
+          new URL(r.url()).pathname === path &&
+          ((await r.json().catch(() => ({}))) as SpinAnswer).status !== 'pending',
+        { timeout: timeoutMs },
+      );
+      body = { ...body, ...((await over.json()) as SpinAnswer) };
+    }
+    if (body.status !== 'completed')
       throw new Error(`the spin ended ${body.status}${body.error ? ` (${body.error})` : ''}`);
-    if (!body.round_id || body.bet_minor === undefined || body.win_minor === undefined)
+    if (!body.round_id || typeof body.bet_minor !== 'string' || typeof body.win_minor !== 'string')
       throw new Error(`the spin answer has no round_id, bet_minor or win_minor: ${JSON.stringify(body)}`);
     if (BigInt(body.bet_minor) !== stake)
       throw new Error(`the spin was played for ${body.bet_minor}, the stake chosen was ${stake}`);
@@ -64,7 +77,7 @@ export const slotDriver: Driver = {
       roundId: body.round_id,
       betMinor: BigInt(body.bet_minor),
       winMinor: BigInt(body.win_minor),
-      summary: `spin (${body.status})`,
+      summary: `spin (${answered === 'pending' ? 'pending, then completed' : body.status})`,
     };
   },
 };

@@ -106,6 +106,11 @@ export const EnvSchema = z.object({
   GAME_SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
   /** Wallet callback timeout per attempt, milliseconds. */
   WALLET_TIMEOUT_MS: positiveInt.max(120_000).default(10_000),
+  /**
+   * Slot spins: how long `POST /api/runtime/spin` waits for the round's settlement before answering
+   * `pending` (the page then follows the round), milliseconds.
+   */
+  SPIN_WAIT_MS: positiveInt.min(100).max(60_000).default(15_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
   NATIVE_ABANDON_AFTER_SECONDS: positiveInt.max(3600).default(300),
   /**

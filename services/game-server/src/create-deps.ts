@@ -19,6 +19,7 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     ...play,
     slots: createSlotPlayer(),
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
+    spinWaitMs: config.SPIN_WAIT_MS,
     gameBaseUrl: gameBaseUrl(config),
     // createPlayDeps has required SERVICE_SECRET.
     replayKey: replayLinkKey(config.SERVICE_SECRET as string),

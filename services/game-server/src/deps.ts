@@ -10,6 +10,8 @@ export interface GameDeps extends PlayDeps {
   slots?: SlotPlayer;
   /** prov_c native titles: the abandon rule's idle time (NATIVE_ABANDON_AFTER_SECONDS; 300 s by default). */
   native?: { abandonAfterSeconds: number };
+  /** How long a spin waits for its settlement before answering `pending` (SPIN_WAIT_MS; 15 s by default). */
+  spinWaitMs?: number;
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
   gameBaseUrl: string;
   /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing). */

@@ -19,23 +19,39 @@ export interface RealityCheckAsset {
 export interface RealityCheckAssets {
   js: RealityCheckAsset;
   css: RealityCheckAsset;
+  /**
+   * The balance keeper (`src/sessions/static/balance.js`, `window.BalanceKeeper`) every page's
+   * script shows its balance through: the page ends on the newest balance the wallet gave, whatever
+   * the order of a money action's answer, a refresh signal and its own reads (docs/game-pages.md).
+   */
+  balance: RealityCheckAsset;
 }
 
 /** Served as written (no build step), from `src/sessions/static/` whether running src/ or dist/. */
 const STATIC_DIR = new URL('../../src/sessions/static/', import.meta.url);
 
-function load(prefix: string, ext: string, type: string): RealityCheckAsset {
-  const body = readFileSync(new URL(`reality-check.${ext}`, STATIC_DIR));
+function load(prefix: string, name: string, ext: string, type: string): RealityCheckAsset {
+  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `${prefix}reality-check-${hash}.${ext}`, type, body };
+  return { path: `${prefix}${name}-${hash}.${ext}`, type, body };
 }
 
 /** The shared script and style sheet at paths under `prefix` (the page family's static folder). */
 export function loadRealityCheckAssets(prefix: string): RealityCheckAssets {
   return {
-    js: load(prefix, 'js', 'text/javascript; charset=utf-8'),
-    css: load(prefix, 'css', 'text/css; charset=utf-8'),
+    js: load(prefix, 'reality-check', 'js', 'text/javascript; charset=utf-8'),
+    css: load(prefix, 'reality-check', 'css', 'text/css; charset=utf-8'),
+    balance: load(prefix, 'balance', 'js', 'text/javascript; charset=utf-8'),
   };
+}
+
+/** The shared scripts' tags (balance keeper, then reality check), before the page's own (all `defer`). */
+export function sharedScriptTags(assets: RealityCheckAssets | undefined, esc: (s: string) => string): string {
+  if (!assets) return '';
+  return (
+    `<script src="${esc(assets.balance.path)}" defer></script>\n` +
+    `<script src="${esc(assets.js.path)}" defer></script>\n`
+  );
 }
 
 /** The session bar the script fills in: `session-elapsed` (h:mm:ss) and `session-net`. */

@@ -6,6 +6,7 @@ import {
   type RealityCheckAssets,
   realityCheckDialog,
   sessionPlayBar,
+  sharedScriptTags,
 } from '@opi/play/sessions/reality-check-page';
 import {
   type HistoryAssets,
@@ -48,7 +49,7 @@ export function loadNativeAssets(): NativeAssets {
   const css = load('native', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/native/static/');
   const history = loadHistoryAssets('/native/static/');
-  const all = [js, css, realityCheck.js, realityCheck.css, history.js, history.css];
+  const all = [js, css, realityCheck.js, realityCheck.css, realityCheck.balance, history.js, history.css];
   return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 
@@ -74,7 +75,7 @@ function head(
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
 ${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${sharedScriptTags(assets.realityCheck, escapeHtml)}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /** The title-specific board, filled in by the script. */

@@ -3,6 +3,7 @@ import {
   type RealityCheckAssets,
   realityCheckDialog,
   sessionPlayBar,
+  sharedScriptTags,
 } from '@opi/play/sessions/reality-check-page';
 import {
   type HistoryAssets,
@@ -29,7 +30,7 @@ function head(
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(title)}</title>
 ${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${assets.realityCheck ? `<script src="${escapeHtml(assets.realityCheck.js.path)}" defer></script>\n` : ''}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
+${sharedScriptTags(assets.realityCheck, escapeHtml)}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
 }
 
 /**

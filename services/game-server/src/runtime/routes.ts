@@ -12,6 +12,7 @@ import { sessionJackpotId } from '../jackpots/ticker.js';
 import { sessionTournaments } from '../promotions/tournaments.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
+import { roundStatus } from './round-status.js';
 import { spin } from './spin.js';
 
 /** Runtime routes for the launched game page (never server to server). */
@@ -64,6 +65,12 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
       played.status === 'rejected' && played.error
         ? { ...played, ...(await refusalFacts(deps.pool, session.session_id, played.error)) }
         : { ...played, error_message: null, bets_blocked: null };
+  });
+  // A round of this session the page follows after its spin answered `pending` (the wallet was
+  // slow): the spin's answer, once the round is over; its outcome only once its debit stands.
+  router.get('/rounds/:round_id', ...guard, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await roundStatus(deps.pool, ctx.state.session as RuntimeSession, String(ctx.params.round_id));
   });
   // The player answers a due reality check: continue (spins allowed again) or leave.
   router.post('/reality-check', ...guard, async (ctx) => {

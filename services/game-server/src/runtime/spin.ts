@@ -191,16 +191,34 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     await recordPaidSpin(deps, session, intent, result.costMinor, jsonSafe(result.outcome));
   }
   const started = await startRoundSettlement(deps.temporal, intent, { awaitOutcome: true });
-  const settled = await started.settled(SPIN_WAIT_MS);
+  const settled = await started.settled(deps.spinWaitMs ?? SPIN_WAIT_MS);
+  if (!settled) {
+    // The wallet has not answered yet: nothing of the outcome is told before the wager stands
+    // (a player who knew a loss could empty the balance so the retried debit is refused). The page
+    // follows the round (GET /api/runtime/rounds/:round_id) until it is over.
+    return {
+      round_id: roundId,
+      status: 'pending' as const,
+      bet_minor: freeRound ? '0' : result.costMinor.toString(),
+      win_minor: null,
+      free_round: freeRound,
+      free_round_last: freeRound?.last ?? false,
+      balance: null,
+      error: null,
+      outcome: null,
+      prize_drop: null,
+      jackpot_wins: [],
+    };
+  }
   return {
     round_id: roundId,
-    status: settled?.status ?? 'pending',
+    status: settled.status,
     bet_minor: freeRound ? '0' : result.costMinor.toString(),
     win_minor: result.totalWinMinor.toString(),
     free_round: freeRound,
     free_round_last: freeRound?.last ?? false,
-    balance: settled && 'balance' in settled ? settled.balance : null,
-    error: settled && settled.status === 'rejected' ? settled.error : null,
+    balance: 'balance' in settled ? (settled.balance ?? null) : null,
+    error: settled.status === 'rejected' ? settled.error : null,
     outcome: jsonSafe(result.outcome),
     prize_drop: intent.prizeDrop
       ? { drop_id: intent.prizeDrop.dropId, amount_minor: intent.prizeDrop.amountMinor }

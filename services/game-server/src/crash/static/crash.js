@@ -218,11 +218,22 @@
   }
 
   // ── rendering ────────────────────────────────────────────────────────────────────────────────
-  function setBalance(minor) {
-    if (minor === null || minor === undefined) return;
+  function showBalance(minor) {
     el.balance.dataset.balanceMinor = String(minor);
     el.balance.textContent = money.format(String(minor));
   }
+  // Shown through the shared keeper (balance.js): a bet or cash-out holds it until its answer is
+  // shown, and a state read that answers after a newer balance was shown is read again.
+  const balance = window.BalanceKeeper.create({
+    read: async () => {
+      const res = await api('GET', '/api/runtime/crash/state');
+      return res.ok ? res.json.balance_minor : null;
+    },
+    show: showBalance,
+    isEnded: () => ended,
+  });
+  /** A balance an answer carried (a bet's debit, a cash-out's credit); null: none. */
+  const setBalance = (minor) => balance.answer(minor);
 
   function showFairness(next) {
     if (!next) return;
@@ -406,13 +417,14 @@
   }
 
   async function refresh() {
+    const ticket = balance.ticket();
     const res = await api('GET', '/api/runtime/crash/state');
     if (!res.ok) return;
     state = res.json;
     noteBlocked(state.bets_blocked);
     check.apply(state);
     if (state.next_cycle && state.next_cycle.wait_ms > 0) waitCycle(state.next_cycle.wait_ms);
-    setBalance(state.balance_minor);
+    balance.offer(ticket, state.balance_minor);
     showFairness(state.next);
     if (
       state.round &&
@@ -435,6 +447,7 @@
     }
     sessionStorage.setItem(seedKey, seed);
     betting = true;
+    balance.hold();
     el.error.hidden = true;
     say('Placing the bet…');
     setMultiplier(100, 'idle');
@@ -449,11 +462,14 @@
       });
     } catch {
       betting = false;
+      balance.release();
       if (!ended) say('The bet could not be sent. Please check your connection.');
       controls();
       return;
     }
     betting = false;
+    if (res.ok) setBalance(res.json.balance_minor);
+    balance.release();
     if (!res.ok) {
       const detail = res.json?.detail;
       if (res.status === 409 && res.json?.bets_blocked) {
@@ -470,7 +486,6 @@
       await refresh();
       return;
     }
-    setBalance(res.json.balance_minor);
     if (res.json.round.state === 'running' || res.json.round.state === 'debiting') play(res.json.round);
     else {
       if (res.json.round.state === 'rejected') {
@@ -485,16 +500,20 @@
   async function cashout() {
     if (el.cashout.disabled || !round) return;
     cashingOut = true;
+    balance.hold();
     controls();
     let res;
     try {
       res = await api('POST', '/api/runtime/crash/cashout', { round_id: round.round_id });
     } catch {
       cashingOut = false;
+      balance.release();
       controls();
       return;
     }
     cashingOut = false;
+    if (res.ok) setBalance(res.json.balance_minor);
+    balance.release();
     if (!res.ok) {
       const detail = res.json?.detail;
       if (typeof detail === 'string') say(detail);

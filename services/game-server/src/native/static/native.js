@@ -38,7 +38,6 @@
   /** Player protection: the operator's wallet stopped this session's bets (until a relaunch). */
   let blocked = null;
   let pollTimer = null;
-  let balanceEpoch = 0;
   // ── GB: 5 s between the end of a game cycle and the next bet (the server's next_cycle and its
   // 429 cycle_too_soon); the bet button stays disabled with a countdown until then ──
   let cycleUntil = 0;
@@ -183,13 +182,19 @@
       whole + fraction.padEnd(exponent, '0').slice(0, exponent),
     ).toString();
   }
-  async function refreshBalance() {
-    const epoch = ++balanceEpoch;
-    try {
+  // Shown through the shared keeper (balance.js): an action holds it until its answer is shown, and
+  // a read that answers after a newer balance was shown is read again rather than shown.
+  const balance = window.BalanceKeeper.create({
+    read: async () => {
       const res = await api('/api/runtime/balance');
-      if (res.ok && epoch === balanceEpoch && !ended) showBalance(res.json.balance);
-    } catch {}
-  }
+      return res.ok ? res.json.balance : null;
+    },
+    show: showBalance,
+    isEnded: () => ended,
+  });
+  const refreshBalance = () => balance.refresh();
+  /** The balance a round's record carries is shown once per new value (a poll repeats it). */
+  let roundBalanceShown = '';
 
   // ── rendering ──────────────────────────────────────────────────────────────────────────────
   const over = (r) => !r || r.status === 'completed' || r.status === 'rejected' || r.status === 'cancelled';
@@ -346,7 +351,10 @@
 
   function show(r) {
     round = r;
-    if (r?.balance) showBalance(r.balance);
+    if (r?.balance && `${r.round_id}|${r.balance}` !== roundBalanceShown) {
+      roundBalanceShown = `${r.round_id}|${r.balance}`;
+      balance.answer(r.balance);
+    }
     render();
     schedulePoll();
   }
@@ -385,7 +393,7 @@
   async function send(path, body) {
     if (busy || ended) return;
     busy = true;
-    balanceEpoch++;
+    balance.hold();
     showError('');
     render();
     try {
@@ -415,6 +423,7 @@
     } finally {
       busy = false;
       show(round);
+      balance.release();
     }
   }
 

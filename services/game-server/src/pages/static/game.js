@@ -50,10 +50,6 @@
   // ── jurisdiction rules (GET /api/runtime/session: rules, play, reality_check) ────────────────
   /** GB: no spin starts before this (local clock; the server enforces it too). */
   let spinLockedUntil = 0;
-  /** Bumped whenever a newer balance is shown, so an older read answering late is dropped. */
-  let balanceEpoch = 0;
-  let refreshing = null;
-  let refreshAgain = false;
   const stream = new AbortController();
   // Time played, net position and the reality check: the shared script reality-check.js. The
   // pause keeps the spin controls off; a spin already sent finishes under it.
@@ -180,42 +176,31 @@
     return { status: res.status, ok: res.ok, json };
   }
 
-  // ── balance ──────────────────────────────────────────────────────────────────────────────────
+  // ── balance: shown through the shared keeper (balance.js). A spin holds it from the click until
+  // its round is over, so a refresh signal or a reconnect during the spin reads the wallet after
+  // the spin's own balance is shown, and a read that answers late never overwrites a newer one.
   function showBalance(decimal) {
-    balanceEpoch++;
     const minor = money.toMinor(decimal);
     el.balance.dataset.balanceMinor = minor ?? '';
     el.balance.textContent = minor === null ? `${session.currency} ${decimal}` : money.format(minor);
   }
   async function readBalance() {
-    const epoch = balanceEpoch;
     try {
       const res = await api('/api/runtime/balance');
-      if (ended) return;
+      if (ended) return null;
       if (!res.ok) {
         showError(`Your balance could not be read. ${detailOf(res.json)}`.trim());
-        return;
+        return null;
       }
-      if (epoch === balanceEpoch) showBalance(res.json.balance);
+      return res.json.balance;
     } catch {
       showError('Connection problem: your balance could not be read.');
+      return null;
     }
   }
-  /** One read at a time; a request during a read runs once more after it. */
-  function refreshBalance() {
-    if (refreshing) {
-      refreshAgain = true;
-      return refreshing;
-    }
-    refreshing = (async () => {
-      do {
-        refreshAgain = false;
-        await readBalance();
-      } while (refreshAgain && !ended);
-      refreshing = null;
-    })();
-    return refreshing;
-  }
+  const balance = window.BalanceKeeper.create({ read: readBalance, show: showBalance, isEnded: () => ended });
+  /** Reads the wallet's balance (after the open spin, if one is). */
+  const refreshBalance = () => balance.refresh();
 
   // ── stakes ───────────────────────────────────────────────────────────────────────────────────
   /** Level 0 is the base game; other levels are the title's special bet levels (cost bet x level). */
@@ -537,6 +522,80 @@
   }
 
   // ── spin ─────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * A spin answered `pending` (the wallet has not confirmed the debit yet): the page follows its
+   * round (1 s, doubling to 5 s between reads) until it completes, is refused or is cancelled, and
+   * answers what the spin would have. Null when the page ended or the round is not this session's.
+   */
+  async function followRound(roundId) {
+    let wait = 1000;
+    for (;;) {
+      await sleep(wait);
+      wait = Math.min(wait * 2, 5000);
+      if (ended) return null;
+      let res;
+      try {
+        res = await api(`/api/runtime/rounds/${encodeURIComponent(roundId)}`);
+      } catch {
+        continue;
+      }
+      if (ended) return null;
+      if (res.status === 404) return null;
+      if (res.ok && res.json.status !== 'pending') return res.json;
+    }
+  }
+
+  /** Shows a spin's answer once its round is over: the reels, the win, the wallet's balance. */
+  async function showSpinAnswer(r) {
+    if (r.free_round && freeRounds) {
+      showFreeRounds(
+        r.free_round.rounds_remaining > 0
+          ? {
+              ...freeRounds,
+              rounds_remaining: r.free_round.rounds_remaining,
+              won_minor: (BigInt(freeRounds.won_minor) + BigInt(r.win_minor ?? '0')).toString(),
+            }
+          : null,
+      );
+      if (r.free_round_last) say('That was your last free round.');
+    }
+    if (r.status === 'completed') {
+      await landReels(r.outcome);
+      balance.answer(r.balance);
+      el.lastWin.dataset.winMinor = r.win_minor;
+      el.lastWin.textContent = money.format(r.win_minor);
+      // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
+      const stakeMinor = BigInt(r.free_round?.bet_minor ?? r.bet_minor ?? '0');
+      const small = r.win_minor !== '0' && BigInt(r.win_minor) <= stakeMinor;
+      el.lastWin.dataset.celebrate = r.win_minor !== '0' && !small ? 'true' : 'false';
+      if (el.lastWin.previousElementSibling)
+        el.lastWin.previousElementSibling.textContent = small ? 'Returned' : 'Last win';
+      say(
+        r.win_minor === '0'
+          ? ''
+          : small
+            ? `Returned ${money.format(r.win_minor)}`
+            : `You won ${money.format(r.win_minor)}`,
+      );
+      check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
+      if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins, r.prize_drop);
+      if (!el.tournament.hidden) setTimeout(() => void readTournaments(), 300);
+      else if (r.prize_drop) showPrizeDrop(r.prize_drop);
+    } else if (r.status === 'rejected') {
+      say('');
+      el.game.dataset.rejected = r.error || 'rejected';
+      if (r.bets_blocked) blockBets(r.bets_blocked);
+      else showError(refusalText(r.error, r.error_message));
+      if (r.balance) balance.answer(r.balance);
+      else void refreshBalance();
+    } else {
+      say('');
+      showError('The round was cancelled and your stake returned.');
+      if (r.balance) balance.answer(r.balance);
+      else void refreshBalance();
+    }
+  }
+
   async function spin() {
     if (
       spinning ||
@@ -549,6 +608,9 @@
     )
       return;
     spinning = true;
+    // From the click until the round is over, balance reads wait (balance.js): the spin's own
+    // balance is shown first, then a refresh asked for meanwhile reads the wallet.
+    balance.hold();
     lockSpinsFor(session.rules?.min_spin_interval_ms ?? 0);
     setBusy(true);
     clearError();
@@ -573,72 +635,40 @@
         else if (res.status === 409 && res.json?.error === 'reality_check_due') check.open();
         else if (res.status === 429 && res.json?.retry_after_ms) lockSpinsFor(res.json.retry_after_ms);
         else showError(detailOf(res.json) || 'The spin could not be played.');
-        await refreshBalance();
+        void refreshBalance();
         return;
       }
-      const r = res.json;
-      if (r.free_round && freeRounds) {
-        showFreeRounds(
-          r.free_round.rounds_remaining > 0
-            ? {
-                ...freeRounds,
-                rounds_remaining: r.free_round.rounds_remaining,
-                won_minor: (BigInt(freeRounds.won_minor) + BigInt(r.win_minor)).toString(),
-              }
-            : null,
-        );
-        if (r.free_round_last) say('That was your last free round.');
+      let r = res.json;
+      if (r.status === 'pending') {
+        // The wallet has not confirmed the bet: the answer carries no outcome. The reels keep
+        // turning while the page follows the round; they land when it is over.
+        say('Waiting for your casino to confirm the bet…');
+        el.game.dataset.round = 'pending';
+        const over = await followRound(r.round_id);
+        delete el.game.dataset.round;
+        if (!over) {
+          if (!ended) {
+            say('');
+            showError('The result of this spin is not known yet. Your balance is being read again.');
+            void refreshBalance();
+          }
+          return;
+        }
+        r = { ...r, ...over };
+        // The round ended later than the spin's answer: the wallet is read once more after it.
+        void refreshBalance();
       }
-      if (r.status === 'completed') {
-        await landReels(r.outcome);
-        showBalance(r.balance);
-        el.lastWin.dataset.winMinor = r.win_minor;
-        el.lastWin.textContent = money.format(r.win_minor);
-        // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
-        const stakeMinor = BigInt(r.free_round?.bet_minor ?? r.bet_minor ?? '0');
-        const small = r.win_minor !== '0' && BigInt(r.win_minor) <= stakeMinor;
-        el.lastWin.dataset.celebrate = r.win_minor !== '0' && !small ? 'true' : 'false';
-        if (el.lastWin.previousElementSibling)
-          el.lastWin.previousElementSibling.textContent = small ? 'Returned' : 'Last win';
-        say(
-          r.win_minor === '0'
-            ? ''
-            : small
-              ? `Returned ${money.format(r.win_minor)}`
-              : `You won ${money.format(r.win_minor)}`,
-        );
-        check.showNet((BigInt(check.net()) + BigInt(r.win_minor) - BigInt(r.bet_minor)).toString());
-        if (r.jackpot_wins?.length) showJackpotWin(r.jackpot_wins, r.prize_drop);
-        if (!el.tournament.hidden) setTimeout(() => void readTournaments(), 300);
-        else if (r.prize_drop) showPrizeDrop(r.prize_drop);
-      } else if (r.status === 'pending') {
-        await landReels(r.outcome);
-        el.lastWin.dataset.winMinor = r.win_minor;
-        el.lastWin.textContent = money.format(r.win_minor);
-        say('The round is still being settled; your balance updates when it completes.');
-        setTimeout(() => void refreshBalance(), 3000);
-      } else if (r.status === 'rejected') {
-        say('');
-        el.game.dataset.rejected = r.error || 'rejected';
-        if (r.bets_blocked) blockBets(r.bets_blocked);
-        else showError(refusalText(r.error, r.error_message));
-        if (r.balance) showBalance(r.balance);
-        else await refreshBalance();
-      } else {
-        say('');
-        showError('The round was cancelled and your stake returned.');
-        if (r.balance) showBalance(r.balance);
-        else await refreshBalance();
-      }
+      await showSpinAnswer(r);
     } catch {
       say('');
       showError(
         'Connection problem: the result of this spin is not known yet. Your balance is being read again.',
       );
-      await refreshBalance();
+      void refreshBalance();
     } finally {
       endReels();
       spinning = false;
+      balance.release();
       if (!ended) setBusy(false);
     }
   }
