@@ -23,9 +23,9 @@ import { startTemporalDevServer } from './temporal-server.js';
 import { freePort } from './wait.js';
 
 const args = process.argv.slice(2);
-const onlyIndex = args.indexOf('--only');
-const only = onlyIndex >= 0 ? path.resolve(args[onlyIndex + 1] ?? '.') : undefined;
-const skipChecks = args.includes('--no-checks') || only !== undefined;
+// `--only <path>` (repeatable): the test files under these paths only, without lint and typecheck.
+const only = args.flatMap((a, i) => (a === '--only' ? [path.resolve(args[i + 1] ?? '.')] : []));
+const skipChecks = args.includes('--no-checks') || only.length > 0;
 const SEARCH_ROOTS = ['packages', 'services', 'workflows', 'bench', 'e2e'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.next', '.turbo', '.data']);
 
@@ -79,7 +79,7 @@ if (!skipChecks) {
 }
 
 const files = SEARCH_ROOTS.flatMap((r) => findTests(path.join(REPO_ROOT, r))).filter(
-  (f) => !only || f.startsWith(only),
+  (f) => only.length === 0 || only.some((o) => f.startsWith(o)),
 );
 say(`${files.length} test files`);
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { recordHistory } from '../histories/corpus.js';
 import {
   eventually,
   OPERATOR_ID,
@@ -124,6 +125,12 @@ test('a payout is one promo_win credit with the promotion fields; a second start
     { transaction_type: 'credit', amount_minor: '2500', player_delta_minor: '2500' },
   ]);
   assert.equal((await env.wallet.admin.balance(OPERATOR_ID, p.externalId, 'EUR')).balance_minor, '3500');
+  recordHistory({
+    workflow: 'payPromo',
+    path: 'paid-first-time',
+    workflowId: payoutId,
+    address: env.address,
+  });
 });
 
 test('payPromo is retried until the wallet answers: 5xx faults, then an answer lost after the wallet committed', async () => {
@@ -172,6 +179,12 @@ test('payPromo is retried until the wallet answers: 5xx faults, then an answer l
   );
   assert.ok(seen[0].n >= 2, `requests ${seen[0].n}`);
   assert.equal(seen[0].bodies, 1);
+  recordHistory({
+    workflow: 'payPromo',
+    path: 'paid-after-retries',
+    workflowId: payoutId,
+    address: env.address,
+  });
 });
 
 test('a rejected promotional credit is never given up: it stays pending and is sent again', async () => {

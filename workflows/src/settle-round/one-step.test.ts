@@ -5,6 +5,7 @@ import { createSecretBox } from '@opi/db';
 import { ApplicationFailure } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
+import { recordHistory } from '../histories/corpus.js';
 import {
   eventually,
   OPERATOR_ID,
@@ -86,6 +87,12 @@ test('a spin settles in one local activity: debit and credit each sent once, jou
     Number((await env.wallet.admin.balance(OPERATOR_ID, p.externalId, 'EUR')).balance_minor),
     100_250,
   );
+  recordHistory({
+    workflow: 'settleRound',
+    path: 'one-step-spin',
+    workflowId: intent.roundId,
+    address: env.address,
+  });
 });
 
 test('a refused debit ends the round in the first attempt: no credit written or sent', async () => {
@@ -125,6 +132,12 @@ test('a debit answer lost in the first attempt: the ordinary debit step claims a
   const las = await localActivities(intent.roundId);
   assert.equal(las[0], 'debitThenCredit');
   assert.ok(las.slice(1).every((t) => t === 'walletStep'));
+  recordHistory({
+    workflow: 'settleRound',
+    path: 'retried-debit',
+    workflowId: intent.roundId,
+    address: env.address,
+  });
 });
 
 test('a staff cancel while the first attempt could not debit: cancelled, the credit never sent', async () => {

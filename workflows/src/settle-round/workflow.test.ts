@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
+import { recordHistory } from '../histories/corpus.js';
 import {
   eventually,
   OPERATOR_ID,
@@ -21,7 +19,6 @@ const FAST: Partial<SettlementTuning> = {
   maxRetryMs: 400,
   debitAttemptsBeforeRollback: 3,
 };
-const HISTORY_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 
 let env: SettlementEnv;
 before(async () => {
@@ -55,24 +52,9 @@ async function walletRequests(roundId: string) {
   );
   return rows as { transaction_id: string; operation: string }[];
 }
-/**
- * Saves a finished workflow's history for the replay test (RECORD_HISTORIES=1 npm test), exported
- * by the Temporal CLI in the canonical proto3 JSON form that replay reads.
- */
-async function maybeRecord(name: string, handle: WorkflowHandle) {
-  if (process.env.RECORD_HISTORIES !== '1') return;
-  mkdirSync(HISTORY_DIR, { recursive: true });
-  const json = execFileSync(process.env.TEMPORAL_CLI_PATH ?? 'temporal', [
-    'workflow',
-    'show',
-    '--workflow-id',
-    handle.workflowId,
-    '--address',
-    env.address,
-    '--output',
-    'json',
-  ]);
-  writeFileSync(`${HISTORY_DIR}${name}.json`, json);
+/** Adds the finished workflow's history to the replay corpus (RECORD_HISTORIES=1; histories/corpus.ts). */
+function maybeRecord(path: string, handle: WorkflowHandle) {
+  recordHistory({ workflow: 'settleRound', path, workflowId: handle.workflowId, address: env.address });
 }
 
 describe('single-step rounds', () => {
@@ -97,7 +79,7 @@ describe('single-step rounds', () => {
       bet_minor: 150n,
       win_minor: 400n,
     });
-    await maybeRecord('happy-path', handle);
+    maybeRecord('ordinary-steps', handle);
   });
 
   test('a zero win still sends a zero credit that closes the round', async () => {
@@ -128,7 +110,7 @@ describe('single-step rounds', () => {
     );
     assert.equal((await round(intent.roundId)).status, 'rejected');
     assert.equal(await balance(p.externalId), 100);
-    await maybeRecord('rejected-debit', handle);
+    maybeRecord('rejected-debit', handle);
   });
 
   test('a second start of the same round attaches to it: no second debit', async () => {
@@ -187,7 +169,7 @@ describe('uncertain outcomes and family recovery', () => {
       await env.wallet.admin.setFaults({});
       const outcome = await handle.result();
       assert.equal(outcome.status, 'rolled_back');
-      await maybeRecord('prov-a-rollback', handle);
+      maybeRecord('prov-a-rollback', handle);
     } finally {
       await env.wallet.admin.setFaults({});
     }
@@ -240,7 +222,7 @@ describe('uncertain outcomes and family recovery', () => {
       [intent.transactions.debit],
     );
     assert.equal(Number(rows[0].hashes), 1, 'every attempt sent the same bytes');
-    await maybeRecord('stuck-then-recovered', handle);
+    maybeRecord('stuck-then-recovered', handle);
   });
 
   test('a wrong wallet secret (401) is a configuration fault: prov_a keeps the intent, no rollback', async () => {
@@ -291,6 +273,7 @@ describe('multi-step rounds', () => {
       /round is done|already completed/,
     );
     assert.equal(await balance(p.externalId), 100_000 - 100 + 180, 'cash-out credits once');
+    maybeRecord('native-stages', handle);
   });
 
   test('cancel: the wager comes back through a cancel callback', async () => {
@@ -315,6 +298,7 @@ describe('multi-step rounds', () => {
       ],
     );
     assert.equal((await round(intent.roundId)).status, 'cancelled');
+    maybeRecord('cancel', handle);
   });
 
   test('an abandoned round is settled by its rule (automatic cash-out at the last offer)', async () => {
