@@ -20,6 +20,7 @@ export * from './settle-round/messages.js';
 export * from './settle-round/resume.js';
 export * from './settle-round/start.js';
 export type { SettlementTuning, SettleRoundInput } from './settle-round/workflow.js';
+export * from './versioning.js';
 export * from './wallet/address-policy.js';
 export * from './wallet/classify.js';
 export * from './wallet/send.js';

@@ -16,6 +16,12 @@ export interface SettlementWorkerOptions {
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
   identity?: string;
+  /**
+   * Worker Deployment Versioning: the version this worker polls as. Workflows default to pinned
+   * (a round, a payout runs to its end on the code it started on); runTournament declares
+   * auto-upgrade (it outlives every deploy and carries its changes behind patched()).
+   */
+  deployment?: { name: string; buildId: string };
 }
 
 /**
@@ -37,6 +43,15 @@ export function createSettlementWorker(options: SettlementWorkerOptions): Promis
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 100,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks ?? 100,
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.deployment
+      ? {
+          workerDeploymentOptions: {
+            useWorkerVersioning: true,
+            version: { deploymentName: options.deployment.name, buildId: options.deployment.buildId },
+            defaultVersioningBehavior: 'PINNED',
+          },
+        }
+      : {}),
   });
 }
 

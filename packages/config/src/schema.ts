@@ -18,6 +18,26 @@ const optionalUrl = (protocols: string[]) =>
     .optional();
 const positiveInt = z.coerce.number().int().positive();
 
+/** An ISO 8601 date or date-time (`2027-03-01`, `2027-03-01T12:00:00Z`), else null. */
+export function isoDate(v: string): Date | null {
+  if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d))?$/.test(v)) return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : new Date(t);
+}
+
+/** REPLAY_LINK_RETIRED_SECRETS as entries, or null when malformed. */
+export function parseRetiredReplaySecrets(v: string): { secret: string; acceptedUntil: Date }[] | null {
+  const out: { secret: string; acceptedUntil: Date }[] = [];
+  for (const entry of v.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const at = entry.lastIndexOf('@');
+    const secret = entry.slice(0, at);
+    const until = at > 0 ? isoDate(entry.slice(at + 1)) : null;
+    if (!until || !/^[A-Za-z0-9_\-+/=.]{32,}$/.test(secret)) return null;
+    out.push({ secret, acceptedUntil: until });
+  }
+  return out;
+}
+
 /**
  * Every environment variable the platform reads, in one place. Services pick what they need;
  * nothing else in the code base reads `process.env`.
@@ -38,6 +58,21 @@ export const EnvSchema = z.object({
     .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('settlement'),
+  /**
+   * Worker Deployment Versioning (docs/settlement.md, "Changing workflow code"): with a build id,
+   * every settlement worker (the standalone ones and the game servers' hosted ones) polls as the
+   * version `<WORKER_DEPLOYMENT_NAME>/<WORKER_BUILD_ID>`: rounds and payouts stay pinned to the
+   * version they started on, tournaments move to the current version. Without one (the default
+   * stack), workers are unversioned.
+   */
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ".", "_" and "-"')
+    .default('opi-settlement'),
+  WORKER_BUILD_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ".", "_" and "-"')
+    .optional(),
   /**
    * History shards of the cluster stack's Temporal server (`npm run start:cluster`; the compose
    * file's NUM_HISTORY_SHARDS). Fixed once Temporal's database holds data: changing it needs new
@@ -90,6 +125,32 @@ export const EnvSchema = z.object({
   PROVIDER_ADMIN_KEY: z.string().min(32, 'at least 32 characters').optional(),
   /** Secret that encrypts API keys and wallet secrets at rest (32+ characters). */
   SERVICE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /**
+   * Secret of the replay links (issue 34): their signing key and its id (in every link) derive from
+   * it, and from nothing else, so they rotate on their own. 32+ characters; required in
+   * production. Without it (development, tests) a key derived from SERVICE_SECRET under its own
+   * label stands in; the default stack generates one into DATA_DIR/secrets.json.
+   */
+  REPLAY_LINK_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /**
+   * Retired replay-link secrets whose links still open until a date: `<secret>@<date>` entries,
+   * comma-separated (the date ISO 8601, e.g. `2027-03-01` or `2027-03-01T12:00:00Z`).
+   */
+  REPLAY_LINK_RETIRED_SECRETS: z
+    .string()
+    .refine(
+      (v) => parseRetiredReplaySecrets(v) !== null,
+      '<secret>@<ISO date>, comma-separated; each secret 32+ characters of A-Z a-z 0-9 _ - + / = .',
+    )
+    .optional(),
+  /**
+   * Until when replay links without a key id (issued before issue 34 under SERVICE_SECRET's key,
+   * journalled in rounds' credit bodies) open; an ISO 8601 date. Unset: for good.
+   */
+  REPLAY_LINK_LEGACY_UNTIL: z
+    .string()
+    .refine((v) => isoDate(v) !== null, 'an ISO 8601 date (2027-03-01 or 2027-03-01T12:00:00Z)')
+    .optional(),
   /** `required`: every keyed request is signed; `optional`: verified when present. */
   SIGNED_REQUESTS: z.enum(['required', 'optional']).optional(),
   /** Allowed clock skew for x-pp-timestamp, seconds. */

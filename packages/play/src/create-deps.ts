@@ -1,8 +1,10 @@
-import { AddressSet, type Config } from '@opi/config';
+import { createHmac } from 'node:crypto';
+import { AddressSet, type Config, isoDate, parseRetiredReplaySecrets } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
 import { ChangeFeed, ConfigCache } from '@opi/service-kit/cache/change-feed';
 import { PgListener } from '@opi/service-kit/cache/pg-listener';
 import { createLogger } from '@opi/service-kit/http/logger';
+import { type ReplayKeyring, replayKeyring } from '@opi/signing';
 import { createLocalOutcomes, walletNetworkPolicy } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { RefreshHub } from './balance-refresh/hub.js';
@@ -69,6 +71,9 @@ export async function createPlayDeps(
       allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
       maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
       maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
+      ...(config.WORKER_BUILD_ID
+        ? { deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID } }
+        : {}),
       logger,
       onEagerClient: (client) => {
         temporal.eagerClient = client;
@@ -103,4 +108,28 @@ export async function createPlayDeps(
 /** GAME_BASE_URL, else the game server on this host (the default stack's): every launch URL's origin. */
 export function gameBaseUrl(config: Config): string {
   return config.GAME_BASE_URL ?? `http://${config.HOST}:${config.GAME_SERVER_PORT}`;
+}
+
+/**
+ * The replay links' keys (issue 34, @opi/signing replay-links): the current one from
+ * REPLAY_LINK_SECRET, retired ones until their dates (REPLAY_LINK_RETIRED_SECRETS), and the legacy
+ * key of the links issued before issue 34 (SERVICE_SECRET's, until REPLAY_LINK_LEGACY_UNTIL).
+ * Production requires REPLAY_LINK_SECRET; elsewhere a secret derived from SERVICE_SECRET under its
+ * own label stands in (the default stack generates a real one into DATA_DIR/secrets.json).
+ */
+export function replayKeyringOf(config: Config): ReplayKeyring {
+  if (!config.SERVICE_SECRET) throw new Error('SERVICE_SECRET is required (npm start generates one)');
+  if (!config.REPLAY_LINK_SECRET && config.isProduction)
+    throw new Error('REPLAY_LINK_SECRET is required when NODE_ENV=production (npm start generates one)');
+  const secret =
+    config.REPLAY_LINK_SECRET ??
+    createHmac('sha256', config.SERVICE_SECRET).update('opi:replay-link-secret:development').digest('base64url');
+  return replayKeyring({
+    secret,
+    retired: config.REPLAY_LINK_RETIRED_SECRETS
+      ? (parseRetiredReplaySecrets(config.REPLAY_LINK_RETIRED_SECRETS) ?? [])
+      : [],
+    legacySecret: config.SERVICE_SECRET,
+    legacyUntil: config.REPLAY_LINK_LEGACY_UNTIL ? isoDate(config.REPLAY_LINK_LEGACY_UNTIL) : null,
+  });
 }

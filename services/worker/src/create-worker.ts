@@ -18,6 +18,8 @@ export interface WorkerOptions {
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
   identity?: string;
+  /** Worker Deployment Versioning (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID); unversioned without. */
+  deployment?: { name: string; buildId: string };
 }
 
 /** Connects to Temporal and creates the settlement worker; the caller runs and shuts it down. */
@@ -48,6 +50,7 @@ export async function createWorker(
         ? { maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks }
         : {}),
       ...(options.identity ? { identity: options.identity } : {}),
+      ...(options.deployment ? { deployment: options.deployment } : {}),
     });
     return { worker, connection };
   } catch (err) {

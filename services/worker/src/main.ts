@@ -46,6 +46,9 @@ const { worker, connection } = await createWorker({
   bundlePath: WORKFLOW_BUNDLE_PATH,
   maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
   maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
+  ...(config.WORKER_BUILD_ID
+    ? { deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID } }
+    : {}),
 });
 const registry = workerMetrics(pool, config.TEMPORAL_TASK_QUEUE);
 startMetricsServer({

@@ -4,6 +4,7 @@ import {
   ParentClosePolicy,
   proxyActivities,
   setHandler,
+  setWorkflowOptions,
   startChild,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
@@ -23,6 +24,12 @@ export interface PayPromoInput {
   payoutId: string;
   tuning?: Partial<PromoTuning>;
 }
+
+// Worker Deployment Versioning: a payout is pinned to the version it started on (it ends when the
+// wallet answers); a tournament moves to the current version at its next workflow task (it runs
+// for up to 366 days, longer than any release), so its changes go behind patched().
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, payPromo);
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, runTournament);
 
 /**
  * One promotional payout (a tournament prize, a prize drop): one `credit` with `action_type:

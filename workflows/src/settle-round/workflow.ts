@@ -1,4 +1,10 @@
-import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  setWorkflowOptions,
+} from '@temporalio/workflow';
 import type { PromotionActivities } from '../promotions/activities.js';
 import type {
   FirstAttemptStep,
@@ -45,6 +51,11 @@ function hasFailureType(err: unknown, type: string): boolean {
 
 /** Whether the failure chain carries a wallet configuration fault (a 401 from the wallet). */
 const isConfigFault = (err: unknown) => hasFailureType(err, 'WalletConfigFault');
+
+// Worker Deployment Versioning (WORKER_BUILD_ID): a round runs to its end on the code it started
+// on (minutes), so its workflow code may change between releases without a patch for rounds
+// already open; unversioned workers (the default stack) ignore it. docs/settlement.md.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, settleRound);
 
 /**
  * One round's settlement, from the first debit to the last credit. The workflow id is the round

@@ -35,7 +35,8 @@ export interface SettlementEnv {
   taskQueue: string;
   address: string;
   /** Starts an in-process worker; returns a stopper. */
-  startWorker(): Promise<() => Promise<void>>;
+  /** A worker on the task queue (a versioned one with `deployment`); resolves with its stop. */
+  startWorker(opts?: { deployment?: { name: string; buildId: string } }): Promise<() => Promise<void>>;
   /** Creates a player (in the wallet too, with a balance) and an open session; returns ids. */
   newPlayer(opts?: { currency?: string; balanceMinor?: number; family?: FamilyId }): Promise<PlayerSession>;
   /** Records a round and its intent (as the game runtime does) and returns the intent. */
@@ -112,11 +113,21 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
     client,
     taskQueue,
     address,
-    async startWorker() {
+    async startWorker(opts: { deployment?: { name: string; buildId: string } } = {}) {
       const nativeConnection = await NativeConnection.connect({ address });
       const worker = await Worker.create({
         connection: nativeConnection,
         taskQueue,
+        ...(opts.deployment
+          ? {
+              workerDeploymentOptions: {
+                useWorkerVersioning: true,
+                version: { deploymentName: opts.deployment.name, buildId: opts.deployment.buildId },
+                defaultVersioningBehavior: 'PINNED' as const,
+              },
+              identity: `worker-${opts.deployment.buildId}`,
+            }
+          : {}),
         workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
         activities: createActivities({
           pool,

@@ -25,6 +25,8 @@ export interface HostedWorkerOptions {
   outcomes?: LocalOutcomes;
   /** Delay between attempts while Temporal does not answer (ms). */
   retryMs?: number;
+  /** Worker Deployment Versioning (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID); unversioned without. */
+  deployment?: { name: string; buildId: string };
 }
 
 export interface HostedWorker {
@@ -95,6 +97,7 @@ export function startHostedWorker(options: HostedWorkerOptions): HostedWorker {
         maxConcurrentActivities: options.maxConcurrentActivities,
         maxConcurrentWorkflowTasks: options.maxConcurrentWorkflowTasks,
         identity: `game-${process.pid}@${options.taskQueue}`,
+        ...(options.deployment ? { deployment: options.deployment } : {}),
       });
       const run = worker.run();
       running = true;

@@ -1,0 +1,64 @@
+// Worker Deployment Versioning, the deploy side (docs/settlement.md "Changing workflow code",
+// docs/operations.md "Upgrade and rollback"): which version of the settlement workers new
+// workflows go to, and what a version still runs. Node code; not in the workflow bundle.
+import type { Connection } from '@temporalio/client';
+
+export interface WorkerVersion {
+  deploymentName: string;
+  buildId: string;
+}
+
+/**
+ * Makes `version` the deployment's current version: new rounds, payouts and tournaments start on
+ * it, and auto-upgrade workflows (tournaments) move to it at their next workflow task; pinned
+ * ones stay where they started. The version must have polled the task queue once (its workers
+ * started): until then the server refuses, so this retries for up to `waitMs`.
+ */
+export async function setCurrentWorkerVersion(
+  connection: Connection,
+  namespace: string,
+  version: WorkerVersion,
+  options: { identity?: string; waitMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.waitMs ?? 30_000);
+  for (;;) {
+    try {
+      await connection.workflowService.setWorkerDeploymentCurrentVersion({
+        namespace,
+        deploymentName: version.deploymentName,
+        buildId: version.buildId,
+        identity: options.identity ?? 'opi-deploy',
+      });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+export interface VersionState {
+  /** The deployment's current version's build id (null: none set, new work goes to unversioned workers). */
+  currentBuildId: string | null;
+  /** Each version's build id and drainage (`DRAINING`: pinned workflows still open; `DRAINED`: none). */
+  versions: { buildId: string; status: string; drainage: string | null }[];
+}
+
+/** What the deployment runs: its current version and each version's drainage. */
+export async function describeWorkerDeployment(
+  connection: Connection,
+  namespace: string,
+  deploymentName: string,
+): Promise<VersionState> {
+  const res = await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName });
+  const info = res.workerDeploymentInfo;
+  const name = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    currentBuildId: info?.routingConfig?.currentDeploymentVersion?.buildId || null,
+    versions: (info?.versionSummaries ?? []).map((v) => ({
+      buildId: v.deploymentVersion?.buildId ?? '',
+      status: name(v.status) ?? '',
+      drainage: name(v.drainageInfo?.status ?? v.drainageStatus),
+    })),
+  };
+}
