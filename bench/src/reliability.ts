@@ -14,10 +14,15 @@
  *   options: --only <name,...> (scenarios: baseline, worker-kills, commit-then-kill, api-kill, game-kill,
  *            temporal-restart, postgres-restart, wallet-faults, wrong-secret, hostile-input,
  *            load-run), --report <file>, --keep (keep the run directory even when all passed)
+ *   npm run reliability -- --only rolling-upgrade [--cluster]   the upgrade drill: release N-1
+ *                                       (deploy/previous-release) to this checkout under load
+ *   npm run reliability -- --only rollback [--cluster]          the same, then back to N-1 while
+ *                                       N's rounds are in flight (rolling-upgrade.ts)
  */
 import { rmSync } from 'node:fs';
 import { TEMPORAL_SERVER_VERSION } from '@opi/devstack';
 import { profileFromArgs } from './reliability/profile.js';
+import { runUpgradeDrill } from './reliability/rolling-upgrade.js';
 import { runReliability, writeReport } from './reliability/run.js';
 
 const args = process.argv.slice(2);
@@ -39,7 +44,16 @@ log(
 );
 let code = 1;
 try {
-  const report = await runReliability(profile, log, only);
+  const drill = only?.has('rollback')
+    ? 'rollback'
+    : only?.has('rolling-upgrade')
+      ? 'rolling-upgrade'
+      : undefined;
+  if (drill && only!.size > 1)
+    throw new Error(`--only ${drill} runs alone (it starts its own stack at release N-1)`);
+  const report = drill
+    ? await runUpgradeDrill(profile, log, drill)
+    : await runReliability(profile, log, only);
   if (cluster)
     report.profile = `${report.profile}, cluster (Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${process.env.RELIABILITY_HISTORY_SHARDS || 4} history shards)`;
   process.stdout.write(`\n${writeReport(report, flagValue('--report'))}\n`);

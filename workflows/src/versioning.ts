@@ -52,13 +52,17 @@ export async function describeWorkerDeployment(
 ): Promise<VersionState> {
   const res = await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName });
   const info = res.workerDeploymentInfo;
-  const name = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  // The proto enums arrive as numbers (temporal.api.enums.v1).
+  const STATUS = ['UNSPECIFIED', 'INACTIVE', 'CURRENT', 'RAMPING', 'DRAINING', 'DRAINED'];
+  const DRAINAGE = ['UNSPECIFIED', 'DRAINING', 'DRAINED'];
+  const name = (v: unknown, names: string[]) =>
+    v === null || v === undefined ? null : typeof v === 'number' ? (names[v] ?? String(v)) : String(v);
   return {
     currentBuildId: info?.routingConfig?.currentDeploymentVersion?.buildId || null,
     versions: (info?.versionSummaries ?? []).map((v) => ({
       buildId: v.deploymentVersion?.buildId ?? '',
-      status: name(v.status) ?? '',
-      drainage: name(v.drainageInfo?.status ?? v.drainageStatus),
+      status: name(v.status, STATUS) ?? '',
+      drainage: name(v.drainageInfo?.status ?? v.drainageStatus, DRAINAGE),
     })),
   };
 }

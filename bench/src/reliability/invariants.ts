@@ -425,6 +425,8 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   for (const w of wire) {
     byOp[w.operation] = (byOp[w.operation] ?? 0) + 1;
     if (typeof w.transaction_id !== 'string' || typeof w.round_id !== 'string') continue;
+    // A balance read (a native or crash page's) moves no money and names no round's step.
+    if (w.transaction_type === 'balance') continue;
     const set = hashes.get(w.transaction_id) ?? new Set();
     set.add(w.sha256);
     hashes.set(w.transaction_id, set);

@@ -5,7 +5,7 @@ import { http, signedCall } from './http.js';
 import type { OperatorSetup, World } from './setup.js';
 import type { ReliabilityStack, Service } from './stack.js';
 
-export type Kind = 'launch' | 'spin' | 'catalog';
+export type Kind = 'launch' | 'spin' | 'catalog' | 'native' | 'crash';
 
 interface KindStats {
   count: number;

@@ -206,7 +206,7 @@ export async function runReliability(
   }
 }
 
-async function waitForDrain(
+export async function waitForDrain(
   stack: ReliabilityStack,
   world: Parameters<typeof backlog>[1],
   recoveredAt: number,

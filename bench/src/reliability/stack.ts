@@ -108,6 +108,8 @@ export interface ProcessEvent {
  */
 export class Service {
   child: ChildProcess | undefined;
+  /** The checkout whose code it runs (the upgrade drill moves it between releases). */
+  root = REPO_ROOT;
   /** Serving: started and not since killed or exited (a load balancer's health check). */
   ready = false;
   private expectingExit = false;
@@ -119,7 +121,7 @@ export class Service {
     readonly name: string,
     readonly kind: ServiceKind,
     private readonly entry: string,
-    private readonly env: NodeJS.ProcessEnv,
+    private env: NodeJS.ProcessEnv,
     readonly port: number | undefined,
     logDir: string,
     private readonly events: ProcessEvent[],
@@ -139,8 +141,8 @@ export class Service {
     this.expectingExit = false;
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, this.entry)],
-      { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO_ROOT },
+      ['--conditions=source', '--import', 'tsx', path.join(this.root, this.entry)],
+      { env: this.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: this.root },
     );
     this.child = child;
     if (child.pid) writeFileSync(this.pidFile, String(child.pid));
@@ -206,6 +208,38 @@ export class Service {
     this.events.push({ at: Date.now(), service: this.name, event: 'restarted' });
   }
 
+  /**
+   * A rolling upgrade's step for this process: taken out of the load balancer (no new requests),
+   * `drainMs` for the requests in flight, then SIGTERM (a graceful stop: a game server's hosted
+   * worker finishes the tasks in hand), and the process started again from `root` with `env`
+   * merged in. Resolves once the new one serves.
+   */
+  async replace(root: string, env: NodeJS.ProcessEnv, drainMs = 2_000): Promise<void> {
+    this.ready = false;
+    await sleep(drainMs);
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      this.expectingExit = true;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([gone, sleep(30_000)]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await gone;
+      }
+    }
+    const from = this.root;
+    this.root = root;
+    this.env = { ...this.env, ...env };
+    await this.start();
+    this.events.push({
+      at: Date.now(),
+      service: this.name,
+      event: 'restarted',
+      detail: `replaced: ${path.basename(from)} -> ${path.basename(root)}`,
+    });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     const child = this.child;
@@ -249,6 +283,11 @@ export interface ReliabilityStackOptions {
   cluster?: boolean;
   /** The cluster's history shards; RELIABILITY_HISTORY_SHARDS or 4 when not given. */
   historyShards?: number;
+  /**
+   * Another release's checkout (packages/devstack release.ts): its migrations, seed and workflow
+   * bundle make the stack, and every service starts from its code (the upgrade drill's N-1).
+   */
+  release?: string;
 }
 
 /** A running Temporal, the dev server or the real server. */
@@ -363,10 +402,13 @@ export class ReliabilityStack {
     await this.startPg();
     await ensureDatabase(this.pg.url, 'opi');
     this.databaseUrl = withDatabase(this.pg.url, 'opi');
-    await migrate(this.databaseUrl);
+    if (this.options.release) await this.prepareSchemaWith(this.options.release);
+    else await migrate(this.databaseUrl);
     this.pool = createPool(this.databaseUrl, { max: 4, applicationName: 'opi-reliability' });
-    await seedCatalog(this.pool);
-    await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+    if (!this.options.release) {
+      await seedCatalog(this.pool);
+      await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+    }
 
     this.walletPg = await startEmbeddedPostgres({
       dataDir: path.join(this.dir, 'wallet-pg'),
@@ -406,8 +448,11 @@ export class ReliabilityStack {
       this.temporalPort = await freePort();
     }
     await this.startTemporal();
-    say('building the workflow bundle');
-    await buildWorkflowBundle();
+    // A release's workers use its own bundle (prepareRelease built it).
+    if (!this.options.release) {
+      say('building the workflow bundle');
+      await buildWorkflowBundle();
+    }
 
     const base: NodeJS.ProcessEnv = {
       ...process.env,
@@ -419,6 +464,9 @@ export class ReliabilityStack {
       API_METRICS_PORT: '0',
       GAME_METRICS_PORT: '0',
       WORKER_METRICS_PORT: '0',
+      // The run's jackpot hits often (setup.ts: about 21 % of the stake back) so that hits meet
+      // every fault: above the production ceiling of 5 %.
+      JACKPOT_MAX_SHARE_PPM: '250000',
     };
     const walletPort = await freePort();
     this.wireLogFile = path.join(this.dir, 'wallet-wire.jsonl');
@@ -509,11 +557,58 @@ export class ReliabilityStack {
         ),
       );
     }
+    if (this.options.release) for (const s of this.services) s.root = this.options.release;
     for (const s of this.services) await s.start();
     this.walletAdmin = createWalletAdminClient({ baseUrl: this.walletBase, token: WALLET_ADMIN_TOKEN });
     say(
       `stack up: ${this.apis.length} API, ${this.games.length} game server (each hosting a settlement worker), ${this.workers.length} worker, wallet, PostgreSQL ×2, ${this.temporalDescription}`,
     );
+  }
+
+  /**
+   * The schema, catalog and bootstrap admin key as `root`'s code makes them (another release's
+   * migrations: a child process in its checkout, with its own modules).
+   */
+  async prepareSchemaWith(root: string): Promise<void> {
+    const script = `
+      const db = await import('@opi/db');
+      const { seedCatalog } = await import('@opi/api');
+      const url = process.env.OPI_SCHEMA_URL;
+      await db.migrate(url);
+      const pool = db.createPool(url, { max: 2 });
+      await seedCatalog(pool);
+      await db.ensureBootstrapAdminKey(pool, db.createSecretBox(process.env.SERVICE_SECRET), process.env.OPI_ADMIN_KEY);
+      await pool.end();`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          cwd: root,
+          env: { ...process.env, OPI_SCHEMA_URL: this.databaseUrl, SERVICE_SECRET, OPI_ADMIN_KEY: ADMIN_KEY },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString('utf8');
+      });
+      child.stderr!.on('data', (c: Buffer) => {
+        out += c.toString('utf8');
+      });
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`schema from ${root} failed (${code}): ${out.slice(-2000)}`)),
+      );
+    });
+  }
+
+  /** This checkout's migrations, catalog and admin key on the running stack (a rolling upgrade's first step). */
+  async upgradeSchema(): Promise<void> {
+    await migrate(this.databaseUrl);
+    await seedCatalog(this.pool);
+    await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
   }
 
   private recordPostmaster(dataDir: string, name: string) {

@@ -1,6 +1,7 @@
 export * from './paths.js';
 export * from './portal.js';
 export * from './processes.js';
+export * from './release.js';
 export * from './secrets.js';
 export * from './temporal-cli.js';
 export * from './temporal-cluster.js';
