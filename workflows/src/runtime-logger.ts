@@ -62,6 +62,12 @@ export interface TemporalRuntimeOptions {
   log: ProjectLogger;
   /** Signals on which the SDK shuts its workers down (its default: SIGINT, SIGTERM, SIGQUIT, SIGUSR2). */
   shutdownSignals?: NodeJS.Signals[];
+  /**
+   * `host:port` for the SDK's own Prometheus metrics (TEMPORAL_SDK_METRICS_PORT): the Core's
+   * exporter, counters with `_total`, durations in milliseconds (the SDK's default), every series
+   * labelled service_name="temporal-core-sdk" plus its namespace and task_queue.
+   */
+  metricsAddress?: string;
 }
 
 const INSTALLED = Symbol.for('opi.temporal-runtime-installed');
@@ -93,14 +99,18 @@ export function installTemporalRuntime(
         filter: { core: ORDER[options.level] > ORDER.warn ? 'ERROR' : 'WARN', other: 'ERROR' },
         forward: {},
       },
+      ...(options.metricsAddress
+        ? { metrics: { prometheus: { bindAddress: options.metricsAddress, countersTotalSuffix: true } } }
+        : {}),
     },
     ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
   });
   // Installing creates the Runtime at once, and an idle one (no Worker or NativeConnection ever
   // made in this process: a test of HTTP only, a process whose workers are children) keeps the
   // process alive after its work. Let it go now: the SDK re-creates it with these options (logger,
-  // signals) when the first Worker or NativeConnection needs it.
-  void runtime.shutdown();
+  // signals) when the first Worker or NativeConnection needs it. With metrics it stays: its
+  // exporter holds the port, and a process that exports them runs a worker anyway.
+  if (!options.metricsAddress) void runtime.shutdown();
   return 'installed';
 }
 

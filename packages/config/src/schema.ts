@@ -226,6 +226,13 @@ export const EnvSchema = z.object({
   /** The game server's metrics (the sum over its processes) and readiness details. */
   GAME_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9470),
+  /**
+   * The Temporal SDK's own metrics (its Core's Prometheus exporter: pollers, schedule-to-start,
+   * workflow-task failures, request failures; counters end in `_total`, durations in milliseconds)
+   * on their own port, 0 (the default): none. A worker serves them here; a game-server process
+   * (its hosted worker) here + its index under GAME_PROCESSES > 1. docs/operations.md.
+   */
+  TEMPORAL_SDK_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Logging threshold. */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

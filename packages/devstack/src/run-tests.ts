@@ -17,6 +17,7 @@ import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { REPO_ROOT } from './paths.js';
 import { ensurePortalBuild } from './portal.js';
+import { ensurePrometheus } from './prometheus.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { findOrBuildTemporalServer } from './temporal-cluster.js';
 import { startTemporalDevServer } from './temporal-server.js';
@@ -101,6 +102,18 @@ if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync(CHROMIUM)) 
       `no browser at ${CHROMIUM}: the browser tests (*.browser.test.ts) cannot run. Install Debian's ` +
         'chromium (as root: apt-get update && apt-get install -y chromium) and run the tests again.',
     );
+    process.stdout.write('0 passed, 1 failed\n');
+    process.exit(1);
+  }
+}
+
+// The alert rules' tests (prometheus-rules.test.ts) run Debian's promtool: installed with apt-get
+// like chromium when missing (packages/devstack/src/prometheus.ts); a run without it fails here.
+if (files.some((f) => f.endsWith(`${path.sep}prometheus-rules.test.ts`))) {
+  try {
+    await ensurePrometheus(say);
+  } catch (err) {
+    say(`${err instanceof Error ? err.message : String(err)}: the alert rules' tests cannot run`);
     process.stdout.write('0 passed, 1 failed\n');
     process.exit(1);
   }

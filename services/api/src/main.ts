@@ -1,6 +1,8 @@
 import { createLogger, loadConfigOrExit } from '@opi/config';
 import { bootstrapAdminKeyState, REVOKED_BOOTSTRAP_KEY_MESSAGE } from '@opi/db';
 import { serveProcess } from '@opi/play/ops/serve';
+import { apiMetrics } from '@opi/service-kit/ops/metrics';
+import { settlementGauges } from '@opi/service-kit/ops/settlement-metrics';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { createApp } from './app.js';
 import { purgeNonces } from './auth/nonces.js';
@@ -26,6 +28,9 @@ if (config.PROVIDER_ADMIN_KEY) {
     (err: unknown) => logger.warn('bootstrap key check failed', { error: String(err) }),
   );
 }
+// The settlement state's gauges on the API's metrics too: they stay scraped when every worker is
+// down, which is when the unsettled-round alerts matter (deploy/prometheus/rules).
+settlementGauges(apiMetrics().registry, deps.pool);
 serveProcess({
   config,
   deps,

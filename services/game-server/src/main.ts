@@ -12,6 +12,12 @@ installTemporalRuntime({
   level: config.LOG_LEVEL,
   log: createLogger('game-server', config.LOG_LEVEL),
   shutdownSignals: [],
+  // The hosted worker's SDK metrics: one port per process (PROCESS_INDEX under the cluster).
+  ...(config.TEMPORAL_SDK_METRICS_PORT && config.GAME_SETTLEMENT_WORKER === 'on'
+    ? {
+        metricsAddress: `${config.HOST}:${config.TEMPORAL_SDK_METRICS_PORT + Number(process.env.PROCESS_INDEX ?? 0)}`,
+      }
+    : {}),
 });
 const deps = await createGameDeps(config);
 serveProcess({

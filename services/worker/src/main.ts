@@ -27,7 +27,14 @@ if (!existsSync(WORKFLOW_BUNDLE_PATH)) {
 
 // SIGINT/SIGTERM start a graceful shutdown: no new tasks, running activities finish or time out.
 // The SDK's own lines (and the Core's warnings) go through this logger at LOG_LEVEL.
-installTemporalRuntime({ level: config.LOG_LEVEL, log: logger, shutdownSignals: ['SIGINT', 'SIGTERM'] });
+installTemporalRuntime({
+  level: config.LOG_LEVEL,
+  log: logger,
+  shutdownSignals: ['SIGINT', 'SIGTERM'],
+  ...(config.TEMPORAL_SDK_METRICS_PORT
+    ? { metricsAddress: `${config.HOST}:${config.TEMPORAL_SDK_METRICS_PORT}` }
+    : {}),
+});
 
 const pool = createPool(config.DATABASE_URL, {
   max: config.DATABASE_POOL_SIZE,

@@ -1,6 +1,9 @@
 import cluster from 'node:cluster';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { observeWalletCallbacks } from '@opi/workflows';
 import client from 'prom-client';
+import { isResend, isTimeout, walletCallbackCounters } from './settlement-metrics.js';
 
 /*
  * The API's Prometheus metrics (the global prom-client registry of the process). Under
@@ -33,9 +36,15 @@ export function apiMetrics(): ApiMetrics {
     registers: [registry],
   });
   const walletDuration = walletCallbackHistogram(registry);
-  observeWalletCallbacks((o) =>
-    walletDuration.observe({ type: o.operation, operator: o.operatorId, outcome: o.outcome.kind }, o.seconds),
-  );
+  // Timeouts and resends: a game-server process's hosted worker sends debits and credits too.
+  const { timeouts, resends } = walletCallbackCounters(registry);
+  observeWalletCallbacks((o) => {
+    const labels = { type: o.operation, operator: o.operatorId };
+    walletDuration.observe({ ...labels, outcome: o.outcome.kind }, o.seconds);
+    if (isTimeout(o.outcome)) timeouts.inc(labels);
+    if (isResend(o.requestId)) resends.inc(labels);
+  });
+  certificateExpiryGauge(registry, process.env.TLS_CERT_FILE);
   // A cluster worker answers the primary's requests for its metrics.
   if (cluster.isWorker) new client.AggregatorRegistry();
   metrics = { registry, httpDuration, walletDuration };
@@ -50,6 +59,32 @@ export function walletCallbackHistogram(registry: client.Registry) {
     labelNames: ['type', 'operator', 'outcome'] as const,
     buckets: SECONDS,
     registers: [registry],
+  });
+}
+
+/**
+ * `opi_tls_certificate_expiry_timestamp_seconds`: the notAfter of the certificate this process
+ * serves (TLS_CERT_FILE), read again at each scrape so a renewed file shows at once. Absent when
+ * the process serves plain HTTP (TLS ends in front of it). Under a cluster the primary reports the
+ * earliest of its processes' (aggregator min).
+ */
+export function certificateExpiryGauge(registry: client.Registry, certFile: string | undefined) {
+  if (!certFile) return undefined;
+  return new client.Gauge({
+    name: 'opi_tls_certificate_expiry_timestamp_seconds',
+    help: 'When the certificate this process serves (TLS_CERT_FILE) expires, in Unix seconds',
+    labelNames: ['subject'] as const,
+    registers: [registry],
+    aggregator: 'min',
+    collect() {
+      this.reset();
+      try {
+        const cert = new X509Certificate(readFileSync(certFile));
+        this.set({ subject: cert.subject.replace(/\n/g, ', ') }, Date.parse(cert.validTo) / 1000);
+      } catch {
+        // Unreadable now (being replaced): no sample this scrape rather than a wrong one.
+      }
+    },
   });
 }
 
