@@ -308,19 +308,23 @@ export async function hostileInput(
     if (!own) throw new Error('no round of the first operator to read across');
     const tx = `${own.round_id}:debit`;
     const read = (p: string) => signedCall(api2, b.key, 'GET', p);
-    add('cross-operator', 'session by id', [403], await read(`/api/operator/v1/sessions/${own.session_id}`));
-    add('cross-operator', 'round by id', [403], await read(`/api/operator/v1/rounds/${own.round_id}`));
-    add('cross-operator', 'transaction by id', [403], await read(`/api/operator/v1/transactions/${tx}`));
+    // Issue 34: another operator's record answers exactly as an unknown id (status and body).
+    const unknownBody = (await read('/api/operator/v1/rounds/r_hostile_unknown')).text;
+    const byId = (name: string, res: HttpResult) =>
+      add('cross-operator', name, [404], res, res.text === unknownBody ? undefined : `body ${res.text}`);
+    byId('session by id', await read(`/api/operator/v1/sessions/${own.session_id}`));
+    byId('round by id', await read(`/api/operator/v1/rounds/${own.round_id}`));
+    byId('transaction by id', await read(`/api/operator/v1/transactions/${tx}`));
     add(
       'cross-operator',
       'native history by session',
-      [403],
+      [404],
       await read(`/api/provider/v1/native/history?session_id=${own.session_id}`),
     );
     add(
       'cross-operator',
       'native round history',
-      [403],
+      [404],
       await read(`/api/provider/v1/native/history/${own.round_id}?session_id=${own.session_id}`),
     );
     for (const [name, q] of [

@@ -296,12 +296,13 @@ export function createPromotionActivities(deps: SettlementDeps) {
                         ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
                                  s.operator_id COLLATE "C") AS rank
                  FROM tournament_scores s WHERE s.tournament_id = $1
-             ), placed AS (
+             ), placed AS MATERIALIZED (
                SELECT r.*, CASE WHEN r.score > 0 THEN p.amount_minor END AS prize_minor,
+                      -- 32 random hex digits (issue 34): nothing another operator could compute
+                      -- from a player id. Written once here (MATERIALIZED: one value per row),
+                      -- read from the row ever after; one prize per player is the UNIQUE's.
                       CASE WHEN r.score > 0 AND p.amount_minor IS NOT NULL THEN
-                        'pp_t_' || r.tournament_id || '_' ||
-                        left(encode(sha256(convert_to(r.operator_id || E'\\n' || r.external_player_id || E'\\n' ||
-                                                      r.currency, 'UTF8')), 'hex'), 32)
+                        'pp_t_' || r.tournament_id || '_' || replace(gen_random_uuid()::text, '-', '')
                       END AS payout_id
                  FROM ranked r
                  LEFT JOIN tournament_prizes p

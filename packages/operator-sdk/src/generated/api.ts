@@ -542,7 +542,7 @@ export type paths = {
     };
     /**
      * One owned promotional payout
-     * @description Another operator’s payout is 404 like an unknown one: a payout id is derived from the player, so a 403 would tell that another operator’s player won.
+     * @description Another operator’s payout is 404 exactly like an unknown one (as every read by id): a payout is one player’s prize, so a 403 would tell that another operator’s player won. Payout ids are `pp_t_<tournament>_<h>` or `pp_d_<drop>_<h>` with h 32 random hex digits (before issue 34, a hash of operator, player and currency).
      */
     get: operations['getPromoPayout'];
     put?: never;
@@ -4009,7 +4009,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Another operator’s session; inactive operator; wrong key scope */
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
       403: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4020,7 +4020,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Session not found, or not a native (prov_c) title’s (no native service) */
+      /** @description Session not found (another operator’s session is answered exactly as an unknown one, before its service is looked at), or not a native (prov_c) title’s (no native service) */
       404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4113,7 +4113,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Another operator’s session; inactive operator; wrong key scope */
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
       403: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4124,7 +4124,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Unknown session or round, or not a native title’s session */
+      /** @description Unknown session or round (another operator’s session is answered exactly as an unknown one), or not a native title’s session */
       404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4337,7 +4337,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Another operator’s session; inactive operator; wrong key scope */
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
       403: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4348,7 +4348,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Session not found (or unknown operator) */
+      /** @description Session not found, or another operator’s: answered exactly as an unknown id (or unknown operator) */
       404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4553,7 +4553,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Another operator’s transaction; inactive operator; wrong key scope */
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
       403: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4564,7 +4564,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Transaction not found (or unknown operator) */
+      /** @description Transaction not found, or another operator’s: answered exactly as an unknown id (or unknown operator) */
       404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4769,7 +4769,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Another operator’s round; inactive operator; wrong key scope */
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
       403: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
@@ -4780,7 +4780,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description Round not found (or unknown operator) */
+      /** @description Round not found, or another operator’s: answered exactly as an unknown id (or unknown operator) */
       404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -218,9 +218,10 @@ export async function searchPromoPayouts(pool: Pool, operatorId: string, q: Prom
 }
 
 /**
- * One of the operator's payouts. Another operator's is 404, like an unknown one: a payout id is
- * derived from the player (docs/jackpots-and-promotions.md), so a 403 would tell that another
- * operator's player won that promotion.
+ * One of the operator's payouts. Another operator's is 404, like an unknown one (as every read by
+ * id): a payout names one player's prize, so a 403 would tell that another operator's player won
+ * that promotion. Payout ids are random since issue 34 (older ones were a hash of operator, player
+ * and currency that anyone could compute).
  */
 export async function getPromoPayout(pool: Pool, operatorId: string, payoutId: string) {
   const { rows } = await pool.query<PayoutRow>(

@@ -156,7 +156,7 @@ test('a native round: intent, stages, ledger and wallet as played and settled', 
   assert.equal((await admin.balance('op_nh_a', 'nh-player', 'EUR')).balance_minor, '10050');
 });
 
-test('statuses: 400 without scope or session, 403 another operator, 404 unknown session, service or round', async () => {
+test('statuses: 400 without scope or session, 403 a key naming another operator, 404 another operator’s or an unknown session, service or round', async () => {
   const path = (q: string, round = '') => `/api/provider/v1/native/history${round ? `/${round}` : ''}?${q}`;
   assert.equal(
     (await get(master, path(`session_id=${sessionId}`))).status,
@@ -165,8 +165,15 @@ test('statuses: 400 without scope or session, 403 another operator, 404 unknown 
   );
   assert.equal((await get(master, path(`session_id=${sessionId}&operator_id=op_nh_a`))).status, 200);
   assert.equal((await get(keyA, '/api/provider/v1/native/history')).status, 400, 'session_id is required');
-  assert.equal((await get(keyA, path(`session_id=${otherSession}`))).status, 403);
-  assert.equal((await get(keyB, path(`session_id=${sessionId}`))).status, 403);
+  // Another operator's session answers as an unknown one (issue 34): same status, same body.
+  const unknown = await get(keyA, path('session_id=s_unknown'));
+  for (const res of [
+    await get(keyA, path(`session_id=${otherSession}`)),
+    await get(keyB, path(`session_id=${sessionId}`)),
+  ]) {
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.text, unknown.text);
+  }
   assert.equal((await get(keyA, path(`session_id=${sessionId}&operator_id=op_nh_b`))).status, 403);
   assert.equal((await get(keyA, path('session_id=s_unknown'))).status, 404);
   assert.equal(
@@ -180,8 +187,8 @@ test('statuses: 400 without scope or session, 403 another operator, 404 unknown 
     'a transaction id is not a round id',
   );
   assert.equal((await get(keyA, path(`session_id=${sessionId}`, 'r_unknown'))).status, 404);
-  assert.equal((await get(keyB, path(`session_id=${sessionId}`, roundId))).status, 403);
-  assert.equal((await get(keyA, path(`session_id=${otherSession}`, roundId))).status, 403);
+  assert.equal((await get(keyB, path(`session_id=${sessionId}`, roundId))).status, 404);
+  assert.equal((await get(keyA, path(`session_id=${otherSession}`, roundId))).status, 404);
   assert.equal((await get(keyA, path(`session_id=${sessionId}&extra=1`))).status, 422);
   assert.equal((await call(h.base, 'GET', path(`session_id=${sessionId}`))).status, 401);
 });
@@ -346,9 +353,13 @@ test('the native service: the prov_c family switch and the title flag must both 
       const viaMaster = await get(master, `${p}&operator_id=op_nh_a`);
       assert.equal(viaMaster.status, 404, viaMaster.text);
     }
-    // Ownership is still decided first: another operator's session stays 403, an unknown one 404.
-    assert.equal((await get(keyB, paths[0]!)).status, 403);
-    assert.equal((await get(keyA, '/api/provider/v1/native/history?session_id=s_unknown')).status, 404);
+    // Ownership is still decided first: another operator's session is an unknown one (404
+    // `Session not found`, nothing about the service), as is an unknown id.
+    const other = await get(keyB, paths[0]!);
+    const unknown = await get(keyA, '/api/provider/v1/native/history?session_id=s_unknown');
+    assert.equal(other.status, 404);
+    assert.equal(other.text, unknown.text);
+    assert.equal(unknown.json.detail, 'Session not found');
   };
   assert.deepEqual(await statuses(), [200, 200]);
   try {

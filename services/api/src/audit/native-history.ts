@@ -37,7 +37,9 @@ interface NativeSessionRow {
  * The session's native service: a `prov_c` title whose family switch (provider_switches) and own
  * per-title enable flag (games.operator_wallet_enabled, default off) are both on, the two flags
  * the catalog and launch read (catalog/availability.ts). Either off: no native service, 404.
- * 404 unknown session; 403 another operator's (before the service, as for every other read).
+ * Another operator's session is answered as an unknown one, 404 `Session not found`, by the same
+ * single statement (issue 34 point 4: a read by id never tells that the id exists elsewhere), and
+ * before the service is looked at.
  */
 async function nativeSession(pool: Pool, operatorId: string, sessionId: string): Promise<NativeSessionRow> {
   const { rows } = await pool.query<NativeSessionRow>(
@@ -46,12 +48,11 @@ async function nativeSession(pool: Pool, operatorId: string, sessionId: string):
      FROM sessions s
      JOIN games g ON g.symbol = s.symbol
      JOIN provider_switches ps ON ps.provider_id = g.provider_id
-     WHERE s.session_id = $1`,
-    [sessionId],
+     WHERE s.session_id = $1 AND s.operator_id = $2`,
+    [sessionId, operatorId],
   );
   const s = rows[0];
   if (!s) throw new HttpError(404, 'Session not found');
-  if (s.operator_id !== operatorId) throw new HttpError(403, 'This session belongs to another operator');
   if (s.provider_id !== 'prov_c') throw new HttpError(404, 'No native service for this session');
   if (!s.service_enabled) {
     throw new HttpError(404, 'The native service for this title is not enabled');

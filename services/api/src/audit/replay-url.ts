@@ -11,7 +11,7 @@ import type { ReplayLinks } from './repository.js';
  * and reusable within that time rather than single use: the page holds no state, so a link that
  * opens once in a chat preview and once in the player's browser still works, and nothing is
  * written per link. Another operator's round and an unknown one are the same 404: the answer never
- * tells whether a round exists elsewhere (unlike the audit reads' 403).
+ * tells whether a round exists elsewhere (as every read by id, issue 34 point 4).
  */
 
 /** The path's round id, or 422 naming `path.round_id`. */

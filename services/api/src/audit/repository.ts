@@ -14,8 +14,10 @@ import { roundDetailsUrl } from '@opi/signing';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*
- * Set-based reads of the operator's own records. Every query names the operator; a record that
- * exists under another operator is 403, one that does not exist 404 (spec, audit endpoints).
+ * Set-based reads of the operator's own records. Every query names the operator. A read by id
+ * answers another operator's record exactly as an id that does not exist: 404 with the same body,
+ * from the same single statement (issue 34 point 4; docs/audit-and-reconciliation.md). A 403 would
+ * tell that the id exists elsewhere, and some ids name a player's prize.
  */
 
 /** Where replay links point (GAME_BASE_URL) and the key that signs them (issue 26). */
@@ -156,10 +158,11 @@ export async function searchTransactions(
   );
 }
 
-/** 403 when the id exists under another operator, 404 when it does not exist at all. */
-export async function ownerCheck(pool: Pool, table: string, idColumn: string, id: string): Promise<never> {
-  const { rows } = await pool.query(`SELECT 1 FROM ${table} WHERE ${idColumn} = $1`, [id]);
-  if (rows.length > 0) throw new HttpError(403, 'This record belongs to another operator');
+/**
+ * The answer to a read by id that found none of the operator's records: the same whether the id
+ * is unknown or another operator's (no second statement looks elsewhere, so the time is the same).
+ */
+export function notOwned(): never {
   throw new HttpError(404, 'Not found');
 }
 
@@ -168,7 +171,7 @@ export async function getTransaction(pool: Pool, links: ReplayLinks, operatorId:
     `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions WHERE transaction_id = $1 AND operator_id = $2`,
     [id, operatorId],
   );
-  if (!rows[0]) return ownerCheck(pool, 'wallet_transactions', 'transaction_id', id);
+  if (!rows[0]) return notOwned();
   return presentTransaction(rows[0], links);
 }
 
@@ -267,7 +270,7 @@ export async function getRound(pool: Pool, links: ReplayLinks, operatorId: strin
      WHERE r.round_id = $1 AND r.operator_id = $2`,
     [roundId, operatorId],
   );
-  if (!rows[0]) return ownerCheck(pool, 'rounds', 'round_id', roundId);
+  if (!rows[0]) return notOwned();
   const tx = await pool.query<TransactionRow>(
     `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
      WHERE round_id = $1 AND operator_id = $2 ORDER BY created_at, transaction_id`,
@@ -316,7 +319,7 @@ export async function getSession(
     [sessionId, operatorId],
   );
   const s = rows[0];
-  if (!s) return ownerCheck(pool, 'sessions', 'session_id', sessionId);
+  if (!s) return notOwned();
   return {
     session_id: s.session_id,
     operator_id: s.operator_id,

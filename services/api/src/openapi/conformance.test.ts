@@ -481,7 +481,12 @@ describe('real answers agree with the document', () => {
     const q = `?session_id=${encodeURIComponent(minesSession)}`;
     await hit('GET', `/api/provider/v1/native/history${q}`, { key: keyA, expect: 200 });
     await hit('GET', '/api/provider/v1/native/history', { key: keyA, expect: 400 });
+    // Another operator's session is an unknown one (issue 34); a key naming another operator is 403.
     await hit('GET', `/api/provider/v1/native/history?session_id=${otherSession}`, {
+      key: keyA,
+      expect: 404,
+    });
+    await hit('GET', `/api/provider/v1/native/history?session_id=${otherSession}&operator_id=op_cf_b`, {
       key: keyA,
       expect: 403,
     });
@@ -494,7 +499,7 @@ describe('real answers agree with the document', () => {
     await hit('GET', '/api/operator/v1/contract', { key: keyA, expect: 200 });
     await hit('GET', '/api/operator/v1/contract', { key: keyA, sign: false, expect: 401 });
     await hit('GET', `/api/operator/v1/sessions/${slotSession}`, { key: keyA, expect: 200 });
-    await hit('GET', `/api/operator/v1/sessions/${otherSession}`, { key: keyA, expect: 403 });
+    await hit('GET', `/api/operator/v1/sessions/${otherSession}`, { key: keyA, expect: 404 });
     await hit('GET', '/api/operator/v1/sessions/s_missing', { key: keyA, expect: 404 });
     const txs = await hit('GET', `/api/operator/v1/transactions?round_id=${roundId}`, {
       key: keyA,

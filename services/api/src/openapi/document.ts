@@ -375,7 +375,10 @@ across every API process), \`x-pp-signature\`: lower-case hex HMAC-SHA256, keyed
 (an empty body hashes the empty string). Operator keys resolve the operator; \`operator_id\` (or
 \`x-operator-id\`) is for provider master keys only. The signature covers no header: on a signed
 request \`x-operator-id\` counts only when the same operator is the \`operator_id\` of the signed query
-or body (the header alone: 401). A key reads only its own operator's records (another operator's: 403).
+or body (the header alone: 401). A key reads only its own operator's records: a key naming another
+operator is 403; a read by id of another operator's record is 404, answered exactly as an id that
+does not exist (status, body, the same single query), so no answer tells that an id exists elsewhere
+(the spec's "owned record not found").
 
 **Errors.** JSON, usually \`{"detail": "..."}\`; 422 carries \`detail: [{loc, msg, type}]\`. No input is
 answered with a 5xx: a value the service could not store or query is a 422 naming it. Date-time

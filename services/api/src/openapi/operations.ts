@@ -378,8 +378,8 @@ export const OPERATIONS: Operation[] = [
     errors: {
       400: 'Missing session_id, or a master key without operator_id',
       401: KEYED[401],
-      403: 'Another operator’s session; inactive operator; wrong key scope',
-      404: 'Session not found, or not a native (prov_c) title’s (no native service)',
+      403: KEYED[403],
+      404: 'Session not found (another operator’s session is answered exactly as an unknown one, before its service is looked at), or not a native (prov_c) title’s (no native service)',
       422: 'A malformed query parameter',
     },
     idempotent: true,
@@ -404,8 +404,8 @@ export const OPERATIONS: Operation[] = [
     errors: {
       400: 'Missing session_id, or a master key without operator_id',
       401: KEYED[401],
-      403: 'Another operator’s session; inactive operator; wrong key scope',
-      404: 'Unknown session or round, or not a native title’s session',
+      403: KEYED[403],
+      404: 'Unknown session or round (another operator’s session is answered exactly as an unknown one), or not a native title’s session',
       422: 'A malformed query parameter',
     },
     idempotent: true,
@@ -449,8 +449,7 @@ export const OPERATIONS: Operation[] = [
     ok: { 200: { description: 'The session', body: { kind: 'json', schema: c.OperatorSessionResponse } } },
     errors: {
       ...SCOPED,
-      403: 'Another operator’s session; inactive operator; wrong key scope',
-      404: 'Session not found (or unknown operator)',
+      404: 'Session not found, or another operator’s: answered exactly as an unknown id (or unknown operator)',
       422: 'A malformed path parameter',
     },
     idempotent: true,
@@ -489,8 +488,7 @@ export const OPERATIONS: Operation[] = [
     },
     errors: {
       ...SCOPED,
-      403: 'Another operator’s transaction; inactive operator; wrong key scope',
-      404: 'Transaction not found (or unknown operator)',
+      404: 'Transaction not found, or another operator’s: answered exactly as an unknown id (or unknown operator)',
       422: 'A malformed path parameter',
     },
     idempotent: true,
@@ -522,8 +520,7 @@ export const OPERATIONS: Operation[] = [
     ok: { 200: { description: 'The round', body: { kind: 'json', schema: c.RoundDetailResponse } } },
     errors: {
       ...SCOPED,
-      403: 'Another operator’s round; inactive operator; wrong key scope',
-      404: 'Round not found (or unknown operator)',
+      404: 'Round not found, or another operator’s: answered exactly as an unknown id (or unknown operator)',
       422: 'A malformed path parameter',
     },
     idempotent: true,
@@ -650,7 +647,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'One owned promotional payout',
     description:
-      'Another operator’s payout is 404 like an unknown one: a payout id is derived from the player, so a 403 would tell that another operator’s player won.',
+      'Another operator’s payout is 404 exactly like an unknown one (as every read by id): a payout is one player’s prize, so a 403 would tell that another operator’s player won. Payout ids are `pp_t_<tournament>_<h>` or `pp_d_<drop>_<h>` with h 32 random hex digits (before issue 34, a hash of operator, player and currency).',
     auth: 'operator-signed',
     pathParams: {
       payout_id: { schema: Id, description: 'The payout id (the round reference of its credit)' },

@@ -139,8 +139,10 @@ export async function staffTournament(
   id: string,
   q: z.infer<typeof StaffLeaderboardQuery>,
 ) {
+  // Taking part first: a tournament the operator is not in costs what an unknown id does (issue 34).
+  if (!(await operatorTakesPart(deps.pool, id, operatorId))) throw notFound('Tournament');
   const t = await readTournament(deps.pool, id);
-  if (!t || !(await operatorTakesPart(deps.pool, id, operatorId))) throw notFound('Tournament');
+  if (!t) throw notFound('Tournament');
   const frozen = t.status === 'ended' || t.status === 'paid';
   const rows = await leaderboard(deps.pool, id, frozen, q.limit, q.currency);
   const payouts = frozen
@@ -267,9 +269,9 @@ export async function staffCancelTournament(
     clientIp: string;
   },
 ) {
+  if (!(await operatorTakesPart(deps.pool, input.id, input.operatorId))) throw notFound('Tournament');
   const before = await readTournament(deps.pool, input.id);
-  if (!before || !(await operatorTakesPart(deps.pool, input.id, input.operatorId)))
-    throw notFound('Tournament');
+  if (!before) throw notFound('Tournament');
   await cancelTournament(deps.pool, input.id);
   // The workflow reads the database when woken; a missed signal only delays its end to the timer's.
   if (deps.temporal) await signalTournamentCancel(deps.temporal.client, input.id);

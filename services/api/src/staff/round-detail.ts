@@ -26,8 +26,8 @@ export interface StageEntry {
 }
 
 /**
- * One round for staff: the audit API's round with its transactions (same scope checks: 403 for
- * another operator's round, 404 unknown), the wallet calls with their timing for the timeline,
+ * One round for staff: the audit API's round with its transactions (same scope check: another
+ * operator's round is 404 as an unknown one), the wallet calls with their timing for the timeline,
  * and the stage history of multi-step titles (native, crash), in order. Its `round_details_url`
  * (issue 26) is the round's replay page, as in the audit API.
  */

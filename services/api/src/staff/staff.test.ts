@@ -262,11 +262,11 @@ describe('scope: one check per operator and role', () => {
       ).status,
       403,
     );
-    // A round of A read through B's path is not B's: 403 from the audit repository's owner check.
+    // A round of A read through B's path is not B's: 404 as an unknown round (issue 34).
     const prov = await login(w.h.base, w.staff.provider);
     assert.equal(
       (await staffCall(w.h.base, prov, 'GET', `/operators/${OP_B}/rounds/${played.rounds[0]}`)).status,
-      403,
+      404,
     );
     assert.equal((await staffCall(w.h.base, prov, 'GET', '/operators/op_unknown/catalog')).status, 404);
     const me = await staffCall(w.h.base, prov, 'GET', '/me');

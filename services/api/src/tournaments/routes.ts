@@ -169,9 +169,11 @@ export function tournamentRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const operator = ctx.state.operator as OperatorRow;
     const id = tournamentIdOf(ctx);
     const q = parseOr422(LeaderboardQuery, flatQuery(ctx.query), 'query');
-    const t = await readTournament(deps.pool, id);
-    if (!t || !(await operatorTakesPart(deps.pool, id, operator.operator_id)))
+    // Taking part first: a tournament the operator is not in costs what an unknown id does (issue 34).
+    if (!(await operatorTakesPart(deps.pool, id, operator.operator_id)))
       throw new HttpError(404, 'Tournament not found');
+    const t = await readTournament(deps.pool, id);
+    if (!t) throw new HttpError(404, 'Tournament not found');
     const frozen = t.status === 'ended' || t.status === 'paid';
     const rows = await leaderboard(deps.pool, id, frozen, q.limit, q.currency);
     const currencies = t.currencies

@@ -365,7 +365,8 @@ async function recordSpinRound(
        RETURNING 1
      ), `;
   // A prize, if one is left: the pool's row lock orders concurrent awards (never more than the
-  // pool). One prize per player per drop and currency: the payout id names them (migration 21).
+  // pool). One prize per player per drop and currency: the NOT EXISTS below and promo_payouts'
+  // UNIQUE (promo_type, promo_id, operator, player, currency) (migration 21); the payout id is random.
   const dropCtes = `dp AS (
        UPDATE prize_drop_pools d SET prizes_left = d.prizes_left - 1, updated_at = now()
         WHERE d.drop_id = ${pdId} AND d.currency = $7 AND d.prizes_left > 0 AND EXISTS (SELECT 1 FROM ok)
@@ -375,8 +376,8 @@ async function recordSpinRound(
                              AND x.external_player_id = $12 AND x.currency = $7)
        RETURNING d.prize_minor
      ), dw AS (
-       SELECT 'pp_d_' || ${pdId}::text || '_' ||
-              left(encode(sha256(convert_to($2 || chr(10) || $12 || chr(10) || $7, 'UTF8')), 'hex'), 32) AS payout_id,
+       -- 32 random hex digits (issue 34): nothing another operator could compute from a player id.
+       SELECT 'pp_d_' || ${pdId}::text || '_' || replace(gen_random_uuid()::text, '-', '') AS payout_id,
               prize_minor AS amount_minor
          FROM dp
      ), dpp AS (
