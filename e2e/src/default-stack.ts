@@ -127,8 +127,10 @@ export async function startDefaultStack(options: StackOptions = {}): Promise<Run
     ...ports,
   };
   // The cluster stack sets NODE_ENV (production for its services), the process counts, signed
-  // requests and its certificate itself.
+  // requests and its certificate itself. Under production the demo operator (whose key the checks
+  // use) and the demo staff account are made only on request (issue 34).
   if (!cluster) env.NODE_ENV = 'development';
+  else env.STACK_DEMO = 'on';
   for (const k of [
     'DATABASE_URL',
     'TEMPORAL_ADDRESS',

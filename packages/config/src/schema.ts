@@ -112,6 +112,12 @@ export const EnvSchema = z.object({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   /**
+   * `Strict-Transport-Security: max-age=<this>` on every answer a process serves over HTTPS itself
+   * (API, game server, sandbox wallet; the portal reads the same variable). 0 sends `max-age=0`,
+   * which tells browsers to forget an earlier one. Behind a TLS-terminating proxy the proxy sends it.
+   */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
+  /**
    * Public base address of the operator API, e.g. https://api.example.com (artwork URLs in the
    * catalog). Defaults to http://HOST:PORT.
    */
@@ -211,6 +217,12 @@ export const EnvSchema = z.object({
   WORKER_PROCESSES: positiveInt.max(64).default(1),
   /** The default stack starts the staff portal; `off` leaves it out (e.g. the go-live suite's stack). */
   STACK_PORTAL: z.enum(['on', 'off']).default('on'),
+  /**
+   * The stack's demo operator (op_demo, its key, its wallet secret) and demo admin staff account
+   * (`demo`). Unset: on, except when the services run with NODE_ENV=production (the cluster stack
+   * always does), where they are made only with `on`: a production start creates no known account.
+   */
+  STACK_DEMO: z.enum(['on', 'off']).optional(),
   /**
    * The folder holding the operator SDK's tarball (opi-operator-sdk-<version>.tgz), which the API
    * offers at GET /docs/sdk/<file>, linked from /docs. Default: packages/operator-sdk/tarball,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,10 @@ import { freePort, sleep } from './wait.js';
 // history shards, two API processes on one port, two standalone workers, NODE_ENV=production with
 // signed requests and HTTPS. It settles rounds; a worker, an API process and the Temporal server
 // each killed outright are replaced while rounds keep settling exactly once; Ctrl-C stops it all.
+// Issue 34 point 9: the secrets given in its environment stay out of secrets.json; the API, the
+// game server, the wallet and the portal (HTTPS with the same certificate) send HSTS; and the
+// demo operator and demo staff exist only with STACK_DEMO=on (this test sets it; a second start
+// without it makes neither).
 let dataDir: string;
 let stack: ChildProcess;
 let running: StackProcess;
@@ -28,6 +32,12 @@ let key = '';
 let ca: Buffer;
 let db: pg.Client;
 const ports: Record<string, number> = {};
+/** Given in the stack's environment: used by every service, written nowhere. */
+const ENV_SECRETS = {
+  SERVICE_SECRET: 'cluster-test-service-secret-0123456789abcdef',
+  PROVIDER_ADMIN_KEY: 'padm_cluster_test_admin_key_0123456789abcdef',
+  STAFF_PORTAL_SECRET: 'cluster-test-staff-portal-secret-0123456789',
+};
 
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-cluster-'));
@@ -51,7 +61,10 @@ before(async () => {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    STACK_PORTAL: 'off',
+    // The portal on HTTPS beside the API (its production build, made by the stack when stale).
+    STACK_PORTAL: 'on',
+    // Under NODE_ENV=production the demo operator and demo staff are opt-in; this test plays as them.
+    STACK_DEMO: 'on',
     LOG_LEVEL: 'info',
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   };
@@ -68,8 +81,13 @@ before(async () => {
     'WORKER_PROCESSES',
     'SIGNED_REQUESTS',
     'NODE_ENV',
+    'REPLAY_LINK_SECRET',
+    'TLS_CERT_FILE',
+    'TLS_KEY_FILE',
+    'HSTS_MAX_AGE_SECONDS',
   ])
     delete env[k];
+  Object.assign(env, ENV_SECRETS);
   running = await startStackProcess(env, ['--cluster']);
   stack = running.child;
   await until('two API processes listening', () => apiListening().size >= 2, 60_000);
@@ -282,6 +300,70 @@ test('a worker, an API process, a game-server process and the Temporal server ki
   await settledOnce(rounds);
 });
 
+test('secrets given in the environment are used and not written to secrets.json', async () => {
+  const file = path.join(dataDir, 'secrets.json');
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const text = readFileSync(file, 'utf8');
+  const written = JSON.parse(text);
+  for (const [name, value] of Object.entries(ENV_SECRETS))
+    assert.ok(!text.includes(value), `${name} from the environment is not in secrets.json`);
+  for (const k of ['serviceSecret', 'providerAdminKey', 'staffPortalSecret'])
+    assert.equal(k in written, false, `${k} is given by the environment, not generated`);
+  // What the stack generated is there: the wallet's staff token, the demo operator's secrets.
+  assert.match(written.demoOperatorKey, /^opk_/);
+  assert.equal(typeof written.walletAdminToken, 'string');
+  assert.equal(typeof written.demoStaffPassword, 'string');
+  // The environment's admin key is the bootstrap key the API accepts.
+  const pathAndQuery = '/api/admin/v1/operators/op_demo';
+  const res = await request('GET', pathAndQuery, {
+    headers: signedHeaders(ENV_SECRETS.PROVIDER_ADMIN_KEY, 'GET', pathAndQuery),
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.match(output(), /Admin key +from PROVIDER_ADMIN_KEY/);
+});
+
+test('HSTS from every HTTPS service: the API, the game server, the sandbox wallet', async () => {
+  for (const [name, port, p] of [
+    ['API', ports.PORT!, '/health'],
+    ['game server', ports.GAME_SERVER_PORT!, '/health'],
+    ['sandbox wallet', ports.WALLET_PORT!, '/health'],
+    // An error answer carries it too.
+    ['API (404)', ports.PORT!, '/no-such-route'],
+  ] as const) {
+    const res = await request('GET', p, { port });
+    assert.equal(res.headers['strict-transport-security'], 'max-age=31536000', `${name}: ${res.status}`);
+  }
+});
+
+test('the portal is HTTPS with the same certificate, sends HSTS, and a staff login works through it', async () => {
+  const port = ports.PORTAL_PORT!;
+  const origin = `https://127.0.0.1:${port}`;
+  assert.match(output(), new RegExp(`Staff portal +${origin.replaceAll('.', '\\.')}`));
+  const page = await request('GET', '/login', { port });
+  assert.equal(page.status, 200, page.text.slice(0, 200));
+  assert.equal(page.headers['strict-transport-security'], 'max-age=31536000');
+  // Plain HTTP on its port is not served.
+  const plain = await fetch(`http://127.0.0.1:${port}/login`).then(
+    (r) => r.status,
+    () => 'refused',
+  );
+  assert.notEqual(plain, 200);
+  // The demo staff account logs in over HTTPS: the session cookie is __Host- and Secure.
+  const { demoStaffPassword } = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
+  const body = new URLSearchParams({ username: 'demo', password: demoStaffPassword }).toString();
+  const login = await request('POST', '/auth/login', {
+    port,
+    body,
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  assert.equal(login.status, 303, login.text.slice(0, 200));
+  assert.equal(new URL(String(login.headers.location), origin).pathname, '/');
+  const cookie = String(login.headers['set-cookie'] ?? '');
+  assert.match(cookie, /^__Host-opi_staff=stf_/);
+  assert.match(cookie, /; Secure/i);
+  assert.equal(login.headers['strict-transport-security'], 'max-age=31536000');
+});
+
 test('Ctrl-C stops every process of the cluster stack', async () => {
   const pids = [
     pidFile('temporal-server'),
@@ -305,4 +387,86 @@ test('Ctrl-C stops every process of the cluster stack', async () => {
   });
   // The killed API process's pid is long gone; every other one must have stopped too.
   assert.deepEqual(alive, []);
+});
+
+test('under NODE_ENV=production, without STACK_DEMO=on, the stack makes no demo operator and no demo staff account', async () => {
+  // A second cluster stack of its own (data folder and ports), after the first has stopped.
+  const dir2 = await mkdtemp(path.join(os.tmpdir(), 'opi-cluster-nodemo-'));
+  await chmod(dir2, 0o755);
+  const ports2: Record<string, number> = {};
+  for (const name of [
+    'PORT',
+    'GAME_SERVER_PORT',
+    'PG_PORT',
+    'WALLET_PORT',
+    'API_METRICS_PORT',
+    'GAME_METRICS_PORT',
+  ])
+    ports2[name] = await freePort();
+  ports2.WORKER_METRICS_PORT = await freeLowPort();
+  ports2.TEMPORAL_PORT = await freeLowPort(
+    new Set([ports2.WORKER_METRICS_PORT, ports2.WORKER_METRICS_PORT + 1]),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dir2,
+    STACK_PORTAL: 'off',
+    LOG_LEVEL: 'info',
+    ...Object.fromEntries(Object.entries(ports2).map(([k, v]) => [k, String(v)])),
+  };
+  for (const k of [
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'PROVIDER_ADMIN_KEY',
+    'SERVICE_SECRET',
+    'STAFF_PORTAL_SECRET',
+    'REPLAY_LINK_SECRET',
+    'PUBLIC_BASE_URL',
+    'GAME_BASE_URL',
+    'NODE_EXTRA_CA_CERTS',
+    'TLS_CERT_FILE',
+    'TLS_KEY_FILE',
+    'API_PROCESSES',
+    'GAME_PROCESSES',
+    'WORKER_PROCESSES',
+    'SIGNED_REQUESTS',
+    'NODE_ENV',
+    'STACK_DEMO',
+  ])
+    delete env[k];
+  const second = await startStackProcess(env, ['--cluster']);
+  const db2 = new pg.Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${ports2.PG_PORT}/opi`,
+  });
+  db2.on('error', () => {});
+  try {
+    assert.match(second.output(), /Demo operator +none \(NODE_ENV=production: STACK_DEMO=on makes/);
+    await db2.connect();
+    const { rows } = await db2.query(
+      `SELECT (SELECT count(*)::int FROM operators WHERE operator_id = 'op_demo') AS operators,
+              (SELECT count(*)::int FROM staff_users WHERE username = 'demo') AS staff,
+              (SELECT count(*)::int FROM api_keys WHERE kind = 'operator') AS operator_keys`,
+    );
+    assert.deepEqual(rows[0], { operators: 0, staff: 0, operator_keys: 0 });
+    const written = JSON.parse(readFileSync(path.join(dir2, 'secrets.json'), 'utf8'));
+    for (const k of ['demoOperatorKey', 'demoStaffPassword', 'demoWalletSecret'])
+      assert.equal(k in written, false, `${k} is not made`);
+    // The stack itself is up: its generated admin key reads the catalog, and finds no op_demo.
+    const ca2 = readFileSync(path.join(dir2, 'tls', 'cert.pem'));
+    const admin = (p: string) =>
+      requestOnce(ports2.PORT!, 'GET', p, {
+        ca: ca2,
+        headers: signedHeaders(written.providerAdminKey, 'GET', p),
+        timeoutMs: 20_000,
+      });
+    const games = await admin('/api/admin/v1/games');
+    assert.equal(games.status, 200, games.text);
+    assert.equal((await admin('/api/admin/v1/operators/op_demo')).status, 404);
+  } finally {
+    await db2.end().catch(() => {});
+    const exited = new Promise<number | null>((r) => second.child.once('exit', (code) => r(code)));
+    second.child.kill('SIGINT');
+    assert.equal(await exited, 0);
+    await rm(dir2, { recursive: true, force: true });
+  }
 });

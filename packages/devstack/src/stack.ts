@@ -80,6 +80,9 @@ const config = clusterMode
   ? loadConfigOrExit({ ...CLUSTER_DEFAULTS, ...process.env, NODE_ENV: 'development' })
   : loadConfigOrExit();
 const serviceNodeEnv = clusterMode ? 'production' : config.NODE_ENV;
+// The demo operator and demo admin staff account (issue 34 point 9): made unless the services run
+// in production, where only STACK_DEMO=on makes them (a production start creates no known account).
+const demoWanted = config.STACK_DEMO ? config.STACK_DEMO === 'on' : serviceNodeEnv !== 'production';
 const say = (msg: string) => process.stdout.write(`[stack] ${msg}\n`);
 const dir = dataDir(config.DATA_DIR);
 const runDir = path.join(dir, 'run');
@@ -155,7 +158,7 @@ async function requirePort(name: string, port: number) {
 }
 
 try {
-  const secrets = await loadOrCreateSecrets(dir, config);
+  const secrets = await loadOrCreateSecrets(dir, config, { demo: demoWanted });
   // The staff portal's production build (`next build`, only when its inputs changed) runs while
   // the rest starts; the portal itself starts after the API. STACK_PORTAL=off leaves it out.
   const withPortal = config.STACK_PORTAL === 'on';
@@ -276,34 +279,54 @@ try {
   const scheme = tls ? 'https' : 'http';
   const walletBaseUrl = `${scheme}://127.0.0.1:${config.WALLET_PORT}/wallet`;
   await seedCatalog(pool);
-  const demo = await seedDemoOperator(pool, {
-    walletBaseUrl,
-    walletSecretEnc: box.encrypt(secrets.demoWalletSecret),
-  });
-  if (demo.created) {
-    // First start only (staff changes made later stand): every title assigned to the demo
-    // operator, the prov_c titles marked for the demo opted in, and an operator key.
-    await assignAllTitles(pool, demo.operatorId);
-    const demoTitles = CATALOG.filter((e) => e.demo_enable).map((e) => e.symbol);
-    await pool.query('UPDATE games SET operator_wallet_enabled = true WHERE symbol = ANY($1)', [demoTitles]);
-    secrets.demoOperatorKey = (await createApiKey(pool, box, 'operator', demo.operatorId, 'demo')).api_key;
-    await saveSecrets(secrets.file, secrets);
-    // The wallet diagnostics' protection test player: the sandbox wallet refuses its debits
-    // (self_excluded, set below on every start), so the protection refusal check passes.
-    await pool.query('UPDATE operators SET diagnostics_protection_player_id = $2 WHERE operator_id = $1', [
-      demo.operatorId,
-      DEMO_PROTECTION_PLAYER,
-    ]);
+  if (demoWanted) await seedDemo();
+  else {
+    const { rows } = await pool.query<{ operator: boolean; staff: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM operators WHERE operator_id = 'op_demo') AS operator,
+              EXISTS (SELECT 1 FROM staff_users WHERE username = 'demo' AND NOT disabled) AS staff`,
+    );
+    say(
+      `no demo operator or demo staff account (NODE_ENV=${serviceNodeEnv}${config.STACK_DEMO ? `, STACK_DEMO=${config.STACK_DEMO}` : ''}; STACK_DEMO=on makes them)`,
+    );
+    if (rows[0]?.operator || rows[0]?.staff)
+      say(
+        'WARNING: op_demo or the staff account `demo` exists from an earlier start and is left as it is: suspend op_demo (PUT /api/admin/v1/operators/op_demo, status inactive) and disable `demo` (npm run admin -- staff:disable demo) if this data is to stay',
+      );
   }
-  // The staff portal's demo account: `demo`, admin of op_demo; its password is demoStaffPassword
-  // in the secrets file (set again only when that file had none).
-  await ensureDemoStaff(pool, {
-    username: 'demo',
-    password: secrets.demoStaffPassword,
-    operatorId: demo.operatorId,
-    resetPassword: secrets.demoStaffPasswordGenerated,
-  });
   await pool.end();
+
+  async function seedDemo() {
+    const demoWalletSecret = secrets.demoWalletSecret!;
+    const demo = await seedDemoOperator(pool, {
+      walletBaseUrl,
+      walletSecretEnc: box.encrypt(demoWalletSecret),
+    });
+    if (demo.created) {
+      // First start only (staff changes made later stand): every title assigned to the demo
+      // operator, the prov_c titles marked for the demo opted in, and an operator key.
+      await assignAllTitles(pool, demo.operatorId);
+      const demoTitles = CATALOG.filter((e) => e.demo_enable).map((e) => e.symbol);
+      await pool.query('UPDATE games SET operator_wallet_enabled = true WHERE symbol = ANY($1)', [
+        demoTitles,
+      ]);
+      secrets.demoOperatorKey = (await createApiKey(pool, box, 'operator', demo.operatorId, 'demo')).api_key;
+      await saveSecrets(secrets);
+      // The wallet diagnostics' protection test player: the sandbox wallet refuses its debits
+      // (self_excluded, set below on every start), so the protection refusal check passes.
+      await pool.query('UPDATE operators SET diagnostics_protection_player_id = $2 WHERE operator_id = $1', [
+        demo.operatorId,
+        DEMO_PROTECTION_PLAYER,
+      ]);
+    }
+    // The staff portal's demo account: `demo`, admin of op_demo; its password is demoStaffPassword
+    // in the secrets file (set again only when that file had none).
+    await ensureDemoStaff(pool, {
+      username: 'demo',
+      password: secrets.demoStaffPassword!,
+      operatorId: demo.operatorId,
+      resetPassword: secrets.demoStaffPasswordGenerated,
+    });
+  }
 
   say('building the workflow bundle');
   await buildWorkflowBundle();
@@ -370,14 +393,16 @@ try {
     baseUrl: `${scheme}://${config.HOST}:${config.WALLET_PORT}`,
     token: secrets.walletAdminToken,
   });
-  await walletAdmin.setSecret('op_demo', secrets.demoWalletSecret);
-  // A known self-excluded test account, as operators keep for certification: the demo operator's
-  // wallet diagnostics debit it and expect a player-protection refusal.
-  await walletAdmin.setProtection({
-    operatorId: 'op_demo',
-    playerId: DEMO_PROTECTION_PLAYER,
-    refuseDebitsWith: 'self_excluded',
-  });
+  if (demoWanted) {
+    await walletAdmin.setSecret('op_demo', secrets.demoWalletSecret!);
+    // A known self-excluded test account, as operators keep for certification: the demo operator's
+    // wallet diagnostics debit it and expect a player-protection refusal.
+    await walletAdmin.setProtection({
+      operatorId: 'op_demo',
+      playerId: DEMO_PROTECTION_PLAYER,
+      refuseDebitsWith: 'self_excluded',
+    });
+  }
 
   await requirePort('PORT', config.PORT);
   await requirePort('GAME_SERVER_PORT', config.GAME_SERVER_PORT);
@@ -407,7 +432,14 @@ try {
   if (withPortal) {
     await portalBuild;
     const portal = portalStartCommand(config.HOST, config.PORTAL_PORT);
-    const { SERVICE_SECRET: _s, PROVIDER_ADMIN_KEY: _k, DATABASE_URL: _d, ...portalEnv } = process.env;
+    const {
+      SERVICE_SECRET: _s,
+      PROVIDER_ADMIN_KEY: _k,
+      DATABASE_URL: _d,
+      TLS_CERT_FILE: _c,
+      TLS_KEY_FILE: _t,
+      ...portalEnv
+    } = process.env;
     const portalProc = startProcess('portal', portal.command, portal.args, {
       cwd: portal.cwd,
       runDir,
@@ -417,7 +449,10 @@ try {
         NEXT_TELEMETRY_DISABLED: '1',
         OPI_API_URL: `${scheme}://${config.HOST}:${config.PORT}`,
         STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
-        ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certFile } : {}),
+        // The cluster stack's portal is HTTPS with the same certificate as the API (and HSTS).
+        ...(tls
+          ? { NODE_EXTRA_CA_CERTS: tls.certFile, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile }
+          : {}),
       },
     });
     portalProc.child.on('exit', (code, signal) => {
@@ -441,9 +476,11 @@ try {
       `  Processes      ${config.API_PROCESSES} API, ${config.GAME_PROCESSES} game server, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, GAME_PROCESSES, WORKER_PROCESSES)`,
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; game server http://${config.HOST}:${config.GAME_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       `  Wallet sandbox ${scheme}://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
-      `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`,
+      demoWanted
+        ? `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`
+        : `  Demo operator  none (NODE_ENV=${serviceNodeEnv}: STACK_DEMO=on makes op_demo and the staff account demo)`,
       withPortal
-        ? `  Staff portal   http://${config.HOST}:${config.PORTAL_PORT}   (log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file})`
+        ? `  Staff portal   ${scheme}://${config.HOST}:${config.PORTAL_PORT}   (${demoWanted ? `log in as demo, admin of op_demo; password: demoStaffPassword in ${secrets.file}` : 'staff accounts: npm run admin -- staff:create'})`
         : '  Staff portal   not started (STACK_PORTAL=off)',
       `  Temporal       ${temporalAddress}${temporal?.uiUrl ? `   (UI: ${temporal.uiUrl})` : temporalDescription}`,
       ...(tls

@@ -20,6 +20,7 @@ const server = listenHttp(
     port: config.port,
     host: config.host,
     tls: { certFile: config.platform.TLS_CERT_FILE, keyFile: config.platform.TLS_KEY_FILE },
+    hstsMaxAgeSeconds: config.platform.HSTS_MAX_AGE_SECONDS,
   },
   (protocol) =>
     logger.info('wallet sandbox listening', {

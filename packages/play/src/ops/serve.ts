@@ -34,6 +34,7 @@ export function serveProcess(o: ServeOptions): Server {
       port: o.port,
       host: config.HOST,
       tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE },
+      hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,
     },
     (protocol) =>
       deps.logger.info(o.listening.message, {
