@@ -28,7 +28,10 @@ export function isoDate(v: string): Date | null {
 /** REPLAY_LINK_RETIRED_SECRETS as entries, or null when malformed. */
 export function parseRetiredReplaySecrets(v: string): { secret: string; acceptedUntil: Date }[] | null {
   const out: { secret: string; acceptedUntil: Date }[] = [];
-  for (const entry of v.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.lastIndexOf('@');
     const secret = entry.slice(0, at);
     const until = at > 0 ? isoDate(entry.slice(at + 1)) : null;
@@ -101,6 +104,12 @@ export const EnvSchema = z.object({
   /** Temporal dev server frontend port, and its web UI port. */
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  /**
+   * The cluster stack's Prometheus (`npm run start:cluster`; 0, the default stack's: none), scraping
+   * every process with deploy/prometheus/rules. PostgreSQL's exporter listens on the next port and
+   * the Temporal server's metrics on the one after. docs/deployment-and-scaling.md.
+   */
+  PROMETHEUS_PORT: z.coerce.number().int().min(0).max(65533).default(0),
   /** Address the services bind to. */
   HOST: z.string().min(1).default('127.0.0.1'),
   /**

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { freePortRange } from './prometheus.js';
 import { freeLowPort, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
 import {
   requestOnce,
@@ -58,6 +59,11 @@ before(async () => {
   ports.TEMPORAL_PORT = await freeLowPort(
     new Set([ports.WORKER_METRICS_PORT, ports.WORKER_METRICS_PORT + 1]),
   );
+  // Issue 37: the SDK's metrics (2 workers and 2 game-server processes) and Prometheus (+ 1 its
+  // PostgreSQL exporter, + 2 the Temporal server's metrics), on consecutive free ports.
+  const taken = new Set([ports.WORKER_METRICS_PORT, ports.WORKER_METRICS_PORT + 1, ports.TEMPORAL_PORT]);
+  ports.TEMPORAL_SDK_METRICS_PORT = await freePortRange(4, taken);
+  ports.PROMETHEUS_PORT = await freePortRange(3, taken);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -298,6 +304,70 @@ test('a worker, an API process, a game-server process and the Temporal server ki
     120_000,
   );
   await settledOnce(rounds);
+});
+
+test('Prometheus scrapes every process of the stack, which runs the built dist/ output; no alert fires', async () => {
+  const url = `http://127.0.0.1:${ports.PROMETHEUS_PORT}`;
+  const query = async (expr: string) => {
+    const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+    const body = (await res.json()) as { data: { result: Array<{ value: [number, string] }> } };
+    return body.data.result;
+  };
+  type Target = { labels: { job: string }; scrapeUrl: string; health: string; lastError: string };
+  let targets: Target[] = [];
+  await until(
+    'every target scraped and up',
+    async () => {
+      const body = (await (await fetch(`${url}/api/v1/targets`)).json()) as {
+        data: { activeTargets: Target[] };
+      };
+      targets = body.data.activeTargets;
+      return targets.length === 10 && targets.every((t) => t.health === 'up');
+    },
+    60_000,
+  ).catch(() => assert.fail(JSON.stringify(targets.map((t) => [t.scrapeUrl, t.health, t.lastError]))));
+  const jobs = targets.map((t) => t.labels.job).sort();
+  assert.deepEqual(jobs, [
+    'api',
+    'game-server',
+    'postgres',
+    'temporal-sdk',
+    'temporal-sdk',
+    'temporal-sdk',
+    'temporal-sdk',
+    'temporal-server',
+    'worker',
+    'worker',
+  ]);
+  // The SDK's pollers (workers and hosted workers), the settled rounds' callbacks, PostgreSQL's own.
+  await until(
+    'the settlement task queue polled by all four processes',
+    async () =>
+      Number(
+        (
+          await query('count(temporal_num_pollers{task_queue="settlement", poller_type="workflow_task"} > 0)')
+        )[0]?.value[1],
+      ) === 4,
+    30_000,
+  );
+  assert.ok(
+    Number((await query('sum(opi_wallet_callback_duration_seconds_count{type="debit"})'))[0]?.value[1]) > 0,
+  );
+  assert.equal((await query('pg_up'))[0]?.value[1], '1');
+  assert.equal((await query('max(opi_reconciliation_mismatched_rounds)'))[0]?.value[1], '0');
+  const alerts = (await (await fetch(`${url}/api/v1/alerts`)).json()) as {
+    data: { alerts: Array<{ labels: { alertname: string }; state: string }> };
+  };
+  assert.deepEqual(
+    alerts.data.alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname),
+    [],
+  );
+  // What production runs: node on each service's dist/ entry, as the images' CMD, no tsx.
+  for (const name of ['api', 'game-server', 'worker-1', 'worker-2', 'wallet']) {
+    const cmdline = readFileSync(`/proc/${pidFile(name)}/cmdline`, 'utf8').split('\0');
+    assert.match(cmdline.join(' '), /services\/[a-z-]+\/dist\/(cluster|main)\.js/, name);
+    assert.ok(!cmdline.some((a) => a.includes('tsx')), `${name}: ${cmdline.join(' ')}`);
+  }
 });
 
 test('secrets given in the environment are used and not written to secrets.json', async () => {

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { REPO_ROOT } from './paths.js';
 import { type Supervised, startProcess } from './processes.js';
-import { sleep } from './wait.js';
+import { portFree, sleep } from './wait.js';
 import { executable, onPath } from './which.js';
 
 export const PROMETHEUS_DIR = path.join(REPO_ROOT, 'deploy', 'prometheus');
@@ -56,6 +56,28 @@ export async function ensurePrometheus(log: (msg: string) => void = () => {}): P
         'apt-get install -y prometheus), or set PROMETHEUS_BIN and PROMTOOL_BIN',
     );
   return { prometheus: found.prometheus, promtool: found.promtool };
+}
+
+/**
+ * Debian's PostgreSQL exporter (`prometheus-postgres-exporter`), installed with apt-get when
+ * missing and we are root; undefined when it cannot be had (the stack then goes without it).
+ */
+export async function ensurePostgresExporter(
+  log: (msg: string) => void = () => {},
+): Promise<string | undefined> {
+  const bin = '/usr/bin/prometheus-postgres-exporter';
+  const apt = '/usr/bin/apt-get';
+  if (!executable(bin) && process.getuid?.() === 0 && existsSync(apt)) {
+    log('prometheus-postgres-exporter missing: apt-get install -y prometheus-postgres-exporter');
+    await new Promise<number>((resolve) => {
+      const child = spawn(apt, ['install', '-y', '--no-install-recommends', 'prometheus-postgres-exporter'], {
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('exit', (c) => resolve(c ?? 1));
+    });
+  }
+  return executable(bin) ? bin : undefined;
 }
 
 /** The rule files (deploy/prometheus/rules/*.yml), sorted. */
@@ -186,6 +208,20 @@ export async function startPrometheus(options: {
     },
     stop: () => proc.stop(),
   };
+}
+
+/** The first of `n` consecutive free ports below 32768 (a stack's SDK metrics, its Prometheus). */
+export async function freePortRange(n: number, taken: Set<number> = new Set()): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) ok = !taken.has(base + i) && (await portFree('127.0.0.1', base + i));
+    if (ok) {
+      for (let i = 0; i < n; i++) taken.add(base + i);
+      return base;
+    }
+  }
+  throw new Error(`no ${n} consecutive free ports between 20000 and 32000`);
 }
 
 /** `promtool <args>` synchronously: its exit code and output. */

@@ -15,6 +15,7 @@ import { ensureDatabase, migrate, withDatabase } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
+import { ensureDistBuild } from './dist-build.js';
 import { REPO_ROOT } from './paths.js';
 import { ensurePortalBuild } from './portal.js';
 import { ensurePrometheus } from './prometheus.js';
@@ -137,6 +138,15 @@ const serverBuild: Promise<unknown> = files.some((f) => f.endsWith(`${path.sep}c
     )
   : Promise.resolve(undefined);
 
+// The cluster stack runs the services' production build (dist/): built here while the rest
+// starts (turbo: a no-op when nothing changed), so the test's stack start does not wait for it.
+const distBuild: Promise<unknown> = files.some((f) => f.endsWith(`${path.sep}cluster.test.ts`))
+  ? ensureDistBuild(say).then(
+      () => undefined,
+      (err: unknown) => err,
+    )
+  : Promise.resolve(undefined);
+
 const pgDir = await mkdtemp(path.join(os.tmpdir(), 'opi-test-pg-'));
 const pgPort = await freePort();
 say(`starting embedded PostgreSQL on ${pgPort}`);
@@ -159,6 +169,11 @@ try {
   const serverError = await serverBuild;
   if (serverError) {
     say(`the Temporal server build failed: ${String(serverError)}`);
+    failedChecks++;
+  }
+  const distError = await distBuild;
+  if (distError) {
+    say(`the production build failed: ${String(distError)}`);
     failedChecks++;
   }
   const portalError = await portalBuild;

@@ -32,11 +32,13 @@ import { CATALOG } from '@opi/games';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
+import { distEntry, ensureDistBuild } from './dist-build.js';
 import { dataDir, REPO_ROOT } from './paths.js';
 import { ensurePortalBuild, portalStartCommand } from './portal.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
 import { ensureSdkTarball } from './sdk-tarball.js';
 import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
+import { startStackPrometheus } from './stack-prometheus.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import {
   findOrBuildTemporalServer,
@@ -66,6 +68,10 @@ const CLUSTER_DEFAULTS: Record<string, string> = {
   API_METRICS_PORT: '9564',
   GAME_METRICS_PORT: '9565',
   WORKER_METRICS_PORT: '9570',
+  // Issue 37: the SDK's own metrics (worker i: + i; game-server process j: + WORKER_PROCESSES + j)
+  // and Prometheus (the PostgreSQL exporter on + 1, the Temporal server's metrics on + 2).
+  TEMPORAL_SDK_METRICS_PORT: '9580',
+  PROMETHEUS_PORT: '9590',
   API_PROCESSES: '2',
   GAME_PROCESSES: '2',
   WORKER_PROCESSES: '2',
@@ -163,8 +169,18 @@ try {
   // the rest starts; the portal itself starts after the API. STACK_PORTAL=off leaves it out.
   const withPortal = config.STACK_PORTAL === 'on';
   if (withPortal) await requirePort('PORTAL_PORT', config.PORTAL_PORT);
+  // Prometheus, PostgreSQL's exporter (+ 1), the Temporal server's metrics (+ 2); the SDK's ports.
+  if (config.PROMETHEUS_PORT)
+    for (const i of [0, 1, 2]) await requirePort('PROMETHEUS_PORT', config.PROMETHEUS_PORT + i);
+  if (config.TEMPORAL_SDK_METRICS_PORT)
+    for (let i = 0; i < config.WORKER_PROCESSES + config.GAME_PROCESSES; i++)
+      await requirePort('TEMPORAL_SDK_METRICS_PORT', config.TEMPORAL_SDK_METRICS_PORT + i);
   const portalBuild = withPortal ? ensurePortalBuild(say) : Promise.resolve(false);
   portalBuild.catch(() => {});
+  // The cluster stack runs the services' production build (dist/, as the images do): turbo run
+  // build while the rest starts (a no-op when nothing changed).
+  const distBuild = clusterMode ? ensureDistBuild(say) : undefined;
+  distBuild?.catch(() => {});
   // The operator SDK's tarball, which the API offers at /docs/sdk/ (linked from /docs): built in a
   // child process (only when the SDK's inputs changed) while the rest starts, waited for by
   // nothing; the API picks the file up when it appears.
@@ -217,6 +233,7 @@ try {
       runDir,
       logFile: path.join(dir, 'logs', 'temporal-server.log'),
       log: say,
+      ...(config.PROMETHEUS_PORT ? { metricsPort: config.PROMETHEUS_PORT + 2 } : {}),
     };
     const server = await startTemporalClusterServer(serverOptions);
     // Restarted on the same ports when it exits unexpectedly (the clients reconnect), as above.
@@ -356,11 +373,13 @@ try {
         }
       : {}),
   };
+  if (distBuild) await distBuild;
   const tsx = ['--conditions=source', '--import', 'tsx'];
+  // `npm start`: the TypeScript through tsx; the cluster stack: the built dist/ entry, plain node.
   const service = (name: string, entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
-    const file = path.join(REPO_ROOT, entry);
+    const file = path.join(REPO_ROOT, clusterMode ? distEntry(entry) : entry);
     if (!existsSync(file)) return undefined;
-    const proc = startProcess(name, process.execPath, [...tsx, file], {
+    const proc = startProcess(name, process.execPath, clusterMode ? [file] : [...tsx, file], {
       env: { ...env, ...extraEnv },
       runDir,
     });
@@ -416,12 +435,18 @@ try {
   service('game-server', 'services/game-server/src/cluster.ts', {
     GAME_SERVER_PORT: String(config.GAME_SERVER_PORT),
     GAME_PROCESSES: String(config.GAME_PROCESSES),
+    TEMPORAL_SDK_METRICS_PORT: String(
+      config.TEMPORAL_SDK_METRICS_PORT ? config.TEMPORAL_SDK_METRICS_PORT + config.WORKER_PROCESSES : 0,
+    ),
   });
   // WORKER_PROCESSES settlement workers on the one task queue; worker i serves its metrics on
   // WORKER_METRICS_PORT + i.
   for (let i = 0; i < config.WORKER_PROCESSES; i++) {
     service(config.WORKER_PROCESSES > 1 ? `worker-${i + 1}` : 'worker', 'services/worker/src/main.ts', {
       WORKER_METRICS_PORT: String(config.WORKER_METRICS_PORT ? config.WORKER_METRICS_PORT + i : 0),
+      TEMPORAL_SDK_METRICS_PORT: String(
+        config.TEMPORAL_SDK_METRICS_PORT ? config.TEMPORAL_SDK_METRICS_PORT + i : 0,
+      ),
     });
   }
   await waitForPort(config.HOST, config.PORT, 60_000);
@@ -465,6 +490,21 @@ try {
     await waitForPort(config.HOST, config.PORTAL_PORT, 60_000);
   }
 
+  // Prometheus scraping every process, with the alert rules (PROMETHEUS_PORT; the cluster stack's).
+  const prometheus = config.PROMETHEUS_PORT
+    ? await startStackPrometheus({
+        config,
+        dir,
+        runDir,
+        databaseUrl,
+        ...(clusterMode && !config.TEMPORAL_ADDRESS
+          ? { temporalServerMetricsPort: config.PROMETHEUS_PORT + 2 }
+          : {}),
+        say,
+      })
+    : undefined;
+  if (prometheus) stoppers.push(() => prometheus.stop());
+
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   const gameBase = config.GAME_BASE_URL ?? `${scheme}://${config.HOST}:${config.GAME_SERVER_PORT}`;
   say(`ready in ${seconds} s`);
@@ -475,6 +515,11 @@ try {
       `  Game server    ${gameBase}   (players' browsers: every launch URL points here)`,
       `  Processes      ${config.API_PROCESSES} API, ${config.GAME_PROCESSES} game server, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, GAME_PROCESSES, WORKER_PROCESSES)`,
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; game server http://${config.HOST}:${config.GAME_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
+      ...(prometheus
+        ? [
+            `  Prometheus     ${prometheus.prometheus.url}   (alerts: /alerts; rules from deploy/prometheus/rules; scrapes ${prometheus.jobs.map((j) => j.job).join(', ')})`,
+          ]
+        : []),
       `  Wallet sandbox ${scheme}://${config.HOST}:${config.WALLET_PORT}/wallet   (staff API: /admin)`,
       demoWanted
         ? `  Demo operator  op_demo; its API key is demoOperatorKey in ${secrets.file}`
