@@ -18,9 +18,14 @@
  *                                       (deploy/previous-release) to this checkout under load
  *   npm run reliability -- --only rollback [--cluster]          the same, then back to N-1 while
  *                                       N's rounds are in flight (rolling-upgrade.ts)
+ *   npm run reliability -- --only alerts    the alert drill on the cluster stack and its Prometheus:
+ *                                       every worker and hosted worker stopped, a round unsettled,
+ *                                       the alerts fire and resolve; the dashboard's queries
+ *                                       (alerts.ts)
  */
 import { rmSync } from 'node:fs';
 import { TEMPORAL_SERVER_VERSION } from '@opi/devstack';
+import { runAlertDrill } from './reliability/alerts.js';
 import { profileFromArgs } from './reliability/profile.js';
 import { runUpgradeDrill } from './reliability/rolling-upgrade.js';
 import { runReliability, writeReport } from './reliability/run.js';
@@ -51,9 +56,13 @@ try {
       : undefined;
   if (drill && only!.size > 1)
     throw new Error(`--only ${drill} runs alone (it starts its own stack at release N-1)`);
-  const report = drill
-    ? await runUpgradeDrill(profile, log, drill)
-    : await runReliability(profile, log, only);
+  if (only?.has('alerts') && only.size > 1)
+    throw new Error('--only alerts runs alone (it starts its own cluster stack)');
+  const report = only?.has('alerts')
+    ? await runAlertDrill(log)
+    : drill
+      ? await runUpgradeDrill(profile, log, drill)
+      : await runReliability(profile, log, only);
   if (cluster)
     report.profile = `${report.profile}, cluster (Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${process.env.RELIABILITY_HISTORY_SHARDS || 4} history shards)`;
   process.stdout.write(`\n${writeReport(report, flagValue('--report'))}\n`);

@@ -7,7 +7,8 @@
  * metrics are named as its Prometheus exporter names them (milliseconds, `_total`, `_bucket`).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from './paths.js';
@@ -106,4 +107,36 @@ test("the Temporal SDK's metric names as its Prometheus exporter writes them", (
   const runtime = readFileSync(path.join(REPO_ROOT, 'workflows', 'src', 'runtime-logger.ts'), 'utf8');
   assert.match(runtime, /countersTotalSuffix: true/);
   assert.doesNotMatch(runtime, /useSecondsForDurations/);
+});
+
+test("the settlement dashboard's queries are valid PromQL (promtool check rules on them as recording rules)", () => {
+  const dashboard = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'deploy', 'grafana', 'settlement-dashboard.json'), 'utf8'),
+  ) as { uid: string; panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+  assert.equal(dashboard.uid, 'opi-settlement');
+  const titles = dashboard.panels.map((p) => p.title).join('\n');
+  // What issue 37 asks of it: rounds per second by family, spin-to-outcome p50 and p99, wallet
+  // latency per operator, Temporal's schedule-to-start, unsettled rounds.
+  for (const want of [
+    /Rounds per second by family/,
+    /p50 and p99/,
+    /Wallet callback latency per operator/,
+    /schedule-to-start/,
+    /Unsettled rounds/,
+  ])
+    assert.match(titles, want);
+  const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'opi-dashboard-'));
+  try {
+    const file = path.join(dir, 'dashboard.yml');
+    const rules = exprs.map(
+      (e, i) => `      - record: opi:dashboard:q${i}\n        expr: ${JSON.stringify(e)}`,
+    );
+    writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${rules.join('\n')}\n`);
+    const r = promtool(tools.promtool, ['check', 'rules', file]);
+    assert.equal(r.code, 0, r.output);
+    assert.match(r.output, new RegExp(`SUCCESS: ${exprs.length} rules found`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
