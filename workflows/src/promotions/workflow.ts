@@ -8,6 +8,7 @@ import {
   startChild,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
+import { versioned } from '../settle-round/versioning.js';
 import type { PromoPayResult, PromotionActivities } from './activities.js';
 import { tournamentCancelSignal } from './messages.js';
 
@@ -28,8 +29,8 @@ export interface PayPromoInput {
 // Worker Deployment Versioning: a payout is pinned to the version it started on (it ends when the
 // wallet answers); a tournament moves to the current version at its next workflow task (it runs
 // for up to 366 days, longer than any release), so its changes go behind patched().
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, payPromo);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, runTournament);
+setWorkflowOptions(versioned('PINNED'), payPromo);
+setWorkflowOptions(versioned('AUTO_UPGRADE'), runTournament);
 
 /**
  * One promotional payout (a tournament prize, a prize drop): one `credit` with `action_type:

@@ -14,6 +14,7 @@ import type {
 } from './activities.js';
 import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from './intent.js';
 import { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery } from './messages.js';
+import { versioned } from './versioning.js';
 
 /** Tunables, fixed per workflow run (passed by the starter so tests can shorten them). */
 export interface SettlementTuning {
@@ -54,8 +55,9 @@ const isConfigFault = (err: unknown) => hasFailureType(err, 'WalletConfigFault')
 
 // Worker Deployment Versioning (WORKER_BUILD_ID): a round runs to its end on the code it started
 // on (minutes), so its workflow code may change between releases without a patch for rounds
-// already open; unversioned workers (the default stack) ignore it. docs/settlement.md.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, settleRound);
+// already open. Declared only on a versioned worker (an unversioned one refuses a behavior).
+// docs/settlement.md.
+setWorkflowOptions(versioned('PINNED'), settleRound);
 
 /**
  * One round's settlement, from the first debit to the last credit. The workflow id is the round
