@@ -394,6 +394,8 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         GAME_SETTLEMENT_WORKER: hostsWorker(mode) ? 'on' : 'off',
         WORKER_MAX_ACTIVITIES: String(MAX_ACTIVITIES),
         WORKER_MAX_WORKFLOW_TASKS: String(MAX_WORKFLOW_TASKS),
+        // The `spin-jackpot-hits` jackpot hits every 20th spin (half the stake back): no ceiling.
+        JACKPOT_MAX_SHARE_PPM: 'none',
       };
       // The spins' side: `apis` game-server processes (each hosting a worker in the eager modes).
       const game =

@@ -347,6 +347,15 @@ export class RoundLoad {
       this.recorder.record('spin', res.ms, `409 bets blocked (${res.json.error})`, true);
       return;
     }
+    if (res.status === 429 && res.json?.error === 'wagers_refused') {
+      // Issue 34: the wallet refused this (poor) player's last SPIN_REFUSALS_LIMIT wagers within the
+      // window, so spins wait for Retry-After. A player who would wait leaves: a new one takes the seat.
+      this.recorder.record('spin', res.ms, '429 wagers refused', true);
+      const index = this.players.indexOf(p);
+      this.players[index] = await this.newPlayer(index);
+      this.replacedPlayers++;
+      return;
+    }
     if (res.status === 409) {
       // The previous round is still being settled: the page waits and tries again.
       p.blockedSince ??= Date.now();

@@ -69,11 +69,52 @@ export async function promotionInvariants(
        FROM jackpot_pools WHERE jackpot_id = $1`,
     [jackpotId],
   );
-  const { rows: fed } = await stack.pool.query<{ currency: string; micros: string; rounds: number }>(
-    `SELECT trim(currency) AS currency, coalesce(sum(jackpot_contribution_micros), 0)::text AS micros, count(*)::int AS rounds
-       FROM rounds WHERE jackpot_id = $1 GROUP BY currency`,
+  // Issue 34: a contribution counts only once its debit stands. Per pool (level and currency), its
+  // contributions must be exactly Σ stake × rate (integer micros) over the rounds whose debit
+  // stands: by the platform's journal (a successful debit, no successful rollback or cancel), read
+  // in the same snapshot as the pools, and by the wallet's own record (a debit it applied and never
+  // reversed).
+  const { rows: owed } = await stack.pool.query<{
+    level: string;
+    currency: string;
+    rate: number;
+    pools: string;
+    journal: string;
+    rounds: number;
+  }>(
+    `WITH stood AS (
+       SELECT r.round_id, r.currency, r.bet_minor FROM rounds r
+        WHERE r.jackpot_id = $1
+          AND EXISTS (SELECT 1 FROM wallet_transactions d
+                       WHERE d.round_id = r.round_id AND d.transaction_type = 'debit' AND d.status = 'success')
+          AND NOT EXISTS (SELECT 1 FROM wallet_transactions x
+                           WHERE x.round_id = r.round_id AND x.transaction_type IN ('rollback', 'cancel')
+                             AND x.status = 'success')
+     )
+     SELECT p.level, trim(p.currency) AS currency, l.rate_ppm AS rate, p.contributions_micros::text AS pools,
+            coalesce(sum(s.bet_minor::numeric * l.rate_ppm), 0)::text AS journal, count(s.round_id)::int AS rounds
+       FROM jackpot_pools p JOIN jackpot_levels l USING (jackpot_id, level)
+       LEFT JOIN stood s ON s.currency = p.currency
+      WHERE p.jackpot_id = $1
+      GROUP BY p.level, p.currency, l.rate_ppm, p.contributions_micros`,
     [jackpotId],
   );
+  const { rows: fedRounds } = await stack.pool.query<{
+    round_id: string;
+    currency: string;
+    bet_minor: bigint;
+  }>(`SELECT round_id, trim(currency) AS currency, bet_minor FROM rounds WHERE jackpot_id = $1`, [jackpotId]);
+  const walletStood = new Set(
+    walletTx
+      .filter((t) => t.transaction_type === 'debit' && t.status === 'success' && t.reversed_by === null)
+      .map((t) => t.round_id),
+  );
+  const walletStake = new Map<string, bigint>();
+  for (const r of fedRounds) {
+    if (!walletStood.has(r.round_id)) continue;
+    walletStake.set(r.currency, (walletStake.get(r.currency) ?? 0n) + BigInt(r.bet_minor));
+  }
+  const refused = fedRounds.length - fedRounds.filter((r) => walletStood.has(r.round_id)).length;
   const { rows: hits } = await stack.pool.query<{
     round_id: string;
     level: string;
@@ -87,11 +128,12 @@ export async function promotionInvariants(
     [jackpotId],
   );
   const poolProblems: string[] = [];
-  for (const c of new Set(pools.map((p) => p.currency))) {
-    const inPools = pools.filter((p) => p.currency === c).reduce((s, p) => s + BigInt(p.contributions), 0n);
-    const fromRounds = BigInt(fed.find((f) => f.currency === c)?.micros ?? '0');
-    if (inPools !== fromRounds)
-      poolProblems.push(`${c}: pools hold ${inPools} micros contributed, rounds ${fromRounds}`);
+  for (const o of owed) {
+    const byWallet = (walletStake.get(o.currency) ?? 0n) * BigInt(o.rate);
+    if (BigInt(o.pools) !== BigInt(o.journal) || BigInt(o.pools) !== byWallet)
+      poolProblems.push(
+        `${o.level} ${o.currency}: pools hold ${o.pools} micros contributed; rounds whose debit stands ${o.journal} by the journal (${o.rounds} rounds), ${byWallet} by the wallet`,
+      );
   }
   for (const p of pools) {
     if (!p.balanced)
@@ -106,11 +148,11 @@ export async function promotionInvariants(
       poolProblems.push(`${p.level} ${p.currency}: ${p.hits} hits counted, ${won.length} not forfeited`);
   }
   check(
-    'jackpot pools: contributions are the rounds’ to the micro, wins are the hits not forfeited, every pool balances',
+    'jackpot pools: contributions are Σ stake × rate over the rounds whose debit stands (journal and wallet), to the micro; wins are the hits not forfeited; every pool balances',
     poolProblems.length === 0,
     poolProblems.length
       ? fmtList(poolProblems)
-      : `${pools.length} pools; ${fed.reduce((s, f) => s + f.rounds, 0)} contributing rounds; ${hits.length} hits`,
+      : `${pools.length} pools; ${fedRounds.length} rounds fed the jackpot, ${refused} of them with a wager that did not stand (nothing contributed); ${hits.length} hits`,
   );
   const hitProblems: string[] = [];
   const hitStatus: Record<string, number> = {};

@@ -187,6 +187,22 @@ export const EnvSchema = z.object({
    * `pending` (the page then follows the round), milliseconds.
    */
   SPIN_WAIT_MS: positiveInt.min(100).max(60_000).default(15_000),
+  /**
+   * Paid slot spins: after this many wagers of a player refused by the operator's wallet within
+   * SPIN_REFUSALS_WINDOW_SECONDS, the player's next paid spin is 429 with Retry-After until the
+   * oldest of them leaves the window (docs/jackpots-and-promotions.md).
+   */
+  SPIN_REFUSALS_LIMIT: positiveInt.max(10_000).default(20),
+  SPIN_REFUSALS_WINDOW_SECONDS: positiveInt.max(86_400).default(60),
+  /**
+   * The most a jackpot definition may pay back, per currency, in parts per million of the stake:
+   * the sum of its levels' rates plus each level's seed ÷ hit_every (what a hit's seed adds per unit
+   * staked). A definition above it is 422. `none`: no ceiling (tests that need a jackpot that hits
+   * on every spin).
+   */
+  JACKPOT_MAX_SHARE_PPM: z
+    .union([z.literal('none'), z.coerce.number().int().min(1).max(1_000_000_000)])
+    .default(50_000),
   /** prov_c Mines and Hi-Lo: seconds without a player action after which a round is settled by its abandon rule. */
   NATIVE_ABANDON_AFTER_SECONDS: positiveInt.max(3600).default(300),
   /**

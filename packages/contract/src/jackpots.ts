@@ -34,6 +34,16 @@ const PositiveMinor = z.union([
     .refine((v) => !/^[0-9]+$/.test(v) || BigInt(v) <= 1_000_000_000_000_000n, 'at most 1000000000000000'),
 ]);
 
+/**
+ * An amount as a bigint when it is one this schema accepts (a safe integer, or a string of digits),
+ * else null. A refinement of an object runs even when one of its fields failed (zod reports every
+ * issue at once), so it must not assume the field's type: `BigInt('AAA')` would throw (a 500).
+ */
+export function minorOrNull(v: unknown): bigint | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null;
+  return typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? BigInt(v) : null;
+}
+
 /** One level's money in one currency. */
 export const JackpotLevelCurrency = z
   .object({
@@ -44,10 +54,17 @@ export const JackpotLevelCurrency = z
     /** The stake expected between two hits (minor units): a spin of stake s hits with probability min(1, s / hit_every_minor). */
     hit_every_minor: PositiveMinor,
   })
-  .refine((c) => c.cap_minor == null || BigInt(c.cap_minor) > BigInt(c.seed_minor), {
-    message: 'cap_minor must be above seed_minor',
-    path: ['cap_minor'],
-  });
+  .refine(
+    (c) => {
+      const cap = minorOrNull(c.cap_minor);
+      const seed = minorOrNull(c.seed_minor);
+      return cap === null || seed === null || cap > seed;
+    },
+    {
+      message: 'cap_minor must be above seed_minor',
+      path: ['cap_minor'],
+    },
+  );
 
 export const JackpotLevelDefinition = z.object({
   /** The level's name, e.g. `mini`. */
@@ -57,7 +74,10 @@ export const JackpotLevelDefinition = z.object({
   /** Its seed, cap and odds per currency: one pool per currency. */
   currencies: z
     .record(CurrencyCode, JackpotLevelCurrency)
-    .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= 50, '1 to 50 currencies'),
+    .refine(
+      (r) => r !== null && typeof r === 'object' && Object.keys(r).length >= 1 && Object.keys(r).length <= 50,
+      '1 to 50 currencies',
+    ),
 });
 
 export const JackpotDefinitionRequest = z
@@ -77,13 +97,19 @@ export const JackpotDefinitionRequest = z
     message: 'operator_id is required for an operator jackpot, and only for one',
     path: ['operator_id'],
   })
-  .refine((d) => new Set(d.levels.map((l) => l.level)).size === d.levels.length, {
-    message: 'level names must be unique',
-    path: ['levels'],
-  })
+  .refine(
+    (d) => !Array.isArray(d.levels) || new Set(d.levels.map((l) => l?.level)).size === d.levels.length,
+    {
+      message: 'level names must be unique',
+      path: ['levels'],
+    },
+  )
   .refine(
     (d) => {
-      const sets = d.levels.map((l) => Object.keys(l.currencies).sort().join(','));
+      if (!Array.isArray(d.levels)) return true;
+      const sets = d.levels.map((l) =>
+        l?.currencies && typeof l.currencies === 'object' ? Object.keys(l.currencies).sort().join(',') : '',
+      );
       return sets.every((s) => s === sets[0]);
     },
     { message: 'every level must name the same currencies', path: ['levels'] },

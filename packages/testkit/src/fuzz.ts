@@ -105,10 +105,10 @@ export interface FuzzFixtures extends FuzzCredentials {
    * Known values of parameters and body fields, looked up as `operationId.in.name`, then
    * `in.name`, then `name` (`in` is path, query, header or body).
    */
-  values: Record<string, string[]>;
+  values: Record<string, unknown[]>;
 }
 
-function fixtureValues(f: FuzzFixtures, operationId: string, where: string, name: string): string[] {
+function fixtureValues(f: FuzzFixtures, operationId: string, where: string, name: string): unknown[] {
   return f.values[`${operationId}.${where}.${name}`] ?? f.values[`${where}.${name}`] ?? f.values[name] ?? [];
 }
 
@@ -359,6 +359,8 @@ export function fromSchema(doc: OpenApiDocument, node: Schema, depth = 0): fc.Ar
     case 'object': {
       if (depth > 4) return fc.constant({});
       const props = (s.properties ?? {}) as Record<string, Schema>;
+      if (!Object.keys(props).length && s.additionalProperties && typeof s.additionalProperties === 'object')
+        return recordOf(doc, s, fromSchema(doc, s.additionalProperties, depth + 1));
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(props)) model[k] = fromSchema(doc, v, depth + 1);
       return fc.record(model, { requiredKeys: (s.required as string[] | undefined) ?? [] });
@@ -366,6 +368,90 @@ export function fromSchema(doc: OpenApiDocument, node: Schema, depth = 0): fc.Ar
     default:
       return fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
   }
+}
+
+/**
+ * A map (`additionalProperties`, e.g. per currency) of one or two entries: keys mostly currencies
+ * the fixtures know, else what `propertyNames` allows.
+ */
+function recordOf(doc: OpenApiDocument, s: Schema, value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const names = s.propertyNames ? fromSchema(doc, s.propertyNames) : fc.string({ maxLength: 8 });
+  const key = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('EUR', 'USD') as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: names },
+  );
+  return fc
+    .array(fc.tuple(key.map(String), value), { minLength: 1, maxLength: 2 })
+    .map((entries) => Object.fromEntries(entries));
+}
+
+/** Every path into a JSON value (the value itself first), in a fixed order. */
+function pathsOf(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []) {
+  out.push(at);
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) pathsOf(v, [...at, i], out);
+  } else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
+  return out;
+}
+
+/** A deep copy of `value` with the node at `path` replaced by `by`. */
+function replaceAt(value: unknown, path: (string | number)[], by: unknown): unknown {
+  if (!path.length) return by;
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) return value.map((v, i) => (i === head ? replaceAt(v, rest, by) : v));
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === head ? replaceAt(v, rest, by) : v]));
+}
+
+/**
+ * A valid value (a fixture, or one from the schema) with exactly one node inside it replaced by a
+ * hostile value: everything else passes, so the one bad field meets whatever runs after the
+ * field-level checks (refinements, handlers, statements).
+ */
+export function mutatedOnce(base: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const bad = fc.oneof(
+    { weight: 3, arbitrary: hostileString as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: hostileJson },
+  );
+  return fc.tuple(base, fc.nat(), bad).map(([v, i, b]) => {
+    const paths = pathsOf(v);
+    return replaceAt(v, paths[i % paths.length]!, b);
+  });
+}
+
+/**
+ * A value shaped like the schema with hostile values anywhere inside it (issue 34: a hostile value
+ * only at a body's top level never reached `levels[0].currencies.EUR.cap_minor`, where "AAA" was a
+ * 500). At each node: mostly the schema's shape with hostile children, sometimes any hostile JSON.
+ */
+export function hostileFromSchema(doc: OpenApiDocument, node: Schema, depth = 0): fc.Arbitrary<unknown> {
+  const s = deref(doc, node);
+  if (depth > 5) return hostileJson;
+  const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  let shaped: fc.Arbitrary<unknown>;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (branches && !s.type) shaped = fc.oneof(...branches.map((b) => hostileFromSchema(doc, b, depth + 1)));
+  else if (type === 'object') {
+    const props = (s.properties ?? {}) as Record<string, Schema>;
+    if (!Object.keys(props).length && s.additionalProperties && typeof s.additionalProperties === 'object') {
+      shaped = recordOf(doc, s, hostileFromSchema(doc, s.additionalProperties, depth + 1));
+    } else {
+      const model: Record<string, fc.Arbitrary<unknown>> = {};
+      for (const [k, v] of Object.entries(props))
+        model[k] = fc.oneof(
+          { weight: 3, arbitrary: fromSchema(doc, v, depth + 1) },
+          { weight: 2, arbitrary: hostileFromSchema(doc, v, depth + 1) },
+        );
+      shaped = fc.record(model, { requiredKeys: (s.required as string[] | undefined) ?? [] });
+    }
+  } else if (type === 'array') {
+    shaped = fc.array(hostileFromSchema(doc, s.items ?? {}, depth + 1), {
+      minLength: Math.min(s.minItems ?? 0, 2),
+      maxLength: Math.max(Math.min(s.minItems ?? 0, 2), Math.min(s.maxItems ?? 3, 3)),
+    });
+  } else shaped = fromSchema(doc, s, depth);
+  return fc.oneof({ weight: 3, arbitrary: shaped }, { weight: 2, arbitrary: hostileJson });
 }
 
 // ── Requests ───────────────────────────────────────────────────────────────────────────────────
@@ -438,6 +524,21 @@ function fieldValue(
     { weight: 3, arbitrary: fromSchema(doc, s) },
     ...(hostile && name === 'cursor' ? [{ weight: 2, arbitrary: cursorLike as fc.Arbitrary<unknown> }] : []),
     ...(hostile ? [{ weight: 2, arbitrary: where === 'body' ? hostileJson : hostileString }] : []),
+    // A nested body field (an object or an array): hostile values inside it too, anywhere, and a
+    // valid one with exactly one node hostile (issue 34: `levels[0].currencies.EUR.cap_minor`).
+    ...(hostile && where === 'body' && (s.type === 'object' || s.type === 'array' || s.anyOf)
+      ? [
+          { weight: 2, arbitrary: hostileFromSchema(doc, s) },
+          {
+            weight: 8,
+            arbitrary: mutatedOnce(
+              known.length
+                ? fc.oneof(fc.constantFrom(...known), fromSchema(doc, s))
+                : (fromSchema(doc, s) as fc.Arbitrary<unknown>),
+            ),
+          },
+        ]
+      : []),
   );
 }
 
@@ -1065,6 +1166,83 @@ export async function prepareFuzzWorld(opts: {
       [nativeRound],
     );
   }
+  // Promotions (issue 34: every promotion route under the fuzzer, reaching its database writes):
+  // one of each to read, opt in to and cancel, and bodies that pass the schema so that generated
+  // variations reach the statements. Windows are a day ahead (nothing ever runs or pays).
+  const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
+  const jackpotId = `fz-${tag}-jp`;
+  const tournamentId = `fz-${tag}-tn`;
+  const dropId = `fz-${tag}-pd`;
+  const campaignId = `fz-${tag}-campaign`;
+  const jackpotLevels = [
+    [
+      {
+        level: 'mini',
+        contribution_rate_ppm: 5000,
+        currencies: { EUR: { seed_minor: 1000, cap_minor: 50_000, hit_every_minor: 200_000 } },
+      },
+    ],
+    [
+      {
+        level: 'mini',
+        contribution_rate_ppm: 2000,
+        currencies: { EUR: { seed_minor: '100', hit_every_minor: '100000' } },
+      },
+      {
+        level: 'mega',
+        contribution_rate_ppm: 1000,
+        currencies: { EUR: { seed_minor: 0, hit_every_minor: 1_000_000_000 } },
+      },
+    ],
+  ];
+  const tournamentCurrencies = [
+    { EUR: { min_stake_minor: 10, prizes: [1000, 500] } },
+    { USD: { min_stake_minor: '1', prizes: ['5'] } },
+  ];
+  const dropCurrencies = [
+    { EUR: { prize_minor: 100, prizes: 10, award_every_spins: 100 } },
+    { USD: { prize_minor: '5', prizes: 1, min_stake_minor: '0', award_every_spins: 1 } },
+  ];
+  await adminCall(base, adminKey, 'PUT', `/api/admin/v1/jackpots/${jackpotId}`, {
+    name: 'Fuzz jackpot',
+    scope: 'network',
+    titles: [victimSlot.symbol],
+    levels: jackpotLevels[0],
+  });
+  let tournament = false;
+  try {
+    // Needs Temporal (503 without): the long run's API may have none. The second is the one the
+    // cancel may take (a cancelled tournament takes no opt-in: 409).
+    for (const id of [tournamentId, `${tournamentId}-x`])
+      await adminCall(base, adminKey, 'PUT', `/api/admin/v1/tournaments/${id}`, {
+        name: 'Fuzz tournament',
+        scoring: 'total_win',
+        starts_at: inDays(1),
+        ends_at: inDays(2),
+        titles: [victimSlot.symbol],
+        currencies: tournamentCurrencies[0],
+      });
+    tournament = true;
+  } catch {}
+  await adminCall(base, adminKey, 'PUT', `/api/admin/v1/prize-drops/${dropId}`, {
+    name: 'Fuzz drop',
+    starts_at: inDays(1),
+    ends_at: inDays(2),
+    titles: [victimSlot.symbol],
+    currencies: dropCurrencies[0],
+  });
+  for (const id of [campaignId, `${campaignId}-x`])
+    await operatorCall(base, operatorKey, 'POST', '/api/provider/v1/free-rounds', {
+      campaign_id: id,
+      symbols: [slot.symbol],
+      currency: 'EUR',
+      bet_minor: 100,
+      rounds: 5,
+      valid_from: inDays(1),
+      expires_at: inDays(2),
+      players: [player],
+    });
+
   let cursor: string | undefined;
   if (rounds.length > 1) {
     const page = await operatorCall(base, operatorKey, 'GET', '/api/operator/v1/rounds?limit=1');
@@ -1121,6 +1299,31 @@ export async function prepareFuzzWorld(opts: {
       ...(cursor ? { cursor: [cursor] } : {}),
       'body.wallet_base_url': ['https://wallet.example/api', 'http://127.0.0.1:9/wallet'],
       'body.return_url': ['https://lobby.example/return'],
+      // Promotions.
+      'path.jackpot_id': [jackpotId, `fz-${tag}-jp-new`, 'fz-nosuch'],
+      'path.tournament_id': [...(tournament ? [tournamentId] : []), `fz-${tag}-tn-new`, 'fz-nosuch'],
+      'path.drop_id': [dropId, `fz-${tag}-pd-new`, 'fz-nosuch'],
+      'path.campaign_id': [campaignId, 'fz-nosuch'],
+      // The cancels take the second of each (the first keeps taking opt-ins and players).
+      'adminCancelTournament.path.tournament_id': [...(tournament ? [`${tournamentId}-x`] : []), 'fz-nosuch'],
+      'cancelFreeRoundCampaign.path.campaign_id': [`${campaignId}-x`, 'fz-nosuch'],
+      'adminDefineJackpot.body.titles': [[victimSlot.symbol], [slot.symbol]],
+      'adminDefineJackpot.body.levels': jackpotLevels,
+      'adminDefineJackpot.body.operator_id': [victim],
+      'adminDefineTournament.body.titles': [[victimSlot.symbol]],
+      'adminDefineTournament.body.currencies': tournamentCurrencies,
+      'adminDefineTournament.body.starts_at': [inDays(1), inDays(3)],
+      'adminDefineTournament.body.ends_at': [inDays(2), inDays(4)],
+      'adminDefinePrizeDrop.body.titles': [[victimSlot.symbol]],
+      'adminDefinePrizeDrop.body.currencies': dropCurrencies,
+      'adminDefinePrizeDrop.body.starts_at': [inDays(1), inDays(3)],
+      'adminDefinePrizeDrop.body.ends_at': [inDays(2), inDays(4)],
+      'createFreeRoundCampaign.body.campaign_id': [campaignId, `fz-${tag}-campaign-2`],
+      'createFreeRoundCampaign.body.symbols': [[slot.symbol]],
+      'createFreeRoundCampaign.body.bet_minor': [100, '100'],
+      'createFreeRoundCampaign.body.valid_from': [inDays(1)],
+      'createFreeRoundCampaign.body.expires_at': [inDays(2)],
+      'body.players': [[player], [`fz-${tag}-fresh`, player]],
     },
   };
 }

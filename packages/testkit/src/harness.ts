@@ -66,6 +66,9 @@ export async function startApi(
     GAME_BASE_URL: GAME_BASE_URL,
     // Tests that start their own worker keep it the only one unless they ask for the hosted one.
     GAME_SETTLEMENT_WORKER: 'off',
+    // Jackpots that hit on every spin (hit_every_minor 1) return far more than any ceiling: the
+    // tests that define them need none. The ceiling's own test sets it (jackpots/ceiling.test.ts).
+    JACKPOT_MAX_SHARE_PPM: 'none',
     ...extraEnv,
   };
   // The SDK's own lines in this test process (its hosted worker's, the test's own workers'): one

@@ -36,6 +36,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     replayKey: replayLinkKey(config.SERVICE_SECRET as string),
     ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
     signedRequestsRequired: config.signedRequestsRequired,
+    jackpotMaxSharePpm: config.JACKPOT_MAX_SHARE_PPM === 'none' ? null : config.JACKPOT_MAX_SHARE_PPM,
     maxSkewSeconds: config.SIGNATURE_MAX_SKEW_SECONDS,
     ...(config.SDK_TARBALL_DIR ? { sdkTarballDir: path.resolve(config.SDK_TARBALL_DIR) } : {}),
     async close() {

@@ -27,6 +27,8 @@ export interface ApiDeps extends PlayDeps {
   /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
   staffPortalSecret?: string;
   signedRequestsRequired: boolean;
+  /** JACKPOT_MAX_SHARE_PPM: the most a jackpot definition may return per stake (null: no ceiling). */
+  jackpotMaxSharePpm?: number | null;
   maxSkewSeconds: number;
   /** SDK_TARBALL_DIR: where GET /docs/sdk/<file> finds the operator SDK's tarball (unset: the built one). */
   sdkTarballDir?: string;

@@ -20,6 +20,7 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     slots: createSlotPlayer(),
     native: { abandonAfterSeconds: config.NATIVE_ABANDON_AFTER_SECONDS },
     spinWaitMs: config.SPIN_WAIT_MS,
+    spinRefusals: { limit: config.SPIN_REFUSALS_LIMIT, windowSeconds: config.SPIN_REFUSALS_WINDOW_SECONDS },
     gameBaseUrl: gameBaseUrl(config),
     // createPlayDeps has required SERVICE_SECRET.
     replayKey: replayLinkKey(config.SERVICE_SECRET as string),

@@ -12,6 +12,11 @@ export interface GameDeps extends PlayDeps {
   native?: { abandonAfterSeconds: number };
   /** How long a spin waits for its settlement before answering `pending` (SPIN_WAIT_MS; 15 s by default). */
   spinWaitMs?: number;
+  /**
+   * Paid spins: SPIN_REFUSALS_LIMIT refused wagers of a player within SPIN_REFUSALS_WINDOW_SECONDS,
+   * then 429 (runtime/refused-wagers.ts; its defaults when absent).
+   */
+  spinRefusals?: { limit: number; windowSeconds: number };
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
   gameBaseUrl: string;
   /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing). */

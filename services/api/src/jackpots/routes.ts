@@ -6,6 +6,7 @@ import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
 import { resolveSlotTitles } from '../promotions/slot-titles.js';
+import { ceilingViolations } from './ceiling.js';
 import {
   defineJackpot,
   type JackpotRecord,
@@ -37,6 +38,10 @@ function presentAdmin(j: JackpotRecord) {
   };
 }
 
+/** JACKPOT_MAX_SHARE_PPM (null: `none`); its default when the deps do not say. */
+const jackpotCeilingOf = (deps: ApiDeps): number | null =>
+  deps.jackpotMaxSharePpm === undefined ? 50_000 : deps.jackpotMaxSharePpm;
+
 function jackpotIdOf(ctx: Context): string {
   const id = ctx.params.jackpot_id ?? '';
   if (!JackpotId.safeParse(id).success) throw new HttpError(404, 'Jackpot not found');
@@ -52,6 +57,9 @@ export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   r.put('/:jackpot_id', ...guard, async (ctx) => {
     const id = jackpotIdOf(ctx);
     const input = parseOr422(JackpotDefinitionRequest, ctx.state.body ?? {}, 'body');
+    // A definition that pays back more than the configured share of every stake is refused.
+    const above = ceilingViolations(input.levels, jackpotCeilingOf(deps));
+    if (above.length) throw new HttpError(422, above);
     if (input.operator_id) {
       const op = await deps.pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [input.operator_id]);
       if (op.rowCount === 0)

@@ -26,6 +26,23 @@ import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_260_117;
 const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 48;
+/**
+ * Promotion routes (jackpots, tournaments, prize drops, free-round campaigns: issue 34) take nested
+ * bodies whose hostile values only a deeper search reaches: three times the runs.
+ */
+const PROMOTION = /\/(jackpots|tournaments|prize-drops|free-rounds)(\/|$)/;
+/** The promotion writes that must reach their database statements (a 2xx) in the run. */
+const PROMOTION_WRITES = [
+  'adminDefineJackpot',
+  'adminSetJackpotOperator',
+  'adminDefineTournament',
+  'adminSetTournamentOperator',
+  'adminDefinePrizeDrop',
+  'adminSetPrizeDropOperator',
+  'adminCancelPrizeDrop',
+  'createFreeRoundCampaign',
+  'addFreeRoundPlayers',
+];
 
 let h: Harness;
 let served: OpenApiDocument;
@@ -34,7 +51,11 @@ let fixtures: FuzzFixtures;
 before(async () => {
   // Temporal is reachable (launches check the settlement runtime) but no worker runs: no
   // documented operation starts a workflow, and /ready answers its documented 503 (not ready).
-  h = await startApi({ TEMPORAL_ADDRESS: process.env.OPI_TEST_TEMPORAL_ADDRESS! });
+  // The production ceiling of a jackpot's return (the harness turns it off for jackpots that always hit).
+  h = await startApi({
+    TEMPORAL_ADDRESS: process.env.OPI_TEST_TEMPORAL_ADDRESS!,
+    JACKPOT_MAX_SHARE_PPM: '50000',
+  });
   served = (await call(h.base, 'GET', '/api/provider/v1/openapi.json')).json;
   fixtures = await prepareFuzzWorld({ base: h.base, adminKey: ADMIN_KEY, pool: h.db.pool, tag: 'test' });
 });
@@ -61,7 +82,7 @@ test('every documented operation answers generated and hostile requests as docum
           fixtures,
           op,
           seed: SEED + ops.indexOf(op),
-          runs: RUNS,
+          runs: PROMOTION.test(op.template) ? RUNS * 3 : RUNS,
           concurrency: 2,
           stats,
         });
@@ -87,6 +108,15 @@ test('every documented operation answers generated and hostile requests as docum
   );
   const missed = ops.filter((op) => !reached.includes(op)).map((op) => op.operationId);
   process.stdout.write(`fuzz: operations never answered 2xx: ${missed.join(', ') || 'none'}\n`);
+  // Every promotion write reached its statements with generated values (a value the schema
+  // accepts is one the database takes: none of them answered 5xx above).
+  const unreached = PROMOTION_WRITES.filter((id) => missed.includes(id));
+  assert.deepEqual(unreached, [], `promotion writes never answered 2xx: ${unreached.join(', ')}`);
+  for (const id of PROMOTION_WRITES)
+    assert.ok(
+      ops.some((op) => op.operationId === id),
+      `${id} is in the served document`,
+    );
   if (process.env.FUZZ_VERBOSE) {
     for (const [k, n] of [...stats.perOperationStatus.entries()].sort())
       process.stdout.write(`  ${k}: ${n}\n`);

@@ -833,7 +833,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'admin',
     summary: 'Define a progressive jackpot: its titles, levels and a pool per level and currency',
     description:
-      'Levels are given mini first; each collects `contribution_rate_ppm` parts per million of every eligible paid stake and has, per currency, a seed (what a hit resets it to), an optional cap and its odds (`hit_every_minor`). Every pool starts at its seed. The same definition again answers 200 and changes nothing; another definition under the same id is 409: a live pool’s seed, odds and rate are what its contributors played for. See docs/jackpots-and-promotions.md.',
+      'Levels are given mini first; each collects `contribution_rate_ppm` parts per million of every eligible paid stake and has, per currency, a seed (what a hit resets it to), an optional cap and its odds (`hit_every_minor`). Every pool starts at its seed. A definition may return, per currency, at most the configured share of every stake (`JACKPOT_MAX_SHARE_PPM`, 5 % by default): the sum of the levels’ rates plus each level’s `seed_minor` ÷ `hit_every_minor`, in parts per million; above it the answer is 422 naming the currency, the share and the ceiling. A contribution counts only once its spin’s debit stands. The same definition again answers 200 and changes nothing; another definition under the same id is 409: a live pool’s seed, odds and rate are what its contributors played for. See docs/jackpots-and-promotions.md.',
     auth: 'admin',
     pathParams: { jackpot_id: { schema: c.JackpotId, description: 'The jackpot id' } },
     body: { schema: c.JackpotDefinitionRequest, required: true },
@@ -850,7 +850,7 @@ export const OPERATIONS: Operation[] = [
       404: 'A malformed jackpot id',
       409: 'The jackpot is already defined differently',
       ...JSON_BODY,
-      422: 'A malformed field; an unknown title or operator; a title that is not a prov_a/prov_b slot; levels with different currencies or repeated names; a cap not above the seed',
+      422: 'A malformed field; an unknown title or operator; a title that is not a prov_a/prov_b slot; levels with different currencies or repeated names; a cap not above the seed; a currency whose levels return more than JACKPOT_MAX_SHARE_PPM of every stake (Σ rate + Σ seed ÷ hit_every; `loc` ["body","levels"], the message names the currency, the share and the ceiling)',
     },
   },
   {

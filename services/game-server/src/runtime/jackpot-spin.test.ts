@@ -105,8 +105,9 @@ test('a paid spin contributes to every level; a hit resets the pool and is paid 
   const res = await spin(token, 100);
   assert.equal(res.status, 200, res.text);
   assert.equal(res.json.status, 'completed');
-  // mini: seed 500 EUR cents + this spin's 100 × 1 % = 501 whole minor units.
-  assert.deepEqual(res.json.jackpot_wins, [{ jackpot_id: 'jps-mini', level: 'mini', amount_minor: '501' }]);
+  // mini: the pool as the spin found it (the seed, 500 EUR cents: nothing contributed yet). The
+  // spin's own contribution goes in with its debit's success (issue 34), after the hit's reset.
+  assert.deepEqual(res.json.jackpot_wins, [{ jackpot_id: 'jps-mini', level: 'mini', amount_minor: '500' }]);
   const roundId = res.json.round_id as string;
   await settled(roundId, async () => {
     const { rows } = await h.db.pool.query(`SELECT status FROM jackpot_hits WHERE round_id = $1`, [roundId]);
@@ -118,7 +119,7 @@ test('a paid spin contributes to every level; a hit resets the pool and is paid 
     [
       [`${roundId}:debit`, 'debit', 100n, 'success'],
       [`${roundId}:credit`, 'credit', BigInt(res.json.win_minor), 'success'],
-      [`${roundId}:jackpot:mini`, 'credit', 501n, 'success'],
+      [`${roundId}:jackpot:mini`, 'credit', 500n, 'success'],
     ],
   );
   // The debit carries the contribution (micros, over both levels: 100 × 15,000) and the jackpot id.
@@ -130,12 +131,13 @@ test('a paid spin contributes to every level; a hit resets the pool and is paid 
   assert.equal(rows[2]!.body.round_id, roundId);
   // The wallet paid it, exactly once.
   const wallet = await admin.balance('op_jps', 'jps-1', 'EUR');
-  assert.equal(BigInt(wallet.balance_minor), 100_000n - 100n + BigInt(res.json.win_minor) + 501n);
-  // The pool reset to its seed; the running totals moved to the micro.
+  assert.equal(BigInt(wallet.balance_minor), 100_000n - 100n + BigInt(res.json.win_minor) + 500n);
+  // The pool reset to its seed, then took the spin's contribution with its debit; the running
+  // totals moved to the micro.
   const after = await pools('jps-mini');
-  assert.equal(after.mini!.amount_micros, 500_000_000n);
+  assert.equal(after.mini!.amount_micros, 501_000_000n);
   assert.equal(after.mini!.hits, before.mini!.hits + 1);
-  assert.equal(after.mini!.wins_micros - before.mini!.wins_micros, 501_000_000n);
+  assert.equal(after.mini!.wins_micros - before.mini!.wins_micros, 500_000_000n);
   assert.equal(after.mini!.contributions_micros - before.mini!.contributions_micros, 1_000_000n);
   assert.equal(after.mega!.amount_micros - before.mega!.amount_micros, 500_000n);
   // The round records its contribution and its win, and reconciles (the jackpot credit included).
@@ -147,8 +149,8 @@ test('a paid spin contributes to every level; a hit resets the pool and is paid 
   );
   assert.equal(r[0].jackpot_id, 'jps-mini');
   assert.equal(r[0].jackpot_contribution_micros, 1_500_000n);
-  assert.equal(r[0].jackpot_win_minor, 501n);
-  assert.deepEqual(r[0].jp.wins, [{ level: 'mini', amountMinor: '501' }]);
+  assert.equal(r[0].jackpot_win_minor, 500n);
+  assert.deepEqual(r[0].jp.wins, [{ level: 'mini', amountMinor: '500' }]);
   assert.equal(r[0].differs, false);
   assert.equal(r[0].game_delta_minor, r[0].wallet_delta_minor);
 });
@@ -202,10 +204,14 @@ test("a round whose debit the wallet refuses forfeits its hit to the pool's rese
   const after = await pools('jps-mini');
   assert.equal(after.mini!.hits, before.mini!.hits, 'the forfeited hit is not counted');
   assert.equal(after.mini!.wins_micros, before.mini!.wins_micros);
-  // The contribution and the forfeited win (the pool's whole minor units) wait in the reserve.
-  const forfeited = ((before.mini!.amount_micros + 1_000_000n) / 1_000_000n) * 1_000_000n;
+  // The forfeited win (the pool's whole minor units) waits in the reserve; the refused wager
+  // contributed nothing (issue 34).
+  const forfeited = (before.mini!.amount_micros / 1_000_000n) * 1_000_000n;
   assert.equal(after.mini!.reserve_micros - before.mini!.reserve_micros, forfeited);
-  assert.equal(after.mini!.amount_micros, 500_000_000n + before.mini!.amount_micros + 1_000_000n - forfeited);
+  assert.equal(after.mini!.amount_micros, 500_000_000n + before.mini!.amount_micros - forfeited);
+  assert.equal(after.mini!.contributions_micros, before.mini!.contributions_micros);
+  assert.equal(after.mega!.contributions_micros, before.mega!.contributions_micros);
+  assert.equal(after.mega!.amount_micros, before.mega!.amount_micros);
   assert.deepEqual(
     (await journal(roundId)).map((r) => r.transaction_type),
     ['debit'],

@@ -38,6 +38,7 @@ import {
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
 import { drawsPrize, PRIZE_DROP_OPEN_SQL, spinPrizeDrop } from '../promotions/prize-drop.js';
+import { refusalLimitOf, type SpinRefusalLimit, wagersRefusedError } from './refused-wagers.js';
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -255,7 +256,15 @@ async function recordPaidSpin(
   for (let attempt = 0; ; attempt++) {
     const play = jackpot ? playFor(jackpot, intent, stakeMinor) : undefined;
     if (!play) delete intent.jackpot;
-    const recorded = await recordSpinRound(deps.pool, session, intent, outcome, play, prizeDrop);
+    const recorded = await recordSpinRound(
+      deps.pool,
+      session,
+      intent,
+      outcome,
+      refusalLimitOf(deps),
+      play,
+      prizeDrop,
+    );
     if (recorded !== 'jackpot_stale' || attempt > 0) return;
     jackpot = await lookup();
   }
@@ -283,6 +292,7 @@ async function recordSpinRound(
   session: RuntimeSession,
   intent: RoundIntent,
   outcome: unknown,
+  refusals: SpinRefusalLimit,
   jackpot?: { jackpotId: string; levels: LevelPlay[]; contributionMicros: bigint },
   prizeDrop?: { dropId: string },
 ): Promise<'recorded' | 'jackpot_stale'> {
@@ -292,12 +302,17 @@ async function recordSpinRound(
     : journalEntry(intent, 'debit', intent.stakeMinor);
   const stepType = intent.freeRound ? 'credit' : 'debit';
   const stepAmount = intent.freeRound ? (intent.winMinor ?? '0') : intent.stakeMinor;
-  // With a jackpot, the statement also takes the pools' row locks: each level's contribution goes
-  // in, and a level the spin's draw hit is won only if no other spin hit it since this statement's
-  // snapshot (one hit per reset; the pool's `hits` count tells). The round's intent gets the wins
-  // (jsonb_set) so that a resumed workflow pays them too. A unique-index race with another spin of
-  // the session is then an error (no DO NOTHING): the pools' updates must not outlive the round.
+  // With a jackpot, the round records it, its contribution (micros, summed; `pending`) and what its
+  // draws won. The contribution is not added here: it goes into the pools in the statement that
+  // records the debit's success (migration 28's trigger), so a refused wager never grows a pool.
+  // Only a level the spin's draw hit takes its pool's row lock here: it is won only if no other
+  // spin hit it since this statement's snapshot (one hit per reset; the pool's `hits` count
+  // tells), and it wins the pool as it stands. The round's intent gets the wins (jsonb_set) so that
+  // a resumed workflow pays them too. A unique-index race with another spin of the session is then
+  // an error (no DO NOTHING): the pools' updates must not outlive the round.
   const jp = jackpot !== undefined;
+  const hitLevels = jackpot ? jackpot.levels.filter((l) => l.hit) : [];
+  const jh = hitLevels.length > 0;
   const pd = prizeDrop !== undefined;
   const params: unknown[] = [
     intent.roundId,
@@ -318,15 +333,26 @@ async function recordSpinRound(
     intent.freeRound?.betMinor ?? null,
     stepType,
     stepAmount,
+    refusals.limit,
+    refusals.windowSeconds,
   ];
   const p = (value: unknown) => `$${params.push(value)}`;
   const jpId = jackpot ? p(jackpot.jackpotId) : '';
-  const jpLevels = jackpot ? p(JSON.stringify(jackpot.levels)) : '';
+  // The hit levels in name order (the pools' lock order everywhere: migration 28).
+  const jpLevels = jh
+    ? p(
+        JSON.stringify(
+          hitLevels
+            .map((l) => ({ level: l.level }))
+            .sort((a, b) => (a.level < b.level ? -1 : a.level > b.level ? 1 : 0)),
+        ),
+      )
+    : '';
   const jpContribution = jackpot ? p(jackpot.contributionMicros.toString()) : '';
   const pdId = prizeDrop ? p(prizeDrop.dropId) : '';
   // The round's intent as stored: the caller's, with what the statement decided added to it.
   let storedIntent = '$9::jsonb';
-  if (jp)
+  if (jh)
     storedIntent = `CASE WHEN jw.wins IS NULL THEN ${storedIntent}
                          ELSE jsonb_set(${storedIntent}, '{jackpot,wins}', jw.wins) END`;
   if (pd)
@@ -336,24 +362,23 @@ async function recordSpinRound(
   const jackpotCtes = `snap AS (
        SELECT level, hits FROM jackpot_pools WHERE jackpot_id = ${jpId} AND currency = $7
      ), lv AS (
-       SELECT * FROM jsonb_to_recordset(${jpLevels}::jsonb) AS x(level text, contribution_micros bigint, hit boolean)
+       SELECT * FROM jsonb_to_recordset(${jpLevels}::jsonb) AS x(level text)
      ), jp AS (
        UPDATE jackpot_pools p
-          SET (amount_micros, reserve_micros, seeded_micros, contributions_micros, wins_micros, hits,
+          SET (amount_micros, reserve_micros, seeded_micros, wins_micros, hits,
                last_win_round_id, last_win_minor, last_win_at, updated_at) =
               (SELECT f.new_amount, f.new_reserve,
                       p.seeded_micros + CASE WHEN f.win_minor > 0 THEN p.seed_minor * 1000000 ELSE 0 END,
-                      p.contributions_micros + lv.contribution_micros,
                       p.wins_micros + f.win_minor::numeric * 1000000,
                       p.hits + CASE WHEN f.win_minor > 0 THEN 1 ELSE 0 END,
                       CASE WHEN f.win_minor > 0 THEN $1 ELSE p.last_win_round_id END,
                       CASE WHEN f.win_minor > 0 THEN f.win_minor ELSE p.last_win_minor END,
                       CASE WHEN f.win_minor > 0 THEN now() ELSE p.last_win_at END,
                       now()
-                 FROM jackpot_pool_step(p.amount_micros, p.reserve_micros, p.cap_minor, p.seed_minor,
-                                        lv.contribution_micros, lv.hit AND p.hits = snap.hits) f)
+                 FROM jackpot_pool_step(p.amount_micros, p.reserve_micros, p.cap_minor, p.seed_minor, 0, true) f)
          FROM lv JOIN snap ON snap.level = lv.level
-        WHERE p.jackpot_id = ${jpId} AND p.currency = $7 AND p.level = lv.level AND EXISTS (SELECT 1 FROM ok)
+        WHERE p.jackpot_id = ${jpId} AND p.currency = $7 AND p.level = lv.level AND p.hits = snap.hits
+          AND p.amount_micros >= 1000000 AND EXISTS (SELECT 1 FROM ok)
        RETURNING p.level, CASE WHEN p.last_win_round_id = $1 THEN p.last_win_minor ELSE 0 END AS win_minor
      ), jw AS (
        SELECT jsonb_agg(jsonb_build_object('level', level, 'amountMinor', win_minor::text) ORDER BY level) AS wins,
@@ -397,6 +422,14 @@ async function recordSpinRound(
         WHERE session_id = $3 AND status = 'open' LIMIT 1
      ), last_spin AS (
        SELECT created_at FROM rounds WHERE operator_id = $2 AND session_id = $3 ORDER BY created_at DESC LIMIT 1
+     ), refused AS (
+       -- The player's refusal limit (paid spins): the limit-th latest refused wager inside the window,
+       -- if there is one (the partial index wallet_transactions_debits_refused, migration 28).
+       SELECT completed_at FROM wallet_transactions
+        WHERE operator_id = $2 AND player_id = $12 AND transaction_type = 'debit' AND status = 'failed'
+          AND error_code IS DISTINCT FROM 'reversed_by_rollback'
+          AND completed_at > now() - make_interval(secs => $20::int)
+        ORDER BY completed_at DESC OFFSET $19::int - 1 LIMIT 1
      ), ok AS (
        SELECT 1 FROM s
         WHERE s.status = 'active' AND (SELECT status FROM o) = 'active'
@@ -406,16 +439,18 @@ async function recordSpinRound(
           AND NOT coalesce(s.reality_check_due_at <= now(), false)
           AND NOT coalesce((SELECT created_at FROM last_spin)
                            > now() - make_interval(secs => s.min_spin_interval_ms / 1000.0), false)
+          -- Refused wagers: a paid spin waits once the player's wallet refused too many lately.
+          AND ($15::text IS NOT NULL OR NOT EXISTS (SELECT 1 FROM refused))
           ${jp ? `AND ${JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5')}` : ''}
-     ), ${jp ? jackpotCtes : ''}${pd ? dropCtes : ''}ins AS (
+     ), ${jh ? jackpotCtes : ''}${pd ? dropCtes : ''}ins AS (
        INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
                            bet_minor, win_minor, intent, outcome, free_round_campaign_id, free_round_bet_minor
-                           ${jp ? ', jackpot_id, jackpot_contribution_micros, jackpot_win_minor' : ''}
+                           ${jp ? ', jackpot_id, jackpot_contribution_micros, jackpot_win_minor, jackpot_contribution_state' : ''}
                            ${pd ? ', prize_drop_payout_id' : ''})
        SELECT $1, $2, $3, $4, $5, $6, $7, 'open', $8, 0, ${storedIntent}, $10, $15, $16
-              ${jp ? `, ${jpId}, ${jpContribution}, jw.total` : ''} ${pd ? ', dw.payout_id' : ''}
-         FROM ok ${jp ? ', jw' : ''} ${pd ? 'LEFT JOIN dw ON true' : ''}
-       ${jp || pd ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
+              ${jp ? `, ${jpId}, ${jpContribution}, ${jh ? 'jw.total' : '0'}, 'pending'` : ''} ${pd ? ', dw.payout_id' : ''}
+         FROM ok ${jh ? ', jw' : ''} ${pd ? 'LEFT JOIN dw ON true' : ''}
+       ${jh || pd ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
        RETURNING round_id
      ), journal AS (
        INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
@@ -428,9 +463,12 @@ async function recordSpinRound(
             s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
             (s.min_spin_interval_ms - extract(epoch FROM now() - (SELECT created_at FROM last_spin)) * 1000)::float8
               AS retry_after_ms,
+            (SELECT extract(epoch FROM completed_at + make_interval(secs => $20::int) - now()) * 1000 FROM refused)::float8
+              AS refused_retry_after_ms,
             (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT count(*) FROM journal)::int AS journalled,
-            ${jp ? `(SELECT wins FROM jw) AS jackpot_wins, ${JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5')} AS jackpot_eligible` : 'NULL::jsonb AS jackpot_wins, true AS jackpot_eligible'},
+            ${jh ? '(SELECT wins FROM jw)' : 'NULL::jsonb'} AS jackpot_wins,
+            ${jp ? JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5') : 'true'} AS jackpot_eligible,
             ${pd ? '(SELECT payout_id FROM dw) AS drop_payout_id, (SELECT amount_minor FROM dw)::text AS drop_amount_minor' : 'NULL AS drop_payout_id, NULL AS drop_amount_minor'}
        FROM s`;
   let rows: (BetsBlockedRow &
@@ -442,6 +480,7 @@ async function recordSpinRound(
       journalled: number;
       jackpot_wins: JackpotWinIntent[] | null;
       jackpot_eligible: boolean;
+      refused_retry_after_ms: number | null;
       drop_payout_id: string | null;
       drop_amount_minor: string | null;
     })[];
@@ -450,7 +489,7 @@ async function recordSpinRound(
     // prize-drop variants' planning cost almost as much as their execution), then only binds.
     // The text is fixed per variant: every value is a parameter.
     ({ rows } = await db.query({
-      name: `spin-round-${jp ? 'j' : ''}${pd ? 'd' : ''}`,
+      name: `spin-round-${jp ? 'j' : ''}${jh ? 'h' : ''}${pd ? 'd' : ''}`,
       text: sql,
       values: params,
     }));
@@ -479,6 +518,9 @@ async function recordSpinRound(
   // Jurisdiction rules: too soon after the latest spin's start (GB), even while that round is
   // still settling, so the answer says how long to wait.
   if (row.retry_after_ms !== null && row.retry_after_ms > 0) throw spinTooSoonError(row.retry_after_ms);
+  // Too many wagers refused lately (a loop of spins the wallet refuses): wait, then spin again.
+  if (!intent.freeRound && row.refused_retry_after_ms !== null && row.refused_retry_after_ms > 0)
+    throw wagersRefusedError(row.refused_retry_after_ms, refusals);
   // One unfinished round at a time per session: the previous one must settle first.
   if (row.open_round_id) throw new HttpError(409, `Round ${row.open_round_id} is still being settled`);
   // Player protection: a session whose debit the operator refused with a blocking code takes no
@@ -522,7 +564,10 @@ async function recordFreeRound(
     const grant = rows[0];
     if (!grant) throw new HttpError(409, 'No free rounds are left for this title');
     const last = grant.rounds_used === grant.rounds_total;
-    if ((await recordSpinRound(client, session, buildIntent(last), outcome)) !== 'recorded')
+    if (
+      (await recordSpinRound(client, session, buildIntent(last), outcome, refusalLimitOf(deps))) !==
+      'recorded'
+    )
       throw new HttpError(409, 'Another round of this session is still being settled');
     return { last, rounds_remaining: grant.rounds_total - grant.rounds_used };
   });
