@@ -86,6 +86,8 @@ describe('docker-compose.yml', () => {
       'lb',
       'portal',
       'postgres',
+      'postgres-exporter',
+      'prometheus',
       'temporal',
       'temporal-namespace',
       'temporal-schema',
@@ -272,6 +274,49 @@ describe('docker-compose.yml', () => {
       const { [name]: _omitted, ...rest } = SECRETS;
       assert.throws(() => interpolate(raw, rest), new RegExp(`compose requires ${name}`));
     }
+  });
+
+  test('Prometheus scrapes every process and evaluates the alert rules (issue 37)', () => {
+    const prom = services.prometheus!;
+    assert.match(prom.image!, /^prom\/prometheus:v2\./);
+    assert.ok(prom.volumes!.includes('./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro'));
+    assert.ok(prom.volumes!.includes('./deploy/prometheus/rules:/etc/prometheus/rules:ro'));
+    assert.deepEqual(prom.ports, ['127.0.0.1:9090:9090'], 'Prometheus on loopback only');
+    const config = YAML.parse(file('deploy/prometheus/prometheus.yml')) as {
+      rule_files: string[];
+      scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    assert.deepEqual(config.rule_files, ['/etc/prometheus/rules/*.yml']);
+    const targets = new Map(
+      config.scrape_configs.map((j) => [j.job_name, j.static_configs.flatMap((s) => s.targets)]),
+    );
+    const port = (service: string, variable: string) => `${service}:${envOf(service)[variable]}`;
+    assert.deepEqual(
+      targets.get('api'),
+      ['api-1', 'api-2'].map((s) => port(s, 'API_METRICS_PORT')),
+    );
+    assert.deepEqual(
+      targets.get('game-server'),
+      ['game-1', 'game-2'].map((s) => port(s, 'GAME_METRICS_PORT')),
+    );
+    assert.deepEqual(
+      targets.get('worker'),
+      ['worker-1', 'worker-2'].map((s) => port(s, 'WORKER_METRICS_PORT')),
+    );
+    assert.deepEqual(targets.get('temporal-sdk'), [
+      ...['worker-1', 'worker-2', 'game-1', 'game-2'].map((s) => port(s, 'TEMPORAL_SDK_METRICS_PORT')),
+    ]);
+    assert.deepEqual(targets.get('temporal-server'), [
+      `temporal:${envOf('temporal').PROMETHEUS_ENDPOINT!.split(':')[1]}`,
+    ]);
+    assert.deepEqual(targets.get('postgres'), ['postgres-exporter:9187']);
+    // Each scraped port is one the service exposes on the compose network.
+    for (const [service, s] of Object.entries(services))
+      for (const t of [...targets.values()].flat().filter((t) => t.startsWith(`${service}:`)))
+        assert.ok(
+          service === 'temporal' || (s as { expose?: string[] }).expose?.includes(t.split(':')[1]!),
+          `${service} exposes ${t}`,
+        );
   });
 
   test('`docker compose config` accepts the file (where a compose CLI exists)', (t) => {
