@@ -419,3 +419,28 @@ test("every pool's contributions are exactly Σ stake × rate over the rounds wh
   assert.ok(rows[0].n >= 5);
   balanced(await pools());
 });
+
+test("the refusal limit's read is an index-only range of the partial index (generic and custom plans)", async () => {
+  const c = await h.db.pool.connect();
+  try {
+    await c.query(`PREPARE refused_probe(text, text, int, int) AS
+      SELECT completed_at FROM wallet_transactions
+       WHERE operator_id = $1 AND player_id = $2 AND transaction_type = 'debit' AND status = 'failed'
+         AND error_code IS DISTINCT FROM 'reversed_by_rollback'
+         AND completed_at > now() - make_interval(secs => $3::int)
+       ORDER BY completed_at DESC OFFSET $4::int - 1 LIMIT 1`);
+    for (const mode of ['force_generic_plan', 'force_custom_plan']) {
+      await c.query(`SET plan_cache_mode = ${mode}`);
+      const { rows } = await c.query(`EXPLAIN EXECUTE refused_probe('op_jpc', 'jpc-broke', ${WINDOW_S}, 20)`);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(
+        plan,
+        /Index Only Scan Backward using wallet_transactions_debits_refused/,
+        `${mode}:\n${plan}`,
+      );
+    }
+  } finally {
+    await c.query('DEALLOCATE ALL; RESET plan_cache_mode');
+    c.release();
+  }
+});
