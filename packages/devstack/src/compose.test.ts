@@ -319,6 +319,35 @@ describe('docker-compose.yml', () => {
         );
   });
 
+  test('compose:local: the override names only services of the file and replaces every public image with a local build', () => {
+    // deploy/compose-local/docker-compose.local.yml (npm run compose:local); `!override` replaces a list.
+    const override = YAML.parse(
+      file('deploy/compose-local/docker-compose.local.yml').replaceAll('!override ', ''),
+      {
+        merge: true,
+      },
+    ) as { services: Record<string, Service> };
+    for (const name of Object.keys(override.services))
+      assert.ok(services[name], `${name} is a service of the file`);
+    for (const [name, s] of Object.entries(services)) {
+      if (s.build) {
+        assert.equal(
+          override.services[name]?.image,
+          undefined,
+          `${name}: built from the Dockerfile as written`,
+        );
+        continue;
+      }
+      const local = override.services[name]?.image ?? '';
+      assert.match(local, /^localhost\/opi-local\//, `${name}: ${s.image} has a local stand-in`);
+      const dir = local.replace(/^localhost\/opi-local\//, '').replace(/:.*$/, '');
+      assert.ok(existsSync(path.join(REPO_ROOT, 'deploy/compose-local/images', dir, 'Containerfile')), dir);
+    }
+    // The Dockerfile's base image is a build argument whose default is the public image.
+    assert.match(dockerfile, /^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    assert.equal((dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS /gm) ?? []).length, 3);
+  });
+
   test('`docker compose config` accepts the file (where a compose CLI exists)', (t) => {
     const candidates: string[][] = [
       ...(process.env.DOCKER_COMPOSE ? [[process.env.DOCKER_COMPOSE]] : []),
