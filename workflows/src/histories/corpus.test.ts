@@ -70,8 +70,8 @@ async function bundleEdited(edit: (source: string) => string): Promise<string> {
   // Inside the workspace, so that @temporalio/workflow resolves from its node_modules.
   const dir = mkdtempSync(path.join(src, '..', '.guard-'));
   try {
-    for (const f of ['intent.ts', 'messages.ts', 'workflow.ts'])
-      cpSync(path.join(src, 'settle-round', f), path.join(dir, 'settle-round', f));
+    // settleRound's whole deterministic closure, as the guard hashes it.
+    for (const f of workflowSources('settleRound')) cpSync(f, path.join(dir, path.relative(src, f)));
     const file = path.join(dir, 'settle-round', 'workflow.ts');
     writeFileSync(file, edit(readFileSync(file, 'utf8')));
     writeFileSync(

@@ -7,6 +7,7 @@ import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { journalEntry, type RoundIntent, resumeUnstartedRounds, transactionIdsFor } from '@opi/workflows';
+import { recordHistory } from '@opi/workflows/histories';
 import { Client, Connection } from '@temporalio/client';
 
 /*
@@ -259,6 +260,12 @@ describe('play', () => {
         free_round_bet_minor: 100n,
         status: 'completed',
       });
+    recordHistory({
+      workflow: 'settleRound',
+      path: 'free-round',
+      workflowId: rounds[0]!,
+      address: w.address,
+    });
 
     // Won totals equal credits; the rounds are used up; paid play is open again.
     const read = await api('GET', '/free-rounds/c-play');

@@ -14,6 +14,7 @@ import { ADMIN_KEY, call, type Harness, SERVICE_SECRET, startApi } from '@opi/te
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { recordHistory } from '@opi/workflows/histories';
 import { crashRuntime, DEFAULT_CRASH_OPTIONS } from './runtime.js';
 
 // The crash titles end to end, real parts only: launch through the provider API, the page's grant
@@ -195,6 +196,7 @@ describe('rounds', () => {
     assert.equal(await balanceOf(player), 100_000n - 100n + BigInt(done.win_minor));
     const r = await settled(round.round_id);
     assert.deepEqual([r.status, r.win_minor], ['completed', BigInt(done.win_minor)]);
+    recordHistory({ workflow: 'settleRound', path: 'crash', workflowId: round.round_id, address: w.address });
     assert.deepEqual(await stages(round.round_id), ['bet', 'start', 'cashout']);
     assert.deepEqual(await walletTx(round.round_id), [
       'debit:100:success',

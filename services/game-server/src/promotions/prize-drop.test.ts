@@ -5,6 +5,7 @@ import type { Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { recordHistory } from '@opi/workflows/histories';
 
 /*
  * Issue 25: a prize drop's awards are decided in the statement that records the spin, at the
@@ -67,6 +68,12 @@ test('concurrent qualifying spins: exactly the pool is awarded, each paid once a
   await until('the awards are paid', async () =>
     (await payouts('drop-race')).every((p) => p.status === 'paid'),
   );
+  recordHistory({
+    workflow: 'settleRound',
+    path: 'prize-drop-award',
+    workflowId: awarded[0]!.json.round_id,
+    address: w.address,
+  });
   const rows = await payouts('drop-race');
   assert.equal(rows.length, 3);
   for (const p of rows) {

@@ -5,6 +5,7 @@ import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
+import { recordHistory } from '@opi/workflows/histories';
 
 /*
  * Issue 25: a paid spin feeds its jackpot and may hit it, in the statement that records the round;
@@ -113,6 +114,7 @@ test('a paid spin contributes to every level; a hit resets the pool and is paid 
     const { rows } = await h.db.pool.query(`SELECT status FROM jackpot_hits WHERE round_id = $1`, [roundId]);
     return rows[0]?.status === 'paid';
   });
+  recordHistory({ workflow: 'settleRound', path: 'jackpot-hit', workflowId: roundId, address: w.address });
   const rows = await journal(roundId);
   assert.deepEqual(
     rows.map((r) => [r.transaction_id, r.transaction_type, r.amount_minor, r.status]),
