@@ -162,7 +162,11 @@ export const OperatorRound = z.object({
    * exact decimal string (absent for a round that fed no jackpot).
    */
   jackpot_contribution_micros: z.string().optional(),
-  /** The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
+  /**
+   * The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot.
+   * 0 until the round's debit is applied (no result is told before the wager stands), and for a
+   * round whose wager was refused (its hit is forfeited).
+   */
   jackpot_win_minor: MinorAmount.optional(),
   /**
    * The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a
@@ -198,8 +202,10 @@ export type ReplayUrlRequest = z.infer<typeof ReplayUrlRequest>;
 export const ReplayUrl = z.object({
   round_id: z.string(),
   /**
-   * The round's replay page, time-limited: `<GAME_BASE_URL>/replay/<round_id>?exp=<unix seconds>&sig=<signature>`.
-   * Opens as often as wanted until `expires_at` (time-limited, not single use); refused after.
+   * The round's replay page, time-limited:
+   * `<GAME_BASE_URL>/replay/<round_id>?k=<key id>&iat=<unix seconds>&exp=<unix seconds>&sig=<signature>`.
+   * Opens as often as wanted until `expires_at` (time-limited, not single use); refused after, and
+   * once a revocation of the round's (or the operator's) replay links follows its issue.
    */
   url: z.string(),
   /** When the link stops working: ten minutes after it was issued (RFC 3339, UTC). */
@@ -208,6 +214,32 @@ export const ReplayUrl = z.object({
 export type ReplayUrl = z.infer<typeof ReplayUrl>;
 export const ReplayUrlResponse = successEnvelope(ReplayUrl);
 export type ReplayUrlResponse = z.infer<typeof ReplayUrlResponse>;
+
+/** Body of the replay-link revocations (`POST /api/admin/v1/.../replay-links/revoke`): optional. */
+export const ReplayLinkRevokeRequest = z.strictObject({
+  /** Why the links are revoked (kept with the revocation). */
+  reason: z.string().min(1).max(500).optional(),
+});
+export type ReplayLinkRevokeRequest = z.infer<typeof ReplayLinkRevokeRequest>;
+
+/**
+ * `data` of a replay-link revocation: every replay link of the round (scope `round`), or of every
+ * round of the operator made before `revoked_at` (scope `operator`), issued before `revoked_at`
+ * stops opening (410); links issued after it open.
+ */
+export const ReplayLinkRevocation = z.object({
+  scope: z.enum(['round', 'operator']),
+  /** The round (scope `round`) or the operator (scope `operator`). */
+  subject_id: z.string(),
+  /** The round's operator (scope `round`), or the operator itself. */
+  operator_id: z.string(),
+  /** From this instant back, the links issued are refused (RFC 3339, UTC). A repeat moves it forward. */
+  revoked_at: z.string(),
+  reason: z.string().nullable(),
+});
+export type ReplayLinkRevocation = z.infer<typeof ReplayLinkRevocation>;
+export const ReplayLinkRevocationResponse = successEnvelope(ReplayLinkRevocation);
+export type ReplayLinkRevocationResponse = z.infer<typeof ReplayLinkRevocationResponse>;
 
 /** A round that fed a progressive jackpot (`GET /api/operator/v1/jackpot-contributions`). */
 export const OperatorJackpotContribution = z.object({
@@ -222,7 +254,7 @@ export const OperatorJackpotContribution = z.object({
   stake_minor: MinorAmount,
   /** Its contribution over every level, in millionths of a minor unit: an exact decimal string. */
   contribution_micros: z.string(),
-  /** The minor units its hits won (0 without a hit). */
+  /** The minor units its hits won (0 without a hit, and until the round's debit is applied). */
   jackpot_win_minor: MinorAmount,
   /** The round's status: a rejected, cancelled or rolled-back round's wager never stood. */
   round_status: RoundStatus,

@@ -23,6 +23,7 @@ import {
 const file = (p: string) => readFileSync(path.join(REPO_ROOT, p), 'utf8');
 const SECRETS: Record<string, string> = {
   SERVICE_SECRET: 'compose-service-secret-0123456789abcdef',
+  REPLAY_LINK_SECRET: 'compose-replay-link-secret-0123456789abcdef',
   PROVIDER_ADMIN_KEY: 'padm_compose_admin_key_0123456789abcdef',
   STAFF_PORTAL_SECRET: 'compose-staff-portal-secret-0123456789',
   WALLET_ADMIN_TOKEN: 'compose-wallet-admin-token',
@@ -239,6 +240,7 @@ describe('docker-compose.yml', () => {
       assert.match(config.PUBLIC_BASE_URL ?? '', /^https:\/\//);
       assert.match(config.GAME_BASE_URL ?? '', /^https:\/\//);
       assert.equal(config.SERVICE_SECRET, SECRETS.SERVICE_SECRET);
+      assert.equal(config.REPLAY_LINK_SECRET, SECRETS.REPLAY_LINK_SECRET);
       assert.equal(config.HOST, '0.0.0.0');
     }
     assert.equal(loadConfig(envOf('api-1')).PORT, 8080);

@@ -358,6 +358,7 @@ try {
     SERVICE_SECRET: secrets.serviceSecret,
     PROVIDER_ADMIN_KEY: secrets.providerAdminKey,
     STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
+    REPLAY_LINK_SECRET: secrets.replayLinkSecret,
     SDK_TARBALL_DIR: sdkTarballDir,
     ...(tls
       ? {

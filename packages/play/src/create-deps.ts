@@ -123,7 +123,9 @@ export function replayKeyringOf(config: Config): ReplayKeyring {
     throw new Error('REPLAY_LINK_SECRET is required when NODE_ENV=production (npm start generates one)');
   const secret =
     config.REPLAY_LINK_SECRET ??
-    createHmac('sha256', config.SERVICE_SECRET).update('opi:replay-link-secret:development').digest('base64url');
+    createHmac('sha256', config.SERVICE_SECRET)
+      .update('opi:replay-link-secret:development')
+      .digest('base64url');
   return replayKeyring({
     secret,
     retired: config.REPLAY_LINK_RETIRED_SECRETS

@@ -11,10 +11,14 @@ import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { createGameApp } from '@opi/game-server/app';
 import { createGameDeps } from '@opi/game-server/create-deps';
 import type { GameDeps } from '@opi/game-server/deps';
-import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { newRequestNonce, replayKeyring, signOperatorRequest, unixSeconds } from '@opi/signing';
 import { installTemporalRuntime, testTemporalLevel } from '@opi/workflows/worker';
 
 export const SERVICE_SECRET = 'test-service-secret-0123456789abcdef';
+/** The tests' REPLAY_LINK_SECRET (issue 34): replay links are signed with a key of their own. */
+export const REPLAY_LINK_SECRET = 'test-replay-link-secret-0123456789abcdef';
+/** The keys the tests' game server accepts: REPLAY_LINK_SECRET's, and the legacy SERVICE_SECRET one. */
+export const TEST_REPLAY_KEYS = replayKeyring({ secret: REPLAY_LINK_SECRET, legacySecret: SERVICE_SECRET });
 export const ADMIN_KEY = 'padm_test_admin_key_0123456789abcdefghijkl';
 /** The tests' GAME_BASE_URL: every launch URL starts with it. */
 export const GAME_BASE_URL = 'http://games.test';
@@ -61,6 +65,7 @@ export async function startApi(
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
     SERVICE_SECRET,
+    REPLAY_LINK_SECRET,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://api.test',
     GAME_BASE_URL: GAME_BASE_URL,

@@ -11,6 +11,7 @@ import { healthRoutes } from '@opi/service-kit/http/health';
 import { requestId } from '@opi/service-kit/http/request-id';
 import { observe } from '@opi/service-kit/ops/observe';
 import Koa from 'koa';
+import { replayLinkRevocationRoutes } from './admin/replay-link-revocations.js';
 import { revokeSessionRoutes } from './admin/revoke-session.js';
 import { adminRoutes } from './admin/routes.js';
 import { nativeHistoryRoutes } from './audit/native-history.js';
@@ -101,6 +102,7 @@ export function createApp(deps: ApiDeps): Koa {
     staffAdminRoutes(deps, adminGuard),
     staffRoutes(deps),
     revokeSessionRoutes(deps, adminGuard),
+    replayLinkRevocationRoutes(deps, adminGuard),
     adminJackpotRoutes(deps, adminGuard),
     adminTournamentRoutes(deps, adminGuard),
     adminPrizeDropRoutes(deps, adminGuard),

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Config } from '@opi/config';
 import { createPool } from '@opi/db';
-import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
+import { createPlayDeps, gameBaseUrl, replayKeyringOf } from '@opi/play/create-deps';
 import { ConfigCache } from '@opi/service-kit/cache/change-feed';
-import { replayLinkKey } from '@opi/signing';
 import { KeyStore } from './auth/keys.js';
 import { NonceClaimer } from './auth/nonces.js';
 import type { ApiDeps } from './deps.js';
@@ -32,8 +31,7 @@ export async function createDeps(config: Config): Promise<ApiDeps & { close(): P
     keys: new KeyStore(play.pool, play.box, play.feed),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     gameBaseUrl: gameBaseUrl(config),
-    // createPlayDeps has required SERVICE_SECRET.
-    replayKey: replayLinkKey(config.SERVICE_SECRET as string),
+    replayKey: replayKeyringOf(config),
     ...(config.STAFF_PORTAL_SECRET ? { staffPortalSecret: config.STAFF_PORTAL_SECRET } : {}),
     signedRequestsRequired: config.signedRequestsRequired,
     jackpotMaxSharePpm: config.JACKPOT_MAX_SHARE_PPM === 'none' ? null : config.JACKPOT_MAX_SHARE_PPM,

@@ -1,6 +1,7 @@
 import type { Game } from '@opi/contract';
 import type { PlayDeps } from '@opi/play/deps';
 import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
+import type { ReplayKeyring } from '@opi/signing';
 import type { KeyStore } from './auth/keys.js';
 import type { NonceClaimer } from './auth/nonces.js';
 import type { OperatorRow } from './auth/operator-scope.js';
@@ -22,8 +23,11 @@ export interface ApiDeps extends PlayDeps {
   publicBaseUrl: string;
   /** GAME_BASE_URL: the game server's public origin, to which every launch URL points. */
   gameBaseUrl: string;
-  /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing): round_details_url and share links. */
-  replayKey: Uint8Array;
+  /**
+   * The replay links' keys (`replayKeyringOf`, @opi/play/create-deps; issue 34): the current key
+   * signs round_details_url and share links.
+   */
+  replayKey: ReplayKeyring;
   /** STAFF_PORTAL_SECRET: the portal's forwarded client address is believed only with it. */
   staffPortalSecret?: string;
   signedRequestsRequired: boolean;

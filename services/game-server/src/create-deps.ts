@@ -1,8 +1,7 @@
 import type { Config } from '@opi/config';
-import { createPlayDeps, gameBaseUrl } from '@opi/play/create-deps';
+import { createPlayDeps, gameBaseUrl, replayKeyringOf } from '@opi/play/create-deps';
 import { createSlotPlayer } from '@opi/play/engines/slot-player';
 import { ConfigCache } from '@opi/service-kit/cache/change-feed';
-import { replayLinkKey } from '@opi/signing';
 import type { GameDeps } from './deps.js';
 import { JackpotTicker } from './jackpots/ticker.js';
 
@@ -22,8 +21,7 @@ export async function createGameDeps(config: Config): Promise<GameDeps & { close
     spinWaitMs: config.SPIN_WAIT_MS,
     spinRefusals: { limit: config.SPIN_REFUSALS_LIMIT, windowSeconds: config.SPIN_REFUSALS_WINDOW_SECONDS },
     gameBaseUrl: gameBaseUrl(config),
-    // createPlayDeps has required SERVICE_SECRET.
-    replayKey: replayLinkKey(config.SERVICE_SECRET as string),
+    replayKey: replayKeyringOf(config),
     jackpots,
     prizeDrops: new ConfigCache(play.feed),
     async close() {

@@ -1,6 +1,7 @@
 import type { PlayDeps } from '@opi/play/deps';
 import type { SlotPlayer } from '@opi/play/engines/slot-player';
 import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
+import type { ReplayKeyring } from '@opi/signing';
 import type { JackpotTicker } from './jackpots/ticker.js';
 import type { SpinPrizeDrop } from './promotions/prize-drop.js';
 
@@ -19,8 +20,12 @@ export interface GameDeps extends PlayDeps {
   spinRefusals?: { limit: number; windowSeconds: number };
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */
   gameBaseUrl: string;
-  /** The key that signs replay links (`replayLinkKey(SERVICE_SECRET)`, @opi/signing). */
-  replayKey: Uint8Array;
+  /**
+   * The replay links' keys (`replayKeyringOf`, @opi/play/create-deps; issue 34): the current key
+   * signs new links (a round's details link in its intent, the history's share links); the replay
+   * page accepts the current, retired ones until their dates and the legacy (SERVICE_SECRET's) one.
+   */
+  replayKey: ReplayKeyring;
   /** The pages' live jackpot values (jackpots/ticker.ts). */
   jackpots: JackpotTicker;
   /** The prize drop a session's spins may win, per operator, title and currency (change feed). */

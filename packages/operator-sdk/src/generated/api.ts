@@ -424,7 +424,7 @@ export type paths = {
     put?: never;
     /**
      * A short-lived replay link of an owned round, to give a player
-     * @description Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?exp=…&sig=…`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused; each call issues a new one and nothing is stored. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).
+     * @description Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?k=…&iat=…&exp=…&sig=…`, signed with the replay links’ own key, whose id is `k`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused (410); a revocation of the round’s or the operator’s replay links (admin API) ends it too. Each call issues a new one and nothing is stored. Nothing of the round’s result shows on the page until its debit is applied. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).
      */
     post: operations['createReplayUrl'];
     delete?: never;
@@ -1195,7 +1195,7 @@ export type components = {
       jackpot_id?: string;
       /** @description Its contribution to the jackpot, summed over the levels, in millionths of a minor unit: an exact decimal string (absent for a round that fed no jackpot). */
       jackpot_contribution_micros?: string;
-      /** @description The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. */
+      /** @description The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. 0 until the round's debit is applied (no result is told before the wager stands), and for a round whose wager was refused (its hit is forfeited). */
       jackpot_win_minor?: components['schemas']['MinorAmount'];
       /** @description The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a read-only page on the game origin that shows the round as the player saw it, with no session and no wallet call. Stable, signed and not guessable: valid for as long as the round is retained and SERVICE_SECRET is unchanged (rotating the secret invalidates every link issued before). For staff and support; give a player the short-lived link of `POST /api/operator/v1/rounds/{round_id}/replay-url` instead. */
       round_details_url: string;
@@ -1238,7 +1238,7 @@ export type components = {
     /** @description `data` of `POST /api/operator/v1/rounds/{round_id}/replay-url`: a link to give a player. */
     ReplayUrl: {
       round_id: string;
-      /** @description The round's replay page, time-limited: `<GAME_BASE_URL>/replay/<round_id>?exp=<unix seconds>&sig=<signature>`. Opens as often as wanted until `expires_at` (time-limited, not single use); refused after. */
+      /** @description The round's replay page, time-limited: `<GAME_BASE_URL>/replay/<round_id>?k=<key id>&iat=<unix seconds>&exp=<unix seconds>&sig=<signature>`. Opens as often as wanted until `expires_at` (time-limited, not single use); refused after, and once a revocation of the round's (or the operator's) replay links follows its issue. */
       url: string;
       /** @description When the link stops working: ten minutes after it was issued (RFC 3339, UTC). */
       expires_at: string;
@@ -1247,6 +1247,23 @@ export type components = {
       /** @constant */
       success: true;
       data: components['schemas']['ReplayUrl'];
+    };
+    /** @description `data` of a replay-link revocation: every replay link of the round (scope `round`), or of every round of the operator made before `revoked_at` (scope `operator`), issued before `revoked_at` stops opening (410); links issued after it open. */
+    ReplayLinkRevocation: {
+      /** @enum {string} */
+      scope: 'round' | 'operator';
+      /** @description The round (scope `round`) or the operator (scope `operator`). */
+      subject_id: string;
+      /** @description The round's operator (scope `round`), or the operator itself. */
+      operator_id: string;
+      /** @description From this instant back, the links issued are refused (RFC 3339, UTC). A repeat moves it forward. */
+      revoked_at: string;
+      reason: string | null;
+    };
+    ReplayLinkRevocationResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['ReplayLinkRevocation'];
     };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
     OperatorSession: {
@@ -1383,7 +1400,7 @@ export type components = {
       stake_minor: components['schemas']['MinorAmount'];
       /** @description Its contribution over every level, in millionths of a minor unit: an exact decimal string. */
       contribution_micros: string;
-      /** @description The minor units its hits won (0 without a hit). */
+      /** @description The minor units its hits won (0 without a hit, and until the round's debit is applied). */
       jackpot_win_minor: components['schemas']['MinorAmount'];
       /**
        * @description The round's status: a rejected, cancelled or rolled-back round's wager never stood.
@@ -2363,6 +2380,11 @@ export type components = {
     };
     /** @description Body of `POST /api/operator/v1/rounds/{round_id}/replay-url`: no fields (an empty object, or no body). */
     ReplayUrlRequest: Record<string, never>;
+    /** @description Body of the replay-link revocations (`POST /api/admin/v1/.../replay-links/revoke`): optional. */
+    ReplayLinkRevokeRequest: {
+      /** @description Why the links are revoked (kept with the revocation). */
+      reason?: string;
+    };
   };
   responses: never;
   parameters: {

@@ -7,6 +7,7 @@ import type {
   PromoPayoutQuery,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import { hitShownSql, payoutShownSql, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { decodeCursor } from './cursor.js';
 import { page, Where } from './repository.js';
@@ -17,6 +18,11 @@ import { page, Where } from './repository.js';
  * first and walks an index of (operator, created_at) newest first, keyset-paged like the other
  * audit searches: rounds_jackpot (a partial index of the contributing rounds), jackpot_hits_operator_created
  * and promo_payouts_operator_created (migration 1700000000023_promo_audit).
+ *
+ * No last look (issue 34, @opi/play/settlement/wager-stands): a jackpot hit and a prize-drop award
+ * are written with their round, before its debit. Until the round's wager stands, the hit and the
+ * award are not listed (nor a payout read by id: 404 as an unknown one) and a contribution's
+ * `jackpot_win_minor` is 0. A hit whose wager was refused is listed once it is `forfeited`.
  */
 
 interface ContributionRow {
@@ -31,6 +37,7 @@ interface ContributionRow {
   jackpot_win_minor: bigint;
   round_status: OperatorJackpotContribution['round_status'];
   created_at: Date;
+  wager_stands: boolean;
   micros: bigint;
 }
 
@@ -59,7 +66,7 @@ export async function searchJackpotContributions(
     `SELECT r.round_id, r.jackpot_id, r.session_id, p.external_player_id AS player_id, r.symbol AS game_symbol,
             trim(r.currency) AS currency, r.bet_minor AS stake_minor,
             coalesce(r.jackpot_contribution_micros, 0)::text AS contribution_micros, r.jackpot_win_minor,
-            r.status AS round_status, r.created_at,
+            r.status AS round_status, r.created_at, ${wagerStandsSql('r')} AS wager_stands,
             (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros
      FROM (SELECT * FROM rounds WHERE ${w.sql}
            ORDER BY created_at DESC, round_id DESC LIMIT $${w.params.length}) r
@@ -80,7 +87,7 @@ export async function searchJackpotContributions(
       currency: r.currency,
       stake_minor: r.stake_minor,
       contribution_micros: r.contribution_micros,
-      jackpot_win_minor: r.jackpot_win_minor,
+      jackpot_win_minor: r.wager_stands ? r.jackpot_win_minor : 0n,
       round_status: r.round_status,
       created_at: r.created_at.toISOString(),
     }),
@@ -118,6 +125,8 @@ export async function searchJackpotWins(pool: Pool, operatorId: string, q: Jackp
   w.add((p) => `status = ${p}`, q.status);
   w.add((p) => `created_at >= ${p}`, q.from);
   w.add((p) => `created_at < ${p}`, q.to);
+  // A pending hit only once its round's debit is applied (a hit is always of a paid round).
+  w.also(hitShownSql('jackpot_hits'));
   // The cursor's id is the hit's credit id (round and level): unique, and ordered with it.
   w.keyset(decodeCursor(q.cursor), HIT_TRANSACTION_ID);
   w.params.push(q.limit + 1);
@@ -205,6 +214,8 @@ export async function searchPromoPayouts(pool: Pool, operatorId: string, q: Prom
   w.add((p) => `status = ${p}`, q.status);
   w.add((p) => `created_at >= ${p}`, q.from);
   w.add((p) => `created_at < ${p}`, q.to);
+  // A prize-drop award only once its round's wager stands.
+  w.also(payoutShownSql('promo_payouts'));
   w.keyset(decodeCursor(q.cursor), 'payout_id');
   w.params.push(q.limit + 1);
   const { rows } = await pool.query<PayoutRow>(
@@ -225,7 +236,8 @@ export async function searchPromoPayouts(pool: Pool, operatorId: string, q: Prom
  */
 export async function getPromoPayout(pool: Pool, operatorId: string, payoutId: string) {
   const { rows } = await pool.query<PayoutRow>(
-    `SELECT ${PAYOUT_COLUMNS} FROM promo_payouts x WHERE x.payout_id = $1 AND x.operator_id = $2`,
+    `SELECT ${PAYOUT_COLUMNS} FROM promo_payouts x
+      WHERE x.payout_id = $1 AND x.operator_id = $2 AND ${payoutShownSql('x')}`,
     [payoutId, operatorId],
   );
   if (!rows[0]) throw new HttpError(404, 'Not found');

@@ -9,6 +9,7 @@ import {
   type NativeWalletEntry,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import { intentWithoutResult, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
@@ -19,6 +20,12 @@ import type { ApiDeps } from '../deps.js';
 /*
  * Native (prov_c) history: what a round intended, each stage as it was played, what moved at the
  * wallet (ledger) and every wallet call as journalled. Read by the owning operator's key.
+ *
+ * No last look (issue 34): a native round's first stage (the Dice roll, the first Hi-Lo card) and,
+ * for Dice, its win in the intent are written with the bet, before the debit. Until the round's
+ * wager stands (its debit applied: @opi/play/settlement/wager-stands) its stages are not shown (the
+ * session history leaves them out; the round history answers none, and its intent without the
+ * win). After that the stages are what the player saw as they were played: the wager is taken.
  */
 
 const MAX_SESSION_STAGES = 10_000;
@@ -93,7 +100,7 @@ export async function sessionHistory(
   const { rows } = await pool.query<StageRow>(
     `SELECT ${STAGE_COLUMNS}
      FROM rounds r JOIN round_stages st ON st.round_id = r.round_id
-     WHERE r.operator_id = $2 AND r.session_id = $1
+     WHERE r.operator_id = $2 AND r.session_id = $1 AND ${wagerStandsSql('r')}
      ORDER BY r.created_at, r.round_id, st.seq
      LIMIT ${MAX_SESSION_STAGES}`,
     [sessionId, operatorId],
@@ -133,10 +140,12 @@ export async function roundHistory(
     round_id: string;
     status: string;
     intent: Record<string, unknown>;
-  }>(`SELECT round_id, status, intent FROM rounds WHERE round_id = $1 AND session_id = $2`, [
-    roundId,
-    sessionId,
-  ]);
+    wager_stands: boolean;
+  }>(
+    `SELECT r.round_id, r.status, r.intent, ${wagerStandsSql('r')} AS wager_stands
+      FROM rounds r WHERE r.round_id = $1 AND r.session_id = $2`,
+    [roundId, sessionId],
+  );
   const round = rounds[0];
   // A transaction id (or a round of another session) is not this session's round.
   if (!round) throw new HttpError(404, 'Round not found in this session');
@@ -179,8 +188,8 @@ export async function roundHistory(
     currency: s.currency,
     mode: modeOf(s),
     status: round.status,
-    intent: round.intent,
-    stages: stages.rows.map(presentStage),
+    intent: round.wager_stands ? round.intent : intentWithoutResult(round.intent),
+    stages: round.wager_stands ? stages.rows.map(presentStage) : [],
     ledger,
     wallet: wallet.rows.map(
       (t): NativeWalletEntry => ({

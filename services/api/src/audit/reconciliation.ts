@@ -8,6 +8,7 @@ import {
   type ReconciliationQuery,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import { hitShownSql, payoutShownSql, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
 /*
  * Reconciliation of one operator over the rounds created in [from, to): per currency, the wallet
@@ -32,7 +33,18 @@ const WINDOW = `operator_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $
  * them from rounds and the journal. The totals are one aggregate over the window's rows; the
  * rounds to list come in round-id order from the partial index of rows that differ, so listing
  * reads only those.
+ *
+ * No last look (issue 34): a round's jackpot win is written with the round, before its debit, and
+ * its stored game side counts it at once. Until the round's wager stands that win is taken out
+ * again here: from a listed round's game side, and from the totals (the `unstood` rows: the
+ * contributing rounds of the window, by the partial index rounds_jackpot, whose hit waits for its
+ * debit). Such a round is open with a pending debit, so it is listed and its currency unbalanced
+ * either way; once its debit stands the stored figures are shown unchanged.
  */
+const UNSTOOD_JACKPOT_WIN = (alias: string) =>
+  `CASE WHEN ${alias}.jackpot_win_minor > 0 AND ${alias}.status NOT IN ('rejected', 'cancelled', 'rolled_back')
+             AND NOT ${wagerStandsSql(alias)} THEN ${alias}.jackpot_win_minor ELSE 0 END`;
+
 const RECONCILE = `
   SELECT 'total' AS kind, trim(currency) AS currency, NULL AS round_id, NULL AS status, count(*)::int AS rounds,
          sum(journal_rows)::int AS transactions, sum(wallet_delta_minor)::bigint AS wallet_delta,
@@ -43,7 +55,7 @@ const RECONCILE = `
   GROUP BY currency
   UNION ALL
   SELECT 'item', trim(d.currency), d.round_id, r.status, 1, d.journal_rows, d.wallet_delta_minor,
-         d.game_delta_minor, d.pending_rows, d.foreign_rows,
+         d.game_delta_minor - ${UNSTOOD_JACKPOT_WIN('r')}, d.pending_rows, d.foreign_rows,
          ARRAY(SELECT t.transaction_id FROM wallet_transactions t
                WHERE t.round_id = d.round_id AND t.operator_id = $1 AND t.transaction_type <> 'balance'
                ORDER BY t.created_at, t.transaction_id)
@@ -56,7 +68,11 @@ const RECONCILE = `
          sum(f.game_delta_minor)::bigint, 0, 0, NULL
   FROM (SELECT * FROM round_reconciliation WHERE ${WINDOW}) f
   WHERE EXISTS (SELECT 1 FROM rounds r WHERE r.round_id = f.round_id AND r.free_round_campaign_id IS NOT NULL)
-  GROUP BY f.currency`;
+  GROUP BY f.currency
+  UNION ALL
+  SELECT 'unstood', trim(u.currency), NULL, NULL, 0, 0, 0, sum(${UNSTOOD_JACKPOT_WIN('u')})::bigint, 0, 0, NULL
+  FROM (SELECT * FROM rounds WHERE jackpot_id IS NOT NULL AND jackpot_win_minor > 0 AND ${WINDOW}) u
+  GROUP BY u.currency`;
 
 /**
  * Jackpots and promotional payouts of the same window (same parameters), apart from the rounds:
@@ -68,6 +84,8 @@ const RECONCILE = `
  *   journal rows of each payout id (wallet_transactions_round: one index lookup per payout): the
  *   successful credits in the payout's currency, the pending rows, the rows in another currency.
  * Each part is one row per currency; amounts are text so that no total is rounded on the way.
+ * A pending hit or a prize-drop award whose round's wager does not stand yet is not counted (issue
+ * 34, no last look: the window can be one round's instant); that round is pending in the rounds part.
  */
 const EXTRAS = `
   WITH c AS (
@@ -84,7 +102,7 @@ const EXTRAS = `
            count(*) FILTER (WHERE status = 'forfeited')::int AS hits_forfeited,
            coalesce(sum(amount_minor) FILTER (WHERE status = 'forfeited'), 0)::bigint AS win_forfeited
     FROM jackpot_hits
-    WHERE ${WINDOW}
+    WHERE ${WINDOW} AND ${hitShownSql('jackpot_hits')}
     GROUP BY currency
   ), pp AS (
     SELECT p.currency, count(*)::int AS payouts, sum(p.amount_minor)::bigint AS ledger,
@@ -92,7 +110,7 @@ const EXTRAS = `
            count(*) FILTER (WHERE p.status = 'pending')::int AS pending_payouts,
            coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'pending'), 0)::bigint AS pending_minor,
            coalesce(sum(j.pending), 0)::int AS pending_rows, coalesce(sum(j.foreign_n), 0)::int AS foreign_rows
-    FROM (SELECT * FROM promo_payouts WHERE ${WINDOW}) p
+    FROM (SELECT * FROM promo_payouts WHERE ${WINDOW} AND ${payoutShownSql('promo_payouts')}) p
     CROSS JOIN LATERAL (
       SELECT sum(t.amount_minor) FILTER (WHERE t.status = 'success' AND t.transaction_type = 'credit'
                                            AND t.currency = p.currency) AS credited,
@@ -137,7 +155,7 @@ interface ExtrasRow {
 }
 
 interface ReconcileRow {
-  kind: 'total' | 'item' | 'free';
+  kind: 'total' | 'item' | 'free' | 'unstood';
   currency: string;
   round_id: string | null;
   status: Reconciliation['items'][number]['round_status'];
@@ -174,19 +192,24 @@ export async function reconcile(
   } finally {
     client.release();
   }
+  // Jackpot wins of rounds whose wager does not stand yet, per currency: not shown (issue 34).
+  const unstood = new Map(rows.filter((u) => u.kind === 'unstood').map((u) => [u.currency, u.game_delta]));
   const currencies: ReconciliationCurrency[] = rows
     .filter((t) => t.kind === 'total')
     .sort((a, b) => (a.currency < b.currency ? -1 : 1))
-    .map((t) => ({
-      currency: t.currency,
-      rounds: t.rounds,
-      transactions: t.transactions,
-      wallet_delta_minor: t.wallet_delta,
-      game_delta_minor: t.game_delta,
-      difference_minor: t.wallet_delta - t.game_delta,
-      pending_transactions: t.pending,
-      balanced: t.wallet_delta === t.game_delta && t.pending === 0 && t.foreign_rows === 0,
-    }));
+    .map((t) => {
+      const game = t.game_delta - (unstood.get(t.currency) ?? 0n);
+      return {
+        currency: t.currency,
+        rounds: t.rounds,
+        transactions: t.transactions,
+        wallet_delta_minor: t.wallet_delta,
+        game_delta_minor: game,
+        difference_minor: t.wallet_delta - game,
+        pending_transactions: t.pending,
+        balanced: t.wallet_delta === game && t.pending === 0 && t.foreign_rows === 0,
+      };
+    });
   const items = rows.filter((i) => i.kind === 'item').sort((a, b) => (a.round_id! < b.round_id! ? -1 : 1));
   const byCurrency = (a: { currency: string }, b: { currency: string }) => (a.currency < b.currency ? -1 : 1);
   const jackpots: ReconciliationJackpots[] = extras

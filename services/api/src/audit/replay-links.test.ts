@@ -9,8 +9,8 @@ import {
   TransactionSearchResponse,
 } from '@opi/contract';
 import { CATALOG } from '@opi/games';
-import { replayLinkKey, SHARE_LINK_TTL_SECONDS, verifyReplayLink } from '@opi/signing';
-import { call, GAME_BASE_URL, gameUrl, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
+import { checkReplayLink, SHARE_LINK_TTL_SECONDS } from '@opi/signing';
+import { call, GAME_BASE_URL, gameUrl, type Harness, TEST_REPLAY_KEYS } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
 
@@ -18,9 +18,10 @@ import { until } from '@opi/testkit/until';
 // transaction reads and on the round's credit callback (sent to the sandbox wallet over HTTP by
 // the real settlement workflow), and the short-lived share link of
 // POST /api/operator/v1/rounds/{round_id}/replay-url. Every link is checked with the replay page's
-// own check (verifyReplayLink) under the key derived from the service secret.
+// own check (checkReplayLink) against the tests' keys: since issue 34 every link is signed with the
+// key of REPLAY_LINK_SECRET, whose id is the link's `k`.
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
-const KEY = replayLinkKey(SERVICE_SECRET);
+const KEYS = TEST_REPLAY_KEYS;
 let w: PlayWorld;
 let h: Harness;
 let keyA: string;
@@ -72,11 +73,15 @@ function check(link: string, nowMs?: number) {
   assert.ok(m, `a /replay/<round_id> path: ${url.pathname}`);
   return {
     url,
-    result: verifyReplayLink(
-      KEY,
+    result: checkReplayLink(
+      KEYS,
       decodeURIComponent(m[1]!),
-      url.searchParams.get('sig'),
-      url.searchParams.get('exp') ?? undefined,
+      {
+        k: url.searchParams.get('k'),
+        sig: url.searchParams.get('sig'),
+        iat: url.searchParams.get('iat'),
+        exp: url.searchParams.get('exp'),
+      },
       nowMs,
     ),
   };
@@ -85,8 +90,16 @@ function check(link: string, nowMs?: number) {
 function assertDetailsLink(link: string | null | undefined, id: string) {
   assert.ok(typeof link === 'string', `a details link for ${id}`);
   const { url, result } = check(link);
-  assert.deepEqual([...url.searchParams.keys()], ['sig'], 'the stable link has no expiry');
-  assert.deepEqual(result, { ok: true, kind: 'details', roundId: id, expiresAt: null });
+  assert.deepEqual([...url.searchParams.keys()], ['k', 'sig'], 'the stable link has no expiry');
+  assert.equal(url.searchParams.get('k'), KEYS.current.kid, 'signed with the current key');
+  assert.deepEqual(result, {
+    ok: true,
+    kind: 'details',
+    roundId: id,
+    keyId: KEYS.current.kid,
+    issuedAt: null,
+    expiresAt: null,
+  });
 }
 
 describe('round_details_url', () => {
@@ -238,14 +251,26 @@ describe('POST /api/operator/v1/rounds/{round_id}/replay-url', () => {
       `expires ten minutes on: ${data.expires_at}`,
     );
     const { url, result } = check(data.url);
+    assert.deepEqual([...url.searchParams.keys()], ['k', 'iat', 'exp', 'sig']);
     assert.equal(url.searchParams.get('exp'), String(expires / 1000));
-    assert.deepEqual(result, { ok: true, kind: 'share', roundId, expiresAt: new Date(expires) });
+    const issued = Number(url.searchParams.get('iat')) * 1000;
+    assert.equal(issued, expires - SHARE_LINK_TTL_SECONDS * 1000);
+    assert.deepEqual(result, {
+      ok: true,
+      kind: 'share',
+      roundId,
+      keyId: KEYS.current.kid,
+      issuedAt: new Date(issued),
+      expiresAt: new Date(expires),
+    });
     // Reusable within its lifetime; refused once it has expired.
     assert.equal(check(data.url, expires - 1).result.ok, true);
     assert.deepEqual(check(data.url, expires).result, { ok: false, reason: 'expired' });
-    // Not the details link: its signature does not open the page without its expiry.
+    // Not the details link: its signature does not open the page without its times.
     const stripped = new URL(data.url);
     stripped.searchParams.delete('exp');
+    assert.deepEqual(check(stripped.toString()).result, { ok: false, reason: 'malformed' });
+    stripped.searchParams.delete('iat');
     assert.deepEqual(check(stripped.toString()).result, { ok: false, reason: 'bad_signature' });
 
     // An empty JSON object as the body is the same request; a master key naming the operator too.

@@ -9,8 +9,9 @@ import {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { type BetsBlockedRow, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
+import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
-import { roundDetailsUrl } from '@opi/signing';
+import { type ReplayKeys, roundDetailsUrl } from '@opi/signing';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
 /*
@@ -20,13 +21,13 @@ import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
  * tell that the id exists elsewhere, and some ids name a player's prize.
  */
 
-/** Where replay links point (GAME_BASE_URL) and the key that signs them (issue 26). */
+/** Where replay links point (GAME_BASE_URL) and the keys that sign them (issues 26 and 34). */
 export interface ReplayLinks {
   baseUrl: string;
-  key: Uint8Array;
+  key: ReplayKeys;
 }
 
-export function replayLinksOf(deps: { gameBaseUrl: string; replayKey: Uint8Array }): ReplayLinks {
+export function replayLinksOf(deps: { gameBaseUrl: string; replayKey: ReplayKeys }): ReplayLinks {
   return { baseUrl: deps.gameBaseUrl, key: deps.replayKey };
 }
 
@@ -193,6 +194,8 @@ interface RoundRow {
   jackpot_id: string | null;
   jackpot_contribution_micros: string | null;
   jackpot_win_minor: bigint;
+  /** Whether the round's wager stands (issue 34: no result of the round is shown before). */
+  wager_stands: boolean;
   micros: bigint;
 }
 
@@ -201,7 +204,8 @@ const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_playe
   CASE WHEN r.status = 'rejected' THEN (SELECT w.error_code FROM wallet_transactions w
     WHERE w.transaction_id = r.round_id || ':debit') END AS rejection_code, r.stuck, r.bet_minor,
   r.win_minor, r.created_at, r.settled_at, r.jackpot_id, r.jackpot_contribution_micros::text,
-  r.jackpot_win_minor, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
+  r.jackpot_win_minor, ${wagerStandsSql('r')} AS wager_stands,
+  (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
 
 function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
   return {
@@ -225,7 +229,8 @@ function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
       : {
           jackpot_id: r.jackpot_id,
           jackpot_contribution_micros: r.jackpot_contribution_micros ?? '0',
-          jackpot_win_minor: r.jackpot_win_minor,
+          // The hit is decided with the round, before its debit: 0 until the wager stands (issue 34).
+          jackpot_win_minor: r.wager_stands ? r.jackpot_win_minor : 0n,
         }),
     round_details_url: roundDetailsUrl(links.baseUrl, links.key, r.round_id),
   };

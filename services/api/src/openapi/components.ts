@@ -75,6 +75,8 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   RoundDetailResponse: c.RoundDetailResponse,
   ReplayUrl: c.ReplayUrl,
   ReplayUrlResponse: c.ReplayUrlResponse,
+  ReplayLinkRevocation: c.ReplayLinkRevocation,
+  ReplayLinkRevocationResponse: c.ReplayLinkRevocationResponse,
   OperatorSession: c.OperatorSession,
   OperatorSessionResponse: c.OperatorSessionResponse,
   ReconciliationCurrency: c.ReconciliationCurrency,
@@ -172,4 +174,5 @@ export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   UpdateStaffRequest: c.UpdateStaffRequest,
   StaffRoleRequest: c.StaffRoleRequest,
   ReplayUrlRequest: c.ReplayUrlRequest,
+  ReplayLinkRevokeRequest: c.ReplayLinkRevokeRequest,
 };

@@ -636,6 +636,23 @@ describe('real answers agree with the document', () => {
       expect: 200,
     });
     await hit('POST', '/api/admin/v1/sessions/s_missing/revoke', { key: ADMIN_KEY, body: {}, expect: 404 });
+    // Replay-link revocations (issue 34).
+    await hit('POST', `/api/admin/v1/rounds/${roundId}/replay-links/revoke`, {
+      key: ADMIN_KEY,
+      body: { reason: 'conformance' },
+      expect: 200,
+    });
+    await hit('POST', '/api/admin/v1/rounds/r_missing/replay-links/revoke', { key: ADMIN_KEY, expect: 404 });
+    await hit('POST', `/api/admin/v1/rounds/${roundId}/replay-links/revoke`, {
+      key: ADMIN_KEY,
+      body: { reason: '' },
+      expect: 422,
+    });
+    await hit('POST', '/api/admin/v1/operators/op_cf_b/replay-links/revoke', { key: ADMIN_KEY, expect: 200 });
+    await hit('POST', '/api/admin/v1/operators/op_missing/replay-links/revoke', {
+      key: ADMIN_KEY,
+      expect: 404,
+    });
     // A master key must name the operator; an unknown one is 404.
     await hit('GET', '/api/provider/v1/games', { key: master, expect: 400 });
     await hit('GET', '/api/provider/v1/games?operator_id=op_nobody', { key: master, expect: 404 });

@@ -532,7 +532,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'A short-lived replay link of an owned round, to give a player',
     description:
-      'Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?exp=…&sig=…`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused; each call issues a new one and nothing is stored. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).',
+      'Issues a link to the round’s read-only replay page on the game origin (`<GAME_BASE_URL>/replay/<round_id>?k=…&iat=…&exp=…&sig=…`, signed with the replay links’ own key, whose id is `k`): the round as the player saw it, with no session and no wallet call. Time-limited, not single use: it opens as often as wanted for ten minutes (`expires_at`), then is refused (410); a revocation of the round’s or the operator’s replay links (admin API) ends it too. Each call issues a new one and nothing is stored. Nothing of the round’s result shows on the page until its debit is applied. This is the link to give a player; the round’s stable `round_details_url` (audit reads) is for staff. Another operator’s round and an unknown round are the same 404 (the answer never tells whether a round exists elsewhere). Not rate-limited beyond the key’s signed-request rules (no operator route is).',
     auth: 'operator-signed',
     pathParams: {
       round_id: { schema: c.ReplayRoundId, description: 'A round id (1 to 128 letters, digits or `_:.-`)' },
@@ -1161,6 +1161,52 @@ export const OPERATIONS: Operation[] = [
       404: 'Session not found',
       ...JSON_BODY,
       422: 'A malformed field',
+    },
+  },
+
+  // ── provider admin API: replay-link revocations (issue 34) ──────────────────────────────────
+  {
+    method: 'post',
+    path: '/api/admin/v1/rounds/{round_id}/replay-links/revoke',
+    operationId: 'adminRevokeRoundReplayLinks',
+    tag: 'admin',
+    summary: 'Revoke every replay link of a round issued until now',
+    description:
+      'The round’s stable `round_details_url` (issued with the round, also the one in its credit callback) and every share link issued until now stop opening: the replay page answers 410 (`data-reason="revoked"`), whichever key signed them. Share links issued afterwards (`POST /api/operator/v1/rounds/{round_id}/replay-url`, the player’s history) open. A repeat moves `revoked_at` forward (200 again).',
+    auth: 'admin',
+    pathParams: { round_id: { schema: c.ReplayRoundId, description: 'The round id' } },
+    body: { schema: c.ReplayLinkRevokeRequest, required: false },
+    ok: {
+      200: { description: 'Revoked', body: { kind: 'json', schema: c.ReplayLinkRevocationResponse } },
+    },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Round not found',
+      ...JSON_BODY,
+      422: 'A malformed field, or an unknown one',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/v1/operators/{operator_id}/replay-links/revoke',
+    operationId: 'adminRevokeOperatorReplayLinks',
+    tag: 'admin',
+    summary: 'Revoke every replay link of an operator’s rounds issued until now',
+    description:
+      'For every round of the operator: the stable `round_details_url` of the rounds made until now and every share link issued until now stop opening (410, `data-reason="revoked"`). Rounds made afterwards, and share links issued afterwards, open. A repeat moves `revoked_at` forward (200 again).',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
+    body: { schema: c.ReplayLinkRevokeRequest, required: false },
+    ok: {
+      200: { description: 'Revoked', body: { kind: 'json', schema: c.ReplayLinkRevocationResponse } },
+    },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Operator not found',
+      ...JSON_BODY,
+      422: 'A malformed field, or an unknown one',
     },
   },
 

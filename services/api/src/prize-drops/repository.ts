@@ -1,4 +1,5 @@
 import { type Pool, withTransaction } from '@opi/db';
+import { payoutShownSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type pg from 'pg';
 
@@ -135,9 +136,16 @@ export async function readPrizeDrops(c: pg.PoolClient | Pool, ids?: string[]): P
       [found],
     ),
     c.query<PrizeDropRecord['pools'][number] & { drop_id: string }>(
-      `SELECT drop_id, trim(currency) AS currency, prize_minor::text, prizes_total, prizes_left, min_stake_minor::text,
-              award_every_spins
-         FROM prize_drop_pools WHERE drop_id = ANY($1) ORDER BY currency`,
+      // A prize awarded to a round whose wager does not stand yet is still shown as left (issue 34,
+      // no last look: the award is written with the round, before its debit, and a count that moved
+      // would tell a wallet holding that debit that its round won).
+      `SELECT p.drop_id, trim(p.currency) AS currency, p.prize_minor::text, p.prizes_total,
+              p.prizes_left + (SELECT count(*)::int FROM promo_payouts x
+                                WHERE x.status = 'pending' AND x.promo_type = 'prize_drop'
+                                  AND x.promo_id = p.drop_id AND x.currency = p.currency
+                                  AND NOT ${payoutShownSql('x')}) AS prizes_left,
+              p.min_stake_minor::text, p.award_every_spins
+         FROM prize_drop_pools p WHERE p.drop_id = ANY($1) ORDER BY p.currency`,
       [found],
     ),
   ]);

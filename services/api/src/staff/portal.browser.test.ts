@@ -5,8 +5,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from '@opi/config';
 import { RECONCILIATION_CSV_HEADER } from '@opi/contract';
-import { replayLinkKey, verifyReplayLink } from '@opi/signing';
-import { ADMIN_KEY, call, GAME_BASE_URL, SERVICE_SECRET } from '@opi/testkit/harness';
+import { checkReplayLink } from '@opi/signing';
+import { ADMIN_KEY, call, GAME_BASE_URL, TEST_REPLAY_KEYS } from '@opi/testkit/harness';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { watchPage } from './test-support/page-problems.js';
 import { PORTAL_DIR, type Portal, startPortal } from './test-support/portal.js';
@@ -369,16 +369,21 @@ describe('staff portal', () => {
       const replay = page.getByRole('link', { name: 'Replay', exact: true });
       assert.equal(await replay.getAttribute('data-testid'), 'replay-link');
       const href = (await replay.getAttribute('href')) ?? '';
-      assert.ok(href.startsWith(`${GAME_BASE_URL}/replay/${played.eurRounds[0]}?sig=`), href);
+      assert.ok(href.startsWith(`${GAME_BASE_URL}/replay/${played.eurRounds[0]}?k=`), href);
       const link = new URL(href);
       assert.deepEqual(
-        verifyReplayLink(
-          replayLinkKey(SERVICE_SECRET),
-          played.eurRounds[0],
-          link.searchParams.get('sig'),
-          undefined,
-        ),
-        { ok: true, kind: 'details', roundId: played.eurRounds[0], expiresAt: null },
+        checkReplayLink(TEST_REPLAY_KEYS, played.eurRounds[0], {
+          k: link.searchParams.get('k'),
+          sig: link.searchParams.get('sig'),
+        }),
+        {
+          ok: true,
+          kind: 'details',
+          roundId: played.eurRounds[0],
+          keyId: TEST_REPLAY_KEYS.current.kid,
+          issuedAt: null,
+          expiresAt: null,
+        },
       );
       await accessible(page);
       await shot(page, '08-round');

@@ -9,6 +9,7 @@ import {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { leaderboard, leaderboardDisplayId } from '@opi/play/promotions/leaderboard';
+import { payoutShownSql } from '@opi/play/settlement/wager-stands';
 import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
@@ -337,6 +338,7 @@ async function dropsOf(pool: Pool, operatorId: string, ids?: string[]) {
     `SELECT promo_id, trim(currency) AS currency, count(*)::int AS awarded,
             count(*) FILTER (WHERE status = 'paid')::int AS paid, sum(amount_minor)::text AS amount_minor
        FROM promo_payouts WHERE promo_type = 'prize_drop' AND promo_id = ANY($1) AND operator_id = $2
+        AND ${payoutShownSql('promo_payouts')}
       GROUP BY promo_id, currency`,
     [drops.map((d) => d.drop_id), operatorId],
   );

@@ -1,4 +1,5 @@
 import type { Pool } from '@opi/db';
+import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { getRound, type ReplayLinks } from '../audit/repository.js';
 
 /** A wallet call on the round's timeline: the journal's timing and attempts beside the transaction. */
@@ -29,7 +30,8 @@ export interface StageEntry {
  * One round for staff: the audit API's round with its transactions (same scope check: another
  * operator's round is 404 as an unknown one), the wallet calls with their timing for the timeline,
  * and the stage history of multi-step titles (native, crash), in order. Its `round_details_url`
- * (issue 26) is the round's replay page, as in the audit API.
+ * (issue 26) is the round's replay page, as in the audit API. No stage (a native roll or card, a
+ * crash round's record) is shown until the round's wager stands (issue 34, no last look).
  */
 export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: string, roundId: string) {
   const round = await getRound(pool, links, operatorId, roundId);
@@ -53,8 +55,10 @@ export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: st
       rtp: string | null;
       title: string | null;
       updated_at: Date;
+      wager_stands: boolean;
     }>(
-      `SELECT r.intent, g.rtp, g.title, r.updated_at FROM rounds r LEFT JOIN games g ON g.symbol = r.symbol
+      `SELECT r.intent, g.rtp, g.title, r.updated_at, ${wagerStandsSql('r')} AS wager_stands
+       FROM rounds r LEFT JOIN games g ON g.symbol = r.symbol
        WHERE r.round_id = $1`,
       [roundId],
     ),
@@ -72,6 +76,6 @@ export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: st
       created_at: t.created_at.toISOString(),
       completed_at: t.completed_at?.toISOString() ?? null,
     })),
-    stages: stages.rows.map((s) => ({ ...s, created_at: s.created_at.toISOString() })),
+    stages: e?.wager_stands ? stages.rows.map((s) => ({ ...s, created_at: s.created_at.toISOString() })) : [],
   };
 }

@@ -12,8 +12,9 @@ import type { Page } from 'playwright-core';
 // Dice, prov_c) and crash (dcrash1, prov_d) pages, in Debian's chromium on the real stack (the
 // sandbox wallet over HTTP, rounds settled by the Temporal worker), at 1280x800 and on a 390x844
 // touch phone: play a round, open the panel, and the round is listed with its stake and win and a
-// link to its replay page (`/replay/<round_id>?sig=`, a new tab, no opener, no referrer); "this
-// game / all games", "More", and a second round listed when the panel is opened again.
+// link to its replay page (a share link `/replay/<round_id>?k=…&iat=…&exp=…&sig=`, a new tab, no
+// opener, no referrer); "this game / all games", "More", and a second round listed when the panel
+// is opened again.
 const OP = 'op_hist_page';
 const slot = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
 
@@ -138,7 +139,13 @@ async function assertListed(page: Page, r: StoredRound): Promise<void> {
   assert.match((await item.locator('[data-testid="history-item-win"]').textContent()) ?? '', /\d/);
   const link = item.locator('[data-testid="history-replay"]');
   const href = (await link.getAttribute('href')) ?? '';
-  assert.match(href, new RegExp(`^http://games\\.test/replay/${r.round_id}\\?sig=[A-Za-z0-9_-]{43}$`));
+  // A ten-minute share link made for the read (issue 34), never the round's permanent details link.
+  assert.match(
+    href,
+    new RegExp(
+      `^http://games\\.test/replay/${r.round_id}\\?k=k[A-Za-z0-9_-]{10}&iat=\\d+&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`,
+    ),
+  );
   assert.equal(await link.getAttribute('target'), '_blank');
   assert.deepEqual(((await link.getAttribute('rel')) ?? '').split(' ').sort(), ['noopener', 'noreferrer']);
 }

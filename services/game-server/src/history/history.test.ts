@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '@opi/games';
-import { replayLinkKey, verifyReplayLink } from '@opi/signing';
-import { call, GAME_BASE_URL, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
+import { checkReplayLink, SHARE_LINK_TTL_SECONDS } from '@opi/signing';
+import { call, GAME_BASE_URL, type Harness, TEST_REPLAY_KEYS } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { historySql } from './history.js';
 
@@ -16,7 +17,6 @@ const OTHER_OP = 'op_hist_other';
 const slots = CATALOG.filter((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted');
 const TITLE = slots[0]!.symbol;
 const OTHER_TITLE = slots[1]!.symbol;
-const key = replayLinkKey(SERVICE_SECRET);
 
 let w: PlayWorld;
 let h: Harness;
@@ -64,9 +64,12 @@ async function round(
     jackpot?: number;
     status?: string;
     freeRound?: boolean;
+    /** The round's debit in the journal: applied (default for a paid round that is not open), pending, or none. */
+    debit?: 'success' | 'pending' | 'none';
   } = {},
 ): Promise<string> {
   const id = `hist-r-${process.pid}-${++seq}`;
+  const status = opts.status ?? 'completed';
   await h.db.pool.query(
     `INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
                          bet_minor, win_minor, jackpot_win_minor, free_round_campaign_id, free_round_bet_minor,
@@ -88,6 +91,27 @@ async function round(
       opts.ageMs ?? 0,
     ],
   );
+  const debit = opts.debit ?? (opts.freeRound || ['open', 'rejected'].includes(status) ? 'none' : 'success');
+  if (debit !== 'none') {
+    const body = JSON.stringify({ transaction_id: `${id}:debit` });
+    await h.db.pool.query(
+      `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+                                        transaction_type, amount_minor, currency, status, request_body, request_hash,
+                                        attempts)
+       VALUES ($1, $2, $3, $4, 'hist-player', $5, 'debit', $6, 'EUR', $7, $8, $9, 1)`,
+      [
+        `${id}:debit`,
+        opts.operatorId ?? OP,
+        s.sessionId,
+        id,
+        opts.symbol ?? TITLE,
+        opts.bet ?? 100,
+        debit,
+        body,
+        createHash('sha256').update(body).digest('hex'),
+      ],
+    );
+  }
   return id;
 }
 
@@ -144,12 +168,22 @@ test('the own player only, this title by default, 90 days, newest first, with st
   assert.equal(f.free_round_stake_minor, '100');
   assert.equal((byId.get(pending) as Record<string, unknown>).status, 'open');
 
-  // The replay link: the stable details URL on the game origin, signed for this round.
+  // The replay link (issue 34): a share link made for this read, ten minutes, on the game origin,
+  // signed for this round with the replay links' key; never the permanent details link.
   const url = new URL(String(o.replay_url));
   assert.equal(url.origin, GAME_BASE_URL);
   assert.equal(url.pathname, `/replay/${older}`);
-  const verified = verifyReplayLink(key, older, url.searchParams.get('sig'), url.searchParams.get('exp'));
-  assert.equal(verified.ok, true);
+  assert.deepEqual([...url.searchParams.keys()], ['k', 'iat', 'exp', 'sig']);
+  const params = Object.fromEntries(url.searchParams);
+  const verified = checkReplayLink(TEST_REPLAY_KEYS, older, params);
+  assert.ok(verified.ok && verified.kind === 'share', JSON.stringify(verified));
+  assert.equal(verified.expiresAt?.toISOString(), res.json.replay_expires_at);
+  assert.equal(Number(params.exp) - Number(params.iat), SHARE_LINK_TTL_SECONDS);
+  assert.ok(Math.abs(Number(params.iat) * 1000 - Date.now()) < 60_000, 'issued by this read');
+  assert.deepEqual(checkReplayLink(TEST_REPLAY_KEYS, older, params, Number(params.exp) * 1000), {
+    ok: false,
+    reason: 'expired',
+  });
 
   // The other player sees only their own round.
   const theirs = await history(other.token);
@@ -157,6 +191,24 @@ test('the own player only, this title by default, 90 days, newest first, with st
     theirs.json.rounds.map((r: { round_id: string }) => r.round_id),
     [othersRound],
   );
+});
+
+test('no last look (issue 34): a jackpot win is not listed until the round’s debit is applied', async () => {
+  const me = await launch(OP, TITLE, 'hist-me-lastlook');
+  // Open, its debit held by the wallet (pending): the hit is written, the result is not told.
+  const held = await round(me, { status: 'open', bet: 100, jackpot: 7_000, debit: 'pending' });
+  const row = async () =>
+    ((await history(me.token)).json.rounds as Record<string, unknown>[]).find((r) => r.round_id === held)!;
+  assert.deepEqual(
+    [(await row()).status, (await row()).win_minor, (await row()).jackpot_win_minor],
+    ['open', '0', '0'],
+  );
+  // The debit applied (the round still open: its credit follows): the jackpot win is shown.
+  await h.db.pool.query(`UPDATE wallet_transactions SET status = 'success' WHERE transaction_id = $1`, [
+    `${held}:debit`,
+  ]);
+  const after = await row();
+  assert.deepEqual([after.win_minor, after.jackpot_win_minor], ['7000', '7000']);
 });
 
 test('scope=all lists every title of the player with this operator; scope=title only the page’s', async () => {

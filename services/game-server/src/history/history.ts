@@ -1,8 +1,9 @@
 import type { Pool } from '@opi/db';
 import { minorToDecimalString } from '@opi/money';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
-import { roundDetailsUrl } from '@opi/signing';
+import { type ReplayKeys, SHARE_LINK_TTL_SECONDS, shareReplayUrl } from '@opi/signing';
 import type { Context } from 'koa';
 
 /*
@@ -11,7 +12,10 @@ import type { Context } from 'koa';
  * token. The session's player's rounds with the session's operator, newest first, over the last
  * HISTORY_WINDOW_DAYS days: for the session's title (`scope=title`, the default) or for all titles
  * (`scope=all`). Keyset pages: `limit` (1..50, default 20) and `before` (the previous page's
- * `next_before`). Each round links to its replay page by its stable signed details URL.
+ * `next_before`). Each round links to its replay page by a share link made for this read
+ * (issue 34: ten minutes, SHARE_LINK_TTL_SECONDS; never the round's permanent details link, which
+ * is for the operator's staff), and shows nothing of its result (win, jackpot win) until the
+ * round's wager stands (its debit applied: @opi/play/settlement/wager-stands).
  *
  * The query is a range of one index read backwards: rounds_player_title_history (migration 24:
  * operator_id, player_id, symbol, created_at, round_id) for one title, rounds_operator_player
@@ -27,7 +31,7 @@ export const HISTORY_DEFAULT_LIMIT = 20;
 export interface HistoryDeps {
   pool: Pool;
   gameBaseUrl: string;
-  replayKey: Uint8Array;
+  replayKey: ReplayKeys;
 }
 
 export interface HistoryQuery {
@@ -46,13 +50,17 @@ export interface HistoryItem {
   /** What the player staked (0 for a free round: the operator's campaign paid it). */
   stake_minor: string;
   stake: string;
-  /** Everything the round paid: the game's win and any jackpot win. */
+  /**
+   * Everything the round paid: the game's win and any jackpot win; "0" until the round's wager
+   * stands (the round is then `open`: its result is not told before its debit is applied).
+   */
   win_minor: string;
   win: string;
   jackpot_win_minor: string;
   free_round: boolean;
   /** The free round's stake (the campaign's), or null. */
   free_round_stake_minor: string | null;
+  /** A time-limited share link to the round's replay page, made for this read (replay_expires_at). */
   replay_url: string;
 }
 
@@ -63,6 +71,8 @@ export interface HistoryPage {
   rounds: HistoryItem[];
   /** Pass as `before` for the next (older) page; null: no more rounds in the window. */
   next_before: string | null;
+  /** When this read's replay links expire (read again for new ones). */
+  replay_expires_at: string;
 }
 
 const CURSOR_AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -122,6 +132,7 @@ interface Row {
   jackpot_win_minor: string;
   free_round_bet_minor: string | null;
   free_round: boolean;
+  wager_stands: boolean;
 }
 
 /** The statement (exported for the plan test): $1 operator, $2 player, $3 symbol or null, $4/$5 cursor, $6 limit. */
@@ -130,7 +141,7 @@ export function historySql(scope: 'title' | 'all', paged: boolean): string {
             to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
             r.status, trim(r.currency) AS currency, r.bet_minor::text, r.win_minor::text,
             r.jackpot_win_minor::text, r.free_round_bet_minor::text,
-            r.free_round_campaign_id IS NOT NULL AS free_round
+            r.free_round_campaign_id IS NOT NULL AS free_round, ${wagerStandsSql('r')} AS wager_stands
      FROM rounds r JOIN games g ON g.symbol = r.symbol
      WHERE r.operator_id = $1 AND r.player_id = $2
        ${scope === 'title' ? 'AND r.symbol = $3' : 'AND $3::text IS NULL'}
@@ -156,12 +167,16 @@ export async function readHistory(
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const last = page.at(-1);
+  const now = Date.now();
   return {
     scope: query.scope,
     symbol: session.symbol,
     window_days: HISTORY_WINDOW_DAYS,
     rounds: page.map((r) => {
-      const win = BigInt(r.win_minor) + BigInt(r.jackpot_win_minor);
+      // The jackpot win is written with the round, before its debit: told once the wager stands.
+      const jackpot = r.wager_stands ? r.jackpot_win_minor : '0';
+      const win = BigInt(r.win_minor) + BigInt(jackpot);
+      const share = shareReplayUrl(deps.gameBaseUrl, deps.replayKey, r.round_id, now);
       return {
         round_id: r.round_id,
         symbol: r.symbol,
@@ -173,13 +188,15 @@ export async function readHistory(
         stake: minorToDecimalString(BigInt(r.bet_minor), r.currency),
         win_minor: win.toString(),
         win: minorToDecimalString(win, r.currency),
-        jackpot_win_minor: r.jackpot_win_minor,
+        jackpot_win_minor: jackpot,
         free_round: r.free_round,
         free_round_stake_minor: r.free_round_bet_minor,
-        replay_url: roundDetailsUrl(deps.gameBaseUrl, deps.replayKey, r.round_id),
+        replay_url: share.url,
       };
     }),
     next_before: more && last ? encodeCursor(last.cursor_at, last.round_id) : null,
+    // shareReplayUrl's expiry for links made now (whole seconds).
+    replay_expires_at: new Date((Math.floor(now / 1000) + SHARE_LINK_TTL_SECONDS) * 1000).toISOString(),
   };
 }
 

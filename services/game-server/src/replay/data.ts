@@ -1,6 +1,7 @@
 import type { Pool } from '@opi/db';
 import { type CrashFairnessRow, presentFairnessRecord } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
+import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
 /*
  * What a replay page shows of one round: the stored round as it was recorded (rounds row, its
@@ -42,6 +43,16 @@ export interface ReplayRound {
   free_round: { campaign_id: string; bet_minor: string | null } | null;
   created_at: string;
   settled_at: string | null;
+  /**
+   * Whether the round's wager stands (its debit applied, or a free round: issue 34,
+   * @opi/play/settlement/wager-stands). Until it does the page shows nothing of the result.
+   */
+  wager_stands: boolean;
+  /**
+   * The latest revocation of the round's replay links, or of its operator's (issue 34): links
+   * issued before it do not open. Null: none.
+   */
+  revoked_at: Date | null;
   /** rounds.outcome as stored (slots: the engine's grid, line wins, free spins). */
   outcome: unknown;
   stages: ReplayStage[];
@@ -155,10 +166,15 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
     outcome: unknown;
     created_at: Date;
     settled_at: Date | null;
+    wager_stands: boolean;
+    revoked_at: Date | null;
   }>(
     `SELECT r.round_id, r.symbol, g.title, r.provider_id, trim(r.currency) AS currency, r.status, r.stuck,
             r.bet_minor, r.win_minor, r.jackpot_win_minor, r.free_round_campaign_id, r.free_round_bet_minor,
-            r.outcome, r.created_at, r.settled_at
+            r.outcome, r.created_at, r.settled_at, ${wagerStandsSql('r')} AS wager_stands,
+            (SELECT max(v.revoked_at) FROM replay_link_revocations v
+              WHERE (v.scope = 'round' AND v.subject_id = r.round_id)
+                 OR (v.scope = 'operator' AND v.subject_id = r.operator_id)) AS revoked_at
      FROM rounds r JOIN games g ON g.symbol = r.symbol
      WHERE r.round_id = $1`,
     [roundId],
@@ -224,6 +240,8 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
       : null,
     created_at: r.created_at.toISOString(),
     settled_at: r.settled_at?.toISOString() ?? null,
+    wager_stands: r.wager_stands,
+    revoked_at: r.revoked_at,
     outcome: r.outcome,
     stages: stages.rows.map((s) => ({ ...s, created_at: s.created_at.toISOString() })),
     wallet: walletSteps,

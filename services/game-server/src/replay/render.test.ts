@@ -26,6 +26,8 @@ function round(over: Partial<ReplayRound>): ReplayRound {
     free_round: null,
     created_at: '2026-11-26T10:00:00.000Z',
     settled_at: '2026-11-26T10:00:01.000Z',
+    wager_stands: true,
+    revoked_at: null,
     outcome: null,
     stages: [],
     wallet: [{ type: 'debit', status: 'success', amount_minor: '100', wallet_balance: '99.00' }],

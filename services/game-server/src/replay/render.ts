@@ -46,11 +46,14 @@ const STATUS_TEXT: Record<ReplayRound['status'], string | null> = {
   rolled_back: 'This round was rolled back: its stake was refunded and the round voided.',
 };
 
-/** Whether the player saw the round's outcome: not for a refused bet, nor while the debit is open. */
+/**
+ * Whether the round's result may be shown: once its wager stands (issue 34, one rule for every
+ * read: @opi/play/settlement/wager-stands), never for a refused bet. Until then the page shows no
+ * reels, stages, crash point or jackpot, as the game pages never show an outcome before the debit.
+ */
 function played(r: ReplayRound): boolean {
   if (r.status === 'rejected') return false;
-  if (r.free_round) return true;
-  return r.wallet.some((w) => w.type === 'debit' && w.status === 'success');
+  return r.wager_stands;
 }
 
 function head(title: string, assets: ReplayAssets, withScript: boolean): string {
@@ -390,7 +393,7 @@ export function renderReplayPage(r: ReplayRound, assets: ReplayAssets): string {
       `<span class="marker free" data-testid="replay-free-round"${attr('data-campaign', r.free_round.campaign_id)}>Free round (no stake debited)</span>`,
     );
   }
-  if (r.jackpot_win_minor !== '0') {
+  if (shown && r.jackpot_win_minor !== '0') {
     markers.push(
       `<span class="marker jackpot" data-testid="replay-jackpot"${attr('data-win-minor', r.jackpot_win_minor)}>Jackpot ${esc(money(r.jackpot_win_minor, r.currency))}</span>`,
     );
@@ -422,6 +425,7 @@ ${crashData ? `<script type="application/json" id="replay-data" data-testid="rep
 const ERROR_TEXT = {
   not_found: 'This replay link is not valid, or the round does not exist.',
   expired: 'This replay link has expired. Ask the casino for a new one.',
+  revoked: 'This replay link has been withdrawn. Ask the casino for a new one.',
 } as const;
 
 /** A link that opens no round: a message, no data, no script. */

@@ -38,6 +38,9 @@ window.GameHistory = (() => {
   /** Each load's number: an answer for an older load (scope changed, reopened) is dropped. */
   let epoch = 0;
   let refreshTimer = null;
+  // The replay links of a read are share links that expire (replay_expires_at, ten minutes):
+  // while the panel stays open, the list is read again a minute before they do.
+  let expiryTimer = null;
 
   function token() {
     if (given) return given;
@@ -209,6 +212,20 @@ window.GameHistory = (() => {
         : 'No rounds in the last 90 days.';
     el.panel.dataset.loaded = String(Date.now());
     el.panel.dataset.count = String(shown);
+    if (!append) scheduleExpiry(json.replay_expires_at);
+  }
+
+  /** Reads the first page again shortly before this read's replay links expire (panel open). */
+  function scheduleExpiry(expiresAt) {
+    clearTimeout(expiryTimer);
+    const at = Date.parse(expiresAt);
+    if (!Number.isFinite(at)) return;
+    expiryTimer = setTimeout(
+      () => {
+        if (!el.panel.hidden) void load(false);
+      },
+      Math.max(5_000, at - Date.now() - 60_000),
+    );
   }
 
   function open() {
@@ -223,6 +240,7 @@ window.GameHistory = (() => {
     el.panel.hidden = true;
     epoch++;
     clearTimeout(refreshTimer);
+    clearTimeout(expiryTimer);
     el.open.setAttribute('aria-expanded', 'false');
     el.open.focus();
   }
