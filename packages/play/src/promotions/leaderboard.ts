@@ -1,4 +1,4 @@
-import type { Pool, SecretBox } from '@opi/db';
+import { type Pool, prepared, type SecretBox } from '@opi/db';
 
 /** One place on a tournament's leaderboard in one currency. */
 export interface BoardRow {
@@ -66,9 +66,69 @@ export async function leaderboard(
 }
 
 /**
- * One player's live place: their score and how many players are ahead of them in the leaderboard's
- * order (an index range on tournament_scores_board, not a ranking of everyone). Null before
- * their first counted round.
+ * At most this many players ahead are counted live (two index ranges) when a board has no
+ * published snapshot yet (its first seconds, or after PostgreSQL restarted from a crash: the
+ * snapshot tables are unlogged). A player with more ahead is placed at LIVE_COUNT_CAP + 1 until the
+ * snapshot is published (within RANK_SNAPSHOT_TICK_MS plus a rebuild).
+ */
+export const LIVE_COUNT_CAP = 10_000;
+
+/** The last row of a snapshot slot strictly ahead of the player's live place: two index seeks. */
+const lastAhead = (slot: 0 | 1) => `
+         (SELECT r.rank FROM tournament_rank_snapshot_${slot} r
+           WHERE (SELECT slot FROM snap) = ${slot} AND r.tournament_id = $1 AND r.currency = $2 AND r.score = me.score
+             AND (r.score_reached_at, r.external_player_id COLLATE "C", r.operator_id COLLATE "C")
+                 < (me.score_reached_at, me.external_player_id COLLATE "C", me.operator_id COLLATE "C")
+           ORDER BY r.score_reached_at DESC, r.external_player_id COLLATE "C" DESC, r.operator_id COLLATE "C" DESC
+           LIMIT 1),
+         (SELECT r.rank FROM tournament_rank_snapshot_${slot} r
+           WHERE (SELECT slot FROM snap) = ${slot} AND r.tournament_id = $1 AND r.currency = $2 AND r.score > me.score
+           ORDER BY r.score, r.score_reached_at DESC, r.external_player_id COLLATE "C" DESC, r.operator_id COLLATE "C" DESC
+           LIMIT 1)`;
+
+/**
+ * The player's place: their live score, and the players ahead of that score as the published
+ * snapshot has them (rank-snapshots.ts). The rows strictly ahead in the leaderboard's order are a
+ * prefix of the snapshot's ranks, so their number is the rank of the last of them: the last row
+ * with the same score and an earlier (time, player, operator), else the last row with a higher
+ * score. Each is one backward seek on the snapshot's board index (an OR of the two would be no
+ * index range). The player's own snapshot row is never ahead (a score only rises). Without a
+ * snapshot of the board: a live count over the board index's two ranges, each stopped at
+ * LIVE_COUNT_CAP. The cap is in the text, not a parameter: with `LIMIT $n` the generic plan's cost
+ * is a guess, the custom plans win, and every read is planned again (about half a millisecond of
+ * the database's CPU on a board of a million, five times the read itself).
+ */
+export const PLAYER_STANDING_SQL = `
+WITH me AS MATERIALIZED (
+  SELECT m.score, m.score_reached_at, m.external_player_id, m.operator_id
+    FROM tournament_scores m
+   WHERE m.tournament_id = $1 AND m.currency = $2 AND m.operator_id = $3 AND m.external_player_id = $4
+), snap AS MATERIALIZED (
+  SELECT slot, built_at FROM tournament_rank_snapshots WHERE tournament_id = $1 AND currency = $2
+)
+SELECT me.score::text AS score,
+       (SELECT built_at FROM snap) AS built_at,
+       CASE WHEN (SELECT slot FROM snap) IS NOT NULL THEN
+         coalesce(${lastAhead(0)},${lastAhead(1)},
+           0)
+       END AS ahead,
+       CASE WHEN (SELECT slot FROM snap) IS NULL THEN
+         (SELECT count(*) FROM (SELECT 1 FROM tournament_scores o
+                                 WHERE o.tournament_id = $1 AND o.currency = $2 AND o.score > me.score
+                                 LIMIT ${LIVE_COUNT_CAP}) higher)
+         + (SELECT count(*) FROM (SELECT 1 FROM tournament_scores o
+                                   WHERE o.tournament_id = $1 AND o.currency = $2 AND o.score = me.score
+                                     AND (o.score_reached_at, o.external_player_id COLLATE "C", o.operator_id COLLATE "C")
+                                         < (me.score_reached_at, me.external_player_id COLLATE "C", me.operator_id COLLATE "C")
+                                   LIMIT ${LIVE_COUNT_CAP}) tied)
+       END::int AS ahead_live
+  FROM me`;
+
+/**
+ * One player's place on a live board, or null before their first counted round. Their own score is
+ * live (a rise shows at once, a new entrant is placed at once); the others ahead are counted as the
+ * last published snapshot has them (at most RANK_SNAPSHOT_MIN_INTERVAL_MS plus a tick and a rebuild
+ * old). The top of the board comes from `leaderboard` (live), which the caller prefers.
  */
 export async function playerStanding(
   pool: Pool,
@@ -76,17 +136,16 @@ export async function playerStanding(
   currency: string,
   operatorId: string,
   playerId: string,
-): Promise<{ rank: number; score: string } | null> {
-  const { rows } = await pool.query<{ rank: number; score: string }>(
-    `SELECT (SELECT count(*) FROM tournament_scores o
-              WHERE o.tournament_id = m.tournament_id AND o.currency = m.currency
-                AND (o.score > m.score
-                     OR (o.score = m.score AND (o.score_reached_at, o.external_player_id COLLATE "C", o.operator_id COLLATE "C")
-                                               < (m.score_reached_at, m.external_player_id COLLATE "C", m.operator_id COLLATE "C"))))::int + 1 AS rank,
-            m.score::text AS score
-       FROM tournament_scores m
-      WHERE m.tournament_id = $1 AND m.currency = $2 AND m.operator_id = $3 AND m.external_player_id = $4`,
-    [id, currency, operatorId, playerId],
-  );
-  return rows[0] ?? null;
+): Promise<{ rank: number; score: string; snapshot_at: Date | null } | null> {
+  const { rows } = await pool.query<{
+    score: string;
+    built_at: Date | null;
+    ahead: number | null;
+    ahead_live: number | null;
+    // Named: each connection plans it once (planning costs more than the two seeks).
+  }>(prepared(PLAYER_STANDING_SQL, [id, currency, operatorId, playerId]));
+  const row = rows[0];
+  if (!row) return null;
+  const ahead = row.ahead ?? Math.min(row.ahead_live ?? 0, LIVE_COUNT_CAP);
+  return { rank: ahead + 1, score: row.score, snapshot_at: row.built_at };
 }

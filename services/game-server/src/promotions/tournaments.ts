@@ -1,5 +1,6 @@
 import { leaderboard, leaderboardDisplayId, playerStanding } from '@opi/play/promotions/leaderboard';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { HttpError } from '@opi/service-kit/http/errors';
 import type { GameDeps } from '../deps.js';
 
 /** What the game page shows of one tournament the session plays in. */
@@ -32,11 +33,74 @@ async function topTen(deps: GameDeps, id: string, currency: string, frozen: bool
 }
 
 /**
+ * Reads of `GET /api/runtime/tournaments` one session may make in each game-server process: at
+ * most TOURNAMENT_READS_PER_WINDOW in any TOURNAMENT_READS_WINDOW_MS, then 429 with Retry-After
+ * until the oldest leaves the window (issue 34 point 8). The page reads at its start, every 3 s and
+ * 300 ms after each spin (game.js): a player spinning as fast as the page lets them stays well
+ * under it, and a refused read leaves the panel as it was until the next poll. Counted in the
+ * process, not in PostgreSQL (a counter written per read would cost the database more than the
+ * read it guards): behind a load balancer that spreads one session's requests over N processes the
+ * session gets at most N times the limit.
+ */
+export const TOURNAMENT_READS_PER_WINDOW = 20;
+export const TOURNAMENT_READS_WINDOW_MS = 10_000;
+/** Sessions remembered per process; past it the idle ones are forgotten first. */
+const READ_LIMIT_SESSIONS = 50_000;
+
+/** A sliding window of read times per key (in-process). */
+export class ReadLimiter {
+  private readonly reads = new Map<string, number[]>();
+
+  constructor(
+    readonly limit = TOURNAMENT_READS_PER_WINDOW,
+    readonly windowMs = TOURNAMENT_READS_WINDOW_MS,
+    private readonly now: () => number = Date.now,
+    private readonly maxKeys = READ_LIMIT_SESSIONS,
+  ) {}
+
+  /** 0 when the read may go ahead (and is counted), else the ms until one may. */
+  take(key: string): number {
+    const now = this.now();
+    let times = this.reads.get(key);
+    if (times) {
+      while (times.length > 0 && times[0]! <= now - this.windowMs) times.shift();
+      if (times.length >= this.limit) return times[0]! + this.windowMs - now;
+    } else {
+      if (this.reads.size >= this.maxKeys) this.sweep(now);
+      times = [];
+      this.reads.set(key, times);
+    }
+    times.push(now);
+    return 0;
+  }
+
+  /** Forgets keys with no read in the window; then, if still full, the oldest-created ones. */
+  private sweep(now: number): void {
+    for (const [k, times] of this.reads) if ((times.at(-1) ?? 0) <= now - this.windowMs) this.reads.delete(k);
+    for (const k of this.reads.keys()) {
+      if (this.reads.size < this.maxKeys) break;
+      this.reads.delete(k);
+    }
+  }
+}
+
+export const tournamentReads = new ReadLimiter();
+
+/**
  * GET /api/runtime/tournaments: the tournaments this session's spins count toward (the title, the
  * operator opted in, the currency), running or starting soon, and those that ended in the last
- * day with their final standings; at most three, the soonest to end first.
+ * day with their final standings; at most three, the soonest to end first. Limited per session
+ * (TOURNAMENT_READS_PER_WINDOW).
  */
 export async function sessionTournaments(deps: GameDeps, session: RuntimeSession): Promise<PageTournament[]> {
+  const waitMs = tournamentReads.take(session.session_id);
+  if (waitMs > 0)
+    throw new HttpError(
+      429,
+      `Too many tournament reads for this session: at most ${tournamentReads.limit} in ${tournamentReads.windowMs / 1000} s; retry after Retry-After seconds`,
+      { error: 'tournament_reads_limited', retry_after_ms: Math.ceil(waitMs) },
+      { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+    );
   if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return [];
   const { rows } = await deps.pool.query<{
     tournament_id: string;
@@ -64,9 +128,11 @@ export async function sessionTournaments(deps: GameDeps, session: RuntimeSession
       const own = (r: { operator_id: string; external_player_id: string }) =>
         r.operator_id === session.operator_id && r.external_player_id === session.external_player_id;
       const mine = top.find(own);
-      const me = mine
-        ? { rank: mine.rank, score: mine.score }
-        : frozen
+      // Outside the (live) top ten: the player's live score placed against the published rank
+      // snapshot (leaderboard.ts). A snapshot older than the top ten may count fewer ahead than
+      // the top ten shows: such a player is placed just below it.
+      const standing =
+        mine || frozen
           ? null
           : await playerStanding(
               deps.pool,
@@ -75,6 +141,11 @@ export async function sessionTournaments(deps: GameDeps, session: RuntimeSession
               session.operator_id,
               session.external_player_id,
             );
+      const me = mine
+        ? { rank: mine.rank, score: mine.score }
+        : standing
+          ? { rank: Math.max(standing.rank, top.length + 1), score: standing.score }
+          : null;
       return {
         tournament_id: t.tournament_id,
         name: t.name,
