@@ -94,8 +94,8 @@ const withTimerFirst = (patchedOnly: boolean) => (source: string) => {
   const at = source.indexOf(head);
   const body = source.indexOf('{', source.indexOf(')', at)) + 1;
   assert.ok(at >= 0 && body > 0, 'settleRound found');
-  const timer = patchedOnly ? "if (patched('guard-demo')) await sleep(1);" : 'await sleep(1);';
-  return `import { patched, sleep } from '@temporalio/workflow';\n${source.slice(0, body)}\n  ${timer}\n${source.slice(body)}`;
+  const timer = patchedOnly ? "if (guardPatched('guard-demo')) await guardSleep(1);" : 'await guardSleep(1);';
+  return `import { patched as guardPatched, sleep as guardSleep } from '@temporalio/workflow';\n${source.slice(0, body)}\n  ${timer}\n${source.slice(body)}`;
 };
 
 test('the guard works: an unpatched change of command order fails replay; the same change behind patched() replays', {

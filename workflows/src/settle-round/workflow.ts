@@ -1,9 +1,13 @@
 import {
   condition,
+  ParentClosePolicy,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   setWorkflowOptions,
+  startChild,
+  WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { PromotionActivities } from '../promotions/activities.js';
 import type {
@@ -149,11 +153,32 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
     }
     if (intent.prizeDrop) {
       phase = 'prize_drop';
-      const options = { startToCloseTimeout: '60 seconds', retry } as const;
-      const promo = tuning.local
-        ? proxyLocalActivities<PromotionActivities>(options)
-        : proxyActivities<PromotionActivities>(options);
-      await promo.payPromoStep({ payoutId: intent.prizeDrop.payoutId });
+      // Issue 35: the award is paid by its own payPromo workflow (id = the payout id), as every
+      // promotional payout is, so the round's workflow ends with the round's own money, and a
+      // wallet that refuses the prize keeps only the payout waiting. Rounds that started before
+      // the change pay it inline, as they recorded (histories/settleRound/prize-drop-award).
+      if (patched('prize-drop-own-workflow')) {
+        const payoutId = intent.prizeDrop.payoutId;
+        try {
+          await startChild('payPromo', {
+            workflowId: payoutId,
+            args: [
+              { payoutId, tuning: { initialRetryMs: tuning.initialRetryMs, maxRetryMs: tuning.maxRetryMs } },
+            ],
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+          });
+        } catch (err) {
+          // Started already (a resumed round, or by hand): that workflow pays it, once.
+          if ((err as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+        }
+      } else {
+        const options = { startToCloseTimeout: '60 seconds', retry } as const;
+        const promo = tuning.local
+          ? proxyLocalActivities<PromotionActivities>(options)
+          : proxyActivities<PromotionActivities>(options);
+        await promo.payPromoStep({ payoutId: intent.prizeDrop.payoutId });
+      }
     }
   }
 
