@@ -1,6 +1,7 @@
 import type { Pool } from '@opi/db';
 import { refusalFacts } from '@opi/play/sessions/bets-blocked';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type { RoundIntent } from '@opi/workflows';
 
@@ -35,6 +36,7 @@ interface Row {
   intent: RoundIntent;
   debit_status: string | null;
   debit_error: string | null;
+  stands: boolean;
   balance: string | null;
 }
 
@@ -51,7 +53,7 @@ export async function roundStatus(
   if (!ROUND_ID.test(roundId)) throw new HttpError(404, 'Round not found');
   const { rows } = await pool.query<Row>(
     `SELECT r.round_id, r.status, r.bet_minor::text, r.win_minor::text, r.outcome, r.intent,
-            d.status AS debit_status, d.error_code AS debit_error,
+            d.status AS debit_status, d.error_code AS debit_error, ${wagerStandsSql('r')} AS stands,
             (SELECT t.wallet_balance FROM wallet_transactions t
               WHERE t.round_id = r.round_id AND t.status = 'success' AND t.wallet_balance IS NOT NULL
                 AND t.transaction_type <> 'balance'
@@ -72,8 +74,8 @@ export async function roundStatus(
         : row.status === 'cancelled' || row.status === 'rolled_back'
           ? 'cancelled'
           : 'pending';
-  // Nothing of the outcome before the wager stands (a completed round's debit did).
-  const told = status === 'completed' || (status === 'pending' && row.debit_status === 'success');
+  // Nothing of the outcome before the wager stands (issue 34's one rule, wager-stands.ts).
+  const told = row.stands && status !== 'rejected';
   const intent = row.intent;
   const error = status === 'rejected' ? (row.debit_error ?? 'rejected') : null;
   const refusal = error
