@@ -846,6 +846,18 @@ try {
         (e: unknown) => String(e),
       );
       say(`Prometheus alerts now: ${alerts}`);
+      // The compose file's Prometheus: every target it scrapes, and whether it answered.
+      const targets = await fetch(`${PROMETHEUS_URL}/api/v1/targets`)
+        .then(
+          (r) =>
+            r.json() as Promise<{ data: { activeTargets: Array<{ scrapeUrl: string; health: string }> } }>,
+        )
+        .then((b) => b.data.activeTargets)
+        .catch(() => []);
+      const down = targets.filter((t) => t.health !== 'up');
+      say(
+        `Prometheus targets: ${targets.length - down.length} of ${targets.length} up${down.length ? `; not up: ${down.map((t) => `${t.scrapeUrl} (${t.health})`).join(', ')}` : ''}`,
+      );
       // The faults run whatever the suite found; the run fails at the end if it failed.
       if (!args.includes('--no-faults'))
         await timed(
