@@ -323,7 +323,14 @@ for (const game of settings.play) {
         const item = page.locator(`[data-testid="history-item"][data-round-id="${played.roundId}"]`);
         await expect(item).toBeVisible({ timeout: stepMs });
         const href = (await item.locator('[data-testid="history-replay"]').getAttribute('href')) ?? '';
-        if (!href.includes(`/replay/${encodeURIComponent(played.roundId)}?sig=`))
+        // A time-limited share link of the round's replay page (issue 34: key id, issue time, expiry, signature).
+        const link = href ? new URL(href, page.url()) : undefined;
+        if (
+          !link ||
+          link.pathname !== `/replay/${encodeURIComponent(played.roundId)}` ||
+          !link.searchParams.get('sig') ||
+          !link.searchParams.get('exp')
+        )
           throw new Error(`the round's history entry links to ${href || 'nothing'}, not its replay page`);
         const text = ((await item.textContent()) ?? '').replace(/\s+/g, ' ').trim();
         await press(page, 'history-close', hasTouch);
