@@ -5,6 +5,7 @@ export * from './balance-refresh.js';
 export * from './catalog.js';
 export * from './constants.js';
 export * from './errors.js';
+export * from './exchange-rates.js';
 export * from './free-rounds.js';
 export * from './jackpots.js';
 export * from './launch.js';

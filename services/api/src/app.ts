@@ -27,6 +27,7 @@ import { adminJackpotRoutes, jackpotRoutes } from './jackpots/routes.js';
 import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { adminPrizeDropRoutes, prizeDropRoutes } from './prize-drops/routes.js';
+import { exchangeRateRoutes } from './reports/exchange-rates.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 import { adminTournamentRoutes, tournamentRoutes } from './tournaments/routes.js';
@@ -106,6 +107,7 @@ export function createApp(deps: ApiDeps): Koa {
     adminJackpotRoutes(deps, adminGuard),
     adminTournamentRoutes(deps, adminGuard),
     adminPrizeDropRoutes(deps, adminGuard),
+    exchangeRateRoutes(deps, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

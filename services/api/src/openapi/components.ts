@@ -77,6 +77,10 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   ReplayUrlResponse: c.ReplayUrlResponse,
   ReplayLinkRevocation: c.ReplayLinkRevocation,
   ReplayLinkRevocationResponse: c.ReplayLinkRevocationResponse,
+  ExchangeRate: c.ExchangeRate,
+  LoadExchangeRatesResponse: c.LoadExchangeRatesResponse,
+  ExchangeRatesResponse: c.ExchangeRatesResponse,
+  ExchangeRateLookupResponse: c.ExchangeRateLookupResponse,
   OperatorSession: c.OperatorSession,
   OperatorSessionResponse: c.OperatorSessionResponse,
   ReconciliationCurrency: c.ReconciliationCurrency,
@@ -175,4 +179,6 @@ export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   StaffRoleRequest: c.StaffRoleRequest,
   ReplayUrlRequest: c.ReplayUrlRequest,
   ReplayLinkRevokeRequest: c.ReplayLinkRevokeRequest,
+  ExchangeRateInput: c.ExchangeRateInput,
+  LoadExchangeRatesRequest: c.LoadExchangeRatesRequest,
 };

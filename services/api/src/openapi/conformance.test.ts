@@ -996,6 +996,41 @@ describe('real answers agree with the document', () => {
     assert.match(csv.text, /,promo_balanced\r\n/);
   });
 
+  test('exchange rates (issue 38)', async () => {
+    const rates = [
+      { base_currency: 'EUR', quote_currency: 'USD', rate_date: '2026-01-30', rate: '1.0823', source: 'ECB' },
+      { base_currency: 'EUR', quote_currency: 'GBP', rate_date: '2026-01-30', rate: '0.8345', source: 'ECB' },
+    ];
+    await hit('POST', '/api/admin/v1/exchange-rates', { key: ADMIN_KEY, body: { rates }, expect: 201 });
+    await hit('POST', '/api/admin/v1/exchange-rates', { key: ADMIN_KEY, body: { rates }, expect: 200 });
+    await hit('POST', '/api/admin/v1/exchange-rates', {
+      key: ADMIN_KEY,
+      body: { rates: [{ ...rates[0], rate: '1.09' }] },
+      expect: 409,
+    });
+    await hit('POST', '/api/admin/v1/exchange-rates', { key: ADMIN_KEY, body: { rates: [] }, expect: 422 });
+    await hit('POST', '/api/admin/v1/exchange-rates', { key: keyA, body: { rates }, expect: 403 });
+    const page = await hit('GET', '/api/admin/v1/exchange-rates?limit=1', { key: ADMIN_KEY, expect: 200 });
+    assert.equal(typeof page.json.data.next_cursor, 'string');
+    await hit('GET', '/api/admin/v1/exchange-rates?cursor=x', { key: ADMIN_KEY, expect: 422 });
+    await hit(
+      'GET',
+      '/api/admin/v1/exchange-rates/lookup?base_currency=USD&quote_currency=EUR&date=2026-02-02',
+      {
+        key: ADMIN_KEY,
+        expect: 200,
+      },
+    );
+    await hit(
+      'GET',
+      '/api/admin/v1/exchange-rates/lookup?base_currency=USD&quote_currency=JPY&date=2026-02-02',
+      {
+        key: ADMIN_KEY,
+        expect: 404,
+      },
+    );
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

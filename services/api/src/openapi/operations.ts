@@ -1210,6 +1210,68 @@ export const OPERATIONS: Operation[] = [
     },
   },
 
+  // ── provider admin API: exchange rates (issue 38; issue 39's stake ladders read them) ─────
+  {
+    method: 'post',
+    path: '/api/admin/v1/exchange-rates',
+    operationId: 'adminLoadExchangeRates',
+    tag: 'admin',
+    summary: 'Load exchange rates (up to 300, all or none)',
+    description:
+      'Each rate is one published fact: on `rate_date`, one unit of `base_currency` was worth `rate` units of `quote_currency` (major units, as published: EUR/USD `1.0823`), according to `source`. The rate is an exact decimal string, never a float. A loaded rate never changes: invoices copy it (value, date and source) into their lines. Loading the same rate again is a no-op (200, `unchanged`); the same pair, date and source with another value is 409 and nothing of the request is loaded (a correction is loaded under another source). 201 when at least one rate is new.',
+    auth: 'admin',
+    body: { schema: c.LoadExchangeRatesRequest, required: true },
+    ok: {
+      201: {
+        description: 'Loaded (some rates new)',
+        body: { kind: 'json', schema: c.LoadExchangeRatesResponse },
+      },
+      200: {
+        description: 'Every rate was already loaded with the same value',
+        body: { kind: 'json', schema: c.LoadExchangeRatesResponse },
+      },
+    },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      409: 'A rate already loaded with another value (nothing loaded)',
+      ...JSON_BODY,
+      422: 'A malformed field or an unknown one, a rate dated after tomorrow (UTC), base equal to quote, or one pair, date and source twice with two values',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/exchange-rates',
+    operationId: 'adminListExchangeRates',
+    tag: 'admin',
+    summary: 'The loaded exchange rates, newest date first',
+    auth: 'admin',
+    query: c.ExchangeRatesQuery,
+    ok: { 200: { description: 'A page of rates', body: { kind: 'json', schema: c.ExchangeRatesResponse } } },
+    errors: { ...ADMIN, 422: 'A malformed or unknown parameter, or a cursor this API did not return' },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/exchange-rates/lookup',
+    operationId: 'adminLookupExchangeRate',
+    tag: 'admin',
+    summary: 'The rate of a pair in force on a day',
+    description:
+      'The latest rate of the pair dated on or before `date`, loaded either way round (`direction` `direct` or `inverse`; on one date the direct one, then the source first in byte order). An invoice converts at the rate this returns for its period’s last day and freezes it.',
+    auth: 'admin',
+    query: c.ExchangeRateLookupQuery,
+    ok: {
+      200: { description: 'The rate in force', body: { kind: 'json', schema: c.ExchangeRateLookupResponse } },
+    },
+    errors: {
+      ...ADMIN,
+      404: 'No rate of the pair dated on or before the day',
+      422: 'A malformed or unknown parameter',
+    },
+    idempotent: true,
+  },
+
   // ── provider admin API: staff accounts of the staff portal ────────────────────────────────
   {
     method: 'get',
