@@ -446,7 +446,9 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
   facts.push(
     `wallet received ${wire.length} callbacks (${Object.entries(byOp)
       .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}) for ${hashes.size} money transaction ids: ${wire.filter((w) => w.transaction_type !== 'balance').length - hashes.size} resends`,
+      .join(
+        ', ',
+      )}) for ${hashes.size} money transaction ids: ${wire.filter((w) => w.transaction_type !== 'balance').length - hashes.size} resends`,
   );
   check(
     'no replacement debit: one debit id per round, derived from the round; every resend byte-identical',

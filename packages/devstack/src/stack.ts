@@ -462,6 +462,7 @@ try {
       SERVICE_SECRET: _s,
       PROVIDER_ADMIN_KEY: _k,
       DATABASE_URL: _d,
+      REPLAY_LINK_SECRET: _r,
       TLS_CERT_FILE: _c,
       TLS_KEY_FILE: _t,
       ...portalEnv

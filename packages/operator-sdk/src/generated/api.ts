@@ -1265,6 +1265,56 @@ export type components = {
       success: true;
       data: components['schemas']['ReplayLinkRevocation'];
     };
+    /** @description A loaded rate. */
+    ExchangeRate: {
+      base_currency: components['schemas']['CurrencyCode'];
+      quote_currency: components['schemas']['CurrencyCode'];
+      rate_date: string;
+      rate: string;
+      source: string;
+      /** @description When it was loaded. */
+      loaded_at: string;
+      /** @description The admin key (its id) that loaded it; null when loaded otherwise (a migration, a script). */
+      loaded_by: string | null;
+    };
+    /** @description The answer of a load: every rate of the request as stored. */
+    LoadExchangeRatesResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        /** @description Rates new to the table. */
+        inserted: number;
+        /** @description Rates already loaded with the same value (a repeat of a load is harmless). */
+        unchanged: number;
+        items: components['schemas']['ExchangeRate'][];
+      };
+    };
+    ExchangeRatesResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['ExchangeRate'][];
+        limit: number;
+        /** @description Pass as `cursor` for the next page; null on the last page. */
+        next_cursor: string | null;
+      };
+    };
+    /** @description The rate in force: the latest rate of the pair dated on or before the day, loaded either way round. `direction` `direct` is a rate loaded for (base, quote); `inverse` is one loaded for (quote, base), dated later than any direct one (on one date the direct one wins): its fields are as loaded, of the inverse pair, and a conversion divides by its `rate`. */
+    ExchangeRateLookupResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        base_currency: components['schemas']['CurrencyCode'];
+        quote_currency: components['schemas']['CurrencyCode'];
+        rate_date: string;
+        rate: string;
+        source: string;
+        loaded_at: string;
+        loaded_by: string | null;
+        /** @enum {string} */
+        direction: 'direct' | 'inverse';
+      };
+    };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
     OperatorSession: {
       session_id: string;
@@ -2384,6 +2434,23 @@ export type components = {
     ReplayLinkRevokeRequest: {
       /** @description Why the links are revoked (kept with the revocation). */
       reason?: string;
+    };
+    /** @description One rate to load. */
+    ExchangeRateInput: {
+      /** @description The currency one unit of which the rate prices. */
+      base_currency: string;
+      /** @description The currency the rate is in. */
+      quote_currency: string;
+      /** @description The day the rate was published for (at most tomorrow, UTC: a rate is published, not forecast). */
+      rate_date: string;
+      /** @description Units of `quote_currency` per unit of `base_currency`. */
+      rate: string;
+      /** @description Who published it. */
+      source: string;
+    };
+    /** @description `POST /api/admin/v1/exchange-rates`: rates to load, all or none. */
+    LoadExchangeRatesRequest: {
+      rates: components['schemas']['ExchangeRateInput'][];
     };
   };
   responses: never;
