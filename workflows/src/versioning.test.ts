@@ -6,7 +6,7 @@ import { signalTournamentCancel, startTournamentWorkflow } from './promotions/st
 import type { RoundOutcome } from './settle-round/intent.js';
 import { startSettlement } from './settle-round/start.js';
 import { eventually, type SettlementEnv, startSettlementEnv } from './test-support/settlement-env.js';
-import { describeWorkerDeployment, setCurrentWorkerVersion } from './versioning.js';
+import { adoptOrphanedWorkflows, describeWorkerDeployment, setCurrentWorkerVersion } from './versioning.js';
 
 // Worker Deployment Versioning on the Temporal dev server (the same server code as the cluster's):
 // two versions of the settlement workers on one task queue. A round started on v1 stays on v1
@@ -122,4 +122,49 @@ test('rounds stay pinned to the version they started on; tournaments auto-upgrad
   );
   await signalTournamentCancel(env.client, tid);
   assert.deepEqual(await tournament.result(), { status: 'cancelled', payouts: 0 });
+});
+
+test('a stop-the-world deploy: an open round pinned to a version whose workers are gone is moved to the new version and finishes there', {
+  timeout: 120_000,
+}, async () => {
+  const name = `opi-adopt-${randomUUID().slice(0, 8)}`;
+  const stopOld = await env.startWorker({ deployment: { name, buildId: 'old' } });
+  await setCurrentWorkerVersion(connection, 'default', { deploymentName: name, buildId: 'old' });
+  const p = await env.newPlayer({ family: 'prov_c' });
+  const round = await startSettlement(
+    env.client,
+    env.taskQueue,
+    await env.newRound(p, {
+      stakeMinor: 100,
+      winMinor: null,
+      multiStep: { abandonAfterSeconds: 120, rule: 'loss' },
+    }),
+    { initialRetryMs: 50, maxRetryMs: 400 },
+  );
+  await eventually(
+    async () => (await round.query<{ phase: string }>('state')).phase === 'open',
+    20_000,
+    'round open',
+  );
+  assert.equal((await versioningOf(round)).buildId, 'old');
+  // Every process stops; the new release starts and becomes current.
+  await stopOld();
+  stops.push(await env.startWorker({ deployment: { name, buildId: 'new' } }));
+  await setCurrentWorkerVersion(connection, 'default', { deploymentName: name, buildId: 'new' });
+  const moved = await adoptOrphanedWorkflows(connection, 'default', { deploymentName: name, buildId: 'new' });
+  assert.ok(moved.includes(round.workflowId), `moved: ${moved}`);
+  // Its next task (a stage, then the finish) runs on the new version's worker.
+  await round.signal('stage', { cashoutMinor: '120' });
+  const outcome = await round.executeUpdate<RoundOutcome, [{ winMinor: string }]>('finish', {
+    args: [{ winMinor: '120' }],
+  });
+  assert.equal(outcome.status, 'completed');
+  const history = (await round.fetchHistory()).events ?? [];
+  const identities = history.map((e) => e.workflowTaskCompletedEventAttributes?.identity).filter(Boolean);
+  assert.equal(identities.at(-1), 'worker-new');
+  // Nothing is left to move.
+  assert.deepEqual(
+    await adoptOrphanedWorkflows(connection, 'default', { deploymentName: name, buildId: 'new' }),
+    [],
+  );
 });

@@ -66,3 +66,59 @@ export async function describeWorkerDeployment(
     })),
   };
 }
+
+/**
+ * A stop-the-world deploy (the cluster stack's restart: every process stopped, then every
+ * process started on the new release) leaves no worker of the old versions, so a round or payout
+ * pinned to one would wait forever. This moves every open workflow of the deployment that is on
+ * another version than `version` onto it (a pinned versioning override). It is replay-safe only
+ * because every workflow change ships behind `patched()` with a recorded history (the corpus
+ * guard, docs/settlement.md): the new code replays the old code's history. A rolling deploy never
+ * calls it: the old version's workers stay until it is drained. Answers the workflow ids moved.
+ */
+export async function adoptOrphanedWorkflows(
+  connection: Connection,
+  namespace: string,
+  version: WorkerVersion,
+  options: { identity?: string } = {},
+): Promise<string[]> {
+  const query =
+    `TemporalWorkerDeployment = '${version.deploymentName}' AND ExecutionStatus = 'Running'` +
+    ` AND TemporalWorkerDeploymentVersion != '${version.deploymentName}:${version.buildId}'`;
+  const moved: string[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await connection.workflowService.listWorkflowExecutions({
+      namespace,
+      query,
+      pageSize: 500,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    for (const e of page.executions ?? []) {
+      const workflowId = e.execution?.workflowId;
+      if (!workflowId) continue;
+      try {
+        await connection.workflowService.updateWorkflowExecutionOptions({
+          namespace,
+          workflowExecution: { workflowId, runId: e.execution?.runId ?? '' },
+          workflowExecutionOptions: {
+            versioningOverride: {
+              pinned: {
+                behavior: 1, // PINNED_OVERRIDE_BEHAVIOR_PINNED
+                version: { deploymentName: version.deploymentName, buildId: version.buildId },
+              },
+            },
+          },
+          updateMask: { paths: ['versioning_override'] },
+          identity: options.identity ?? 'opi-deploy',
+        });
+        moved.push(workflowId);
+      } catch (err) {
+        // Closed meanwhile: nothing to move.
+        if (!/not found|completed|already/i.test(String(err))) throw err;
+      }
+    }
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return moved;
+}

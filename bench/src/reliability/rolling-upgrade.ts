@@ -16,7 +16,7 @@
  * with its leaderboard frozen as it stood, every process on N. The report compares the error rate
  * and p99 of spins and launches before, during and after.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { prepareRelease, previousRelease, REPO_ROOT, sleep } from '@opi/devstack';
@@ -299,6 +299,19 @@ export async function runUpgradeDrill(
         ) && during.every((k) => k.errorRate < 0.01),
       detail: phaseLine('upgrade', during),
     });
+    // The go-live suite passes on N: the CI subset on a cluster stack of N's checkout (its own
+    // data and ports), once the drill's stack is stopped. DRILL_GOLIVE=off leaves it out.
+    if (mode === 'rolling-upgrade' && process.env.DRILL_GOLIVE !== 'off') {
+      await stack.stop().catch(() => {});
+      log('go-live suite on N: npm run golive -- --cluster --ci');
+      const golive = await runGolive();
+      facts.push(`go-live on N: ${golive.summary} (${golive.seconds.toFixed(0)} s)`);
+      checks.push({
+        name: '`npm run golive -- --cluster --ci` passes on N',
+        ok: golive.ok,
+        detail: golive.summary,
+      });
+    }
     report.scenarios.push({
       name: mode,
       title:
@@ -330,4 +343,30 @@ export async function runUpgradeDrill(
     await closeHttp().catch(() => {});
     report.seconds = (Date.now() - t0) / 1000;
   }
+}
+
+/** `npm run golive -- --cluster --ci` in N's checkout: whether it passed and its summary line. */
+async function runGolive(): Promise<{ ok: boolean; summary: string; seconds: number }> {
+  const t0 = Date.now();
+  let out = '';
+  const child = spawn(process.execPath, ['scripts/golive.mjs', '--cluster', '--ci'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATA_DIR: undefined },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => {
+    out = (out + d).slice(-20_000);
+  });
+  child.stderr.on('data', (d) => {
+    out = (out + d).slice(-20_000);
+  });
+  const timer = setTimeout(() => child.kill('SIGINT'), 20 * 60_000);
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  clearTimeout(timer);
+  const lines = out.split('\n').filter((l) => /\d+ passed|\d+ failed|PASS|FAIL/.test(l));
+  return {
+    ok: code === 0,
+    summary: `exit ${code}; ${lines.slice(-2).join(' / ').trim() || out.trim().split('\n').at(-1)}`,
+    seconds: (Date.now() - t0) / 1000,
+  };
 }

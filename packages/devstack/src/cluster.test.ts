@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { freePortRange } from './prometheus.js';
 import { freeLowPort, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
@@ -238,6 +239,34 @@ test('rounds settle exactly once through the cluster, with HTTPS wallet callback
   await settledOnce(rounds);
   const { rows } = await db.query(`SELECT wallet_base_url FROM operators WHERE operator_id = 'op_demo'`);
   assert.match(rows[0].wallet_base_url, /^https:\/\/127\.0\.0\.1:/);
+  // Worker Deployment Versioning (issue 35): the workers poll as the release (the commit), which
+  // the stack made current; every round is pinned to it.
+  const release = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+  assert.match(output(), new RegExp(`Workers +version opi-settlement/${release} `));
+  assert.match(output(), new RegExp(`worker version opi-settlement/${release} is current`));
+  const connection = await Connection.connect({ address: `127.0.0.1:${ports.TEMPORAL_PORT}` });
+  try {
+    const client = new Client({ connection });
+    let eager = 0;
+    for (const id of rounds) {
+      const handle = client.workflow.getHandle(id);
+      const info = (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo;
+      assert.equal(info?.deploymentVersion?.buildId, release, `round ${id}`);
+      assert.match(String(info?.behavior), /PINNED|^1$/, `round ${id}`);
+      // Started eagerly by a game server's versioned hosted worker: its first task under the
+      // starter's identity (game-<pid>-start@...).
+      const first = ((await handle.fetchHistory()).events ?? []).find(
+        (e) => e.workflowTaskStartedEventAttributes,
+      );
+      if (/^game-\d+-start@/.test(first?.workflowTaskStartedEventAttributes?.identity ?? '')) eager++;
+    }
+    assert.ok(
+      eager > 0,
+      `${eager} of ${rounds.length} rounds started eagerly on the versioned hosted workers`,
+    );
+  } finally {
+    await connection.close();
+  }
 });
 
 test('a worker, an API process, a game-server process and the Temporal server killed outright are replaced; rounds keep settling once', async () => {

@@ -328,6 +328,7 @@ async function snapshotContext(): Promise<string> {
       env: process.env,
     });
     say(`build context: git archive ${ref} (${commit.trim()}), as a fresh clone has it`);
+    release = commit.trim();
     return dir;
   }
   const { output } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -340,6 +341,7 @@ async function snapshotContext(): Promise<string> {
     copyFileSync(path.join(REPO_ROOT, f), path.join(dir, f));
   }
   say(`build context: the working tree, ${files.length} files (--working-tree)`);
+  release = `${gitHead() ?? 'local'}-wt${Date.now().toString(36)}`;
   return dir;
 }
 
@@ -451,8 +453,22 @@ function secrets(): Secrets {
   return s;
 }
 
+/** The release the images were built from: the settlement workers' build id (WORKER_BUILD_ID). */
+let release: string | undefined;
+function gitHead(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 function composeEnv(s: Secrets): NodeJS.ProcessEnv {
   return {
+    WORKER_BUILD_ID: process.env.WORKER_BUILD_ID ?? release ?? gitHead() ?? 'local',
     ...podmanEnv(),
     ...s,
     DOCKER_HOST: `unix://${SOCKET}`,

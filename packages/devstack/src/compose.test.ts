@@ -27,6 +27,7 @@ const SECRETS: Record<string, string> = {
   PROVIDER_ADMIN_KEY: 'padm_compose_admin_key_0123456789abcdef',
   STAFF_PORTAL_SECRET: 'compose-staff-portal-secret-0123456789',
   WALLET_ADMIN_TOKEN: 'compose-wallet-admin-token',
+  WORKER_BUILD_ID: 'compose-release-1',
 };
 
 /** Compose interpolation (`${X}`, `${X:-default}`, `${X:?error}`, `$$`) against `env`. */
@@ -73,7 +74,7 @@ const envOf = (name: string): Record<string, string> =>
   Object.fromEntries(Object.entries(services[name]!.environment ?? {}).map(([k, v]) => [k, String(v)]));
 
 /** One-shot jobs (they exit; the services after them wait for `service_completed_successfully`). */
-const JOBS = ['temporal-schema', 'temporal-namespace', 'bootstrap'];
+const JOBS = ['temporal-schema', 'temporal-namespace', 'bootstrap', 'worker-version'];
 
 describe('docker-compose.yml', () => {
   test('every part of the platform is there, the API, the game server and the worker twice', () => {
@@ -96,6 +97,7 @@ describe('docker-compose.yml', () => {
       'wallet-sandbox',
       'worker-1',
       'worker-2',
+      'worker-version',
     ]);
     assert.match(services.temporal!.image!, /^temporalio\/server:/);
     assert.equal(services.temporal!.environment!.DB, 'postgres12', 'Temporal persists in PostgreSQL');
@@ -225,6 +227,24 @@ describe('docker-compose.yml', () => {
         if (source!.startsWith('./')) assert.ok(existsSync(path.join(REPO_ROOT, source!)), source);
       }
     }
+  });
+
+  test('Worker Deployment Versioning: every settlement worker polls as the release; a job makes it current once a worker polls', () => {
+    for (const name of ['game-1', 'game-2', 'worker-1', 'worker-2', 'worker-version']) {
+      const config = loadConfig(envOf(name));
+      assert.equal(config.WORKER_BUILD_ID, 'compose-release-1', name);
+      assert.equal(config.WORKER_DEPLOYMENT_NAME, 'opi-settlement', name);
+    }
+    const job = services['worker-version']!;
+    assert.equal(job.build?.target, 'worker');
+    assert.equal(job.depends_on?.['worker-1']?.condition, 'service_healthy');
+    const [, entry, flag] = job.command ?? [];
+    const m = /^(services\/[^/]+)\/dist\/(.+)\.js$/.exec(entry ?? '');
+    assert.ok(
+      m && existsSync(path.join(REPO_ROOT, m[1]!, 'src', `${m[2]}.ts`)),
+      `${entry} is built from a source`,
+    );
+    assert.equal(flag, '--adopt');
   });
 
   test('the platform services get the default stack’s variables, and parse them', () => {

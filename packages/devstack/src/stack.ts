@@ -11,7 +11,7 @@
  * the sandbox wallet (a local certificate), its own data folder and ports (CLUSTER_DEFAULTS), so
  * it runs beside `npm start`. docs/deployment-and-scaling.md.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,7 +31,8 @@ import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { CATALOG } from '@opi/games';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
-import { buildWorkflowBundle } from '@opi/workflows';
+import { adoptOrphanedWorkflows, buildWorkflowBundle, setCurrentWorkerVersion } from '@opi/workflows';
+import { Connection } from '@temporalio/client';
 import { distEntry, ensureDistBuild } from './dist-build.js';
 import { dataDir, REPO_ROOT } from './paths.js';
 import { ensurePortalBuild, portalStartCommand } from './portal.js';
@@ -86,6 +87,22 @@ const config = clusterMode
   ? loadConfigOrExit({ ...CLUSTER_DEFAULTS, ...process.env, NODE_ENV: 'development' })
   : loadConfigOrExit();
 const serviceNodeEnv = clusterMode ? 'production' : config.NODE_ENV;
+/**
+ * Worker Deployment Versioning (issue 35): the cluster stack's settlement workers poll as the
+ * version WORKER_DEPLOYMENT_NAME/WORKER_BUILD_ID, the build id being the release (the checkout's
+ * commit) unless set. `npm start` stays unversioned. Not a git checkout: unversioned too.
+ */
+function releaseBuildId(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+const workerBuildId = config.WORKER_BUILD_ID ?? (clusterMode ? releaseBuildId() : undefined);
 // The demo operator and demo admin staff account (issue 34 point 9): made unless the services run
 // in production, where only STACK_DEMO=on makes them (a production start creates no known account).
 const demoWanted = config.STACK_DEMO ? config.STACK_DEMO === 'on' : serviceNodeEnv !== 'production';
@@ -360,6 +377,7 @@ try {
     STAFF_PORTAL_SECRET: secrets.staffPortalSecret,
     REPLAY_LINK_SECRET: secrets.replayLinkSecret,
     SDK_TARBALL_DIR: sdkTarballDir,
+    ...(workerBuildId ? { WORKER_BUILD_ID: workerBuildId } : {}),
     ...(tls
       ? {
           TLS_CERT_FILE: tls.certFile,
@@ -452,6 +470,24 @@ try {
   }
   await waitForPort(config.HOST, config.PORT, 60_000);
   await waitForPort(config.HOST, config.GAME_SERVER_PORT, 60_000);
+  if (workerBuildId) {
+    // The whole stack restarts at once (no worker of an earlier release is left): this release's
+    // version becomes current as soon as its workers poll, and open workflows pinned to an earlier
+    // release move to it (replay-safe because workflow changes ship behind patched(); a rolling
+    // deploy lets the old version drain instead: docs/operations.md).
+    const version = { deploymentName: config.WORKER_DEPLOYMENT_NAME, buildId: workerBuildId };
+    const connection = await Connection.connect({ address: temporalAddress });
+    try {
+      await setCurrentWorkerVersion(connection, config.TEMPORAL_NAMESPACE, version, { waitMs: 120_000 });
+      const adopted = await adoptOrphanedWorkflows(connection, config.TEMPORAL_NAMESPACE, version);
+      say(
+        `worker version ${version.deploymentName}/${version.buildId} is current` +
+          (adopted.length ? `; ${adopted.length} open workflow(s) of earlier releases moved to it` : ''),
+      );
+    } finally {
+      await connection.close();
+    }
+  }
 
   // The staff portal: `next start` of the production build, reading through the API (it gets
   // neither the database nor the service secret).
@@ -515,6 +551,11 @@ try {
       '',
       `  API            ${scheme}://${config.HOST}:${config.PORT}   (operators' servers, admins, portal; health: /health, readiness: /ready, reference and SDK download: /docs)`,
       `  Game server    ${gameBase}   (players' browsers: every launch URL points here)`,
+      ...(workerBuildId
+        ? [
+            `  Workers        version ${config.WORKER_DEPLOYMENT_NAME}/${workerBuildId} (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID)`,
+          ]
+        : []),
       `  Processes      ${config.API_PROCESSES} API, ${config.GAME_PROCESSES} game server, ${config.WORKER_PROCESSES} worker${config.WORKER_PROCESSES > 1 ? 's' : ''} (API_PROCESSES, GAME_PROCESSES, WORKER_PROCESSES)`,
       `  Metrics        API http://${config.HOST}:${config.API_METRICS_PORT}/metrics; game server http://${config.HOST}:${config.GAME_METRICS_PORT}/metrics; workers from port ${config.WORKER_METRICS_PORT}`,
       ...(prometheus
