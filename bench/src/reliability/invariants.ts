@@ -1,4 +1,4 @@
-import { journalDrift } from '@opi/api';
+import { journalDrift, reportDrift } from '@opi/api';
 import type { WireRecord } from '@opi/wallet-sandbox';
 import { signedCall } from './http.js';
 import type { RoundLoad } from './load.js';
@@ -219,6 +219,16 @@ export async function checkInvariants(ctx: InvariantContext): Promise<{ checks: 
     drift.length
       ? `differ: ${fmtList(drift.map((d) => JSON.stringify(d, (_k, v) => (typeof v === 'bigint' ? String(v) : v))))}`
       : 'recounted for every round of every operator',
+  );
+  // Issue 38: the daily figures (reports, GGR/GGY, invoices) are computed from the journal; an
+  // independent recount of every round, journal row and promotional payout finds them equal.
+  const figures = (await Promise.all(world.audited.map((o) => reportDrift(stack.pool, o.operatorId)))).flat();
+  check(
+    'every daily figure (per operator, title, currency, day) equals a recount from the journal',
+    figures.length === 0,
+    figures.length
+      ? `differ: ${fmtList(figures.map((d) => `${d.operator_id} ${d.key} ${d.field}: report ${d.report}, recount ${d.recount}`))}`
+      : 'recounted for every operator',
   );
   // Player protection: a debit refused with a blocking code (self_excluded, session_time_limit,
   // player_blocked, an unknown code) is a rejected round like any refusal (every check here holds

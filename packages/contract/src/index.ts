@@ -15,6 +15,7 @@ export * from './player-protection.js';
 export * from './primitives.js';
 export * from './prize-drops.js';
 export * from './queries.js';
+export * from './reports.js';
 export * from './staff.js';
 export * from './tournaments.js';
 export * from './wallet.js';

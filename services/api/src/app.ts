@@ -28,6 +28,7 @@ import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { adminPrizeDropRoutes, prizeDropRoutes } from './prize-drops/routes.js';
 import { exchangeRateRoutes } from './reports/exchange-rates.js';
+import { reportRoutes } from './reports/routes.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
 import { adminTournamentRoutes, tournamentRoutes } from './tournaments/routes.js';
@@ -108,6 +109,7 @@ export function createApp(deps: ApiDeps): Koa {
     adminTournamentRoutes(deps, adminGuard),
     adminPrizeDropRoutes(deps, adminGuard),
     exchangeRateRoutes(deps, adminGuard),
+    reportRoutes(deps, operatorGuard, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -7,4 +7,5 @@ export * from './catalog/seed.js';
 export * from './create-deps.js';
 export type * from './deps.js';
 export * from './openapi/document.js';
+export { type FigureDrift, reportDrift } from './reports/recount.js';
 export { ensureDemoStaff } from './staff/accounts.js';

@@ -553,6 +553,46 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/operator/v1/reports/revenue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Daily figures, GGR and GGY of the operator’s rounds, by day, title or currency
+     * @description Per operator × title × currency × day (the operator’s reporting time zone, UTC unless set): rounds whose wager stood, players, stakes, cancelled and rolled-back stakes, net stakes, wins, free-round wins, jackpot contributions (micros, decimal string) and wins, tournament and prize-drop payouts, GGR (net stakes − wins − jackpot wins) and GGY (net stakes − every prize; GB sessions apart). Computed from the journal and the rounds on every read, in one snapshot: exact and current. A round counts on the day it was created; a promotional payout on the day it was awarded. `group_by` sums the rows by day (× currency), title (× currency) or currency; currencies are never converted. Grouped by day, a day with nothing has a row of its own with `no_activity: true`; `no_activity` on the report says the whole period had none. `definition_version` names what every figure counts (docs/reports-and-invoices.md); `filters` states what was asked.
+     */
+    get: operations['getRevenueReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/reports/revenue.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The same report as CSV
+     * @description A header row (`operator_id,day,game_symbol,currency,no_activity,rounds,players,stakes_minor,cancelled_stakes_minor,rolled_back_stakes_minor,net_stakes_minor,wins_minor,free_round_wins_minor,jackpot_contribution_micros,jackpot_wins_minor,tournament_payouts_minor,prize_drop_payouts_minor,ggr_minor,ggy_minor,ggy_gb_minor,ggy_non_gb_minor`), one row per report row (a no-activity day included, its title and currency empty), CRLF line ends, RFC 4180 quoting.
+     */
+    get: operations['getRevenueReportCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'wallet-balance': {
@@ -1313,6 +1353,91 @@ export type components = {
         loaded_by: string | null;
         /** @enum {string} */
         direction: 'direct' | 'inverse';
+      };
+    };
+    /** @description One row of a report: the figures of one group, one currency. */
+    RevenueReportRow: {
+      operator_id: string;
+      /** @description The day (`YYYY-MM-DD` in the operator's reporting time zone); null when not grouped by day. */
+      day: string | null;
+      /** @description The title; null when not grouped by title, or on a no-activity row. */
+      game_symbol: string | null;
+      /** @description The currency; null only on a no-activity row. */
+      currency: string | null;
+      /** @description True on the row of a day that had no activity at all (every figure zero). */
+      no_activity: boolean;
+      /** @description Rounds whose wager stood (debit applied and not cancelled or rolled back), and completed free rounds. */
+      rounds: number;
+      /** @description Distinct players of those rounds. */
+      players: number;
+      /** @description Successful debits (stakes as taken). */
+      stakes_minor: components['schemas']['MinorAmount'];
+      /** @description Of those, given back by a successful cancel. */
+      cancelled_stakes_minor: components['schemas']['MinorAmount'];
+      /** @description Of those, given back by a successful rollback. */
+      rolled_back_stakes_minor: components['schemas']['MinorAmount'];
+      /** @description Stakes that stood: stakes − cancelled − rolled back. */
+      net_stakes_minor: components['schemas']['MinorAmount'];
+      /** @description Successful round credits of paid rounds (jackpot credits apart). */
+      wins_minor: components['schemas']['MinorAmount'];
+      /** @description Successful credits of free-round campaigns' rounds (the provider's cost; not in `wins_minor`). */
+      free_round_wins_minor: components['schemas']['MinorAmount'];
+      /** @description Jackpot contributions of the rounds whose wager stood, millionths of a minor unit (decimal string). */
+      jackpot_contribution_micros: string;
+      /** @description Successful `jackpot_win` credits. */
+      jackpot_wins_minor: components['schemas']['MinorAmount'];
+      /** @description Successful `promo_win` credits of tournament payouts created on the day (by the payout's title). */
+      tournament_payouts_minor: components['schemas']['MinorAmount'];
+      /** @description Successful `promo_win` credits of prize-drop awards. */
+      prize_drop_payouts_minor: components['schemas']['MinorAmount'];
+      /** @description GGR (the revenue share's basis): net stakes − wins − jackpot wins. */
+      ggr_minor: components['schemas']['MinorAmount'];
+      /** @description GGY (UKGC): net stakes − every prize (wins, free-round wins, jackpot wins, tournament and prize-drop payouts). */
+      ggy_minor: components['schemas']['MinorAmount'];
+      /** @description The GGY of sessions launched under a GB jurisdiction (`GB` or `GB-…`). */
+      ggy_gb_minor: components['schemas']['MinorAmount'];
+      /** @description The GGY of every other session. */
+      ggy_non_gb_minor: components['schemas']['MinorAmount'];
+    };
+    /** @description A report: its definition's version, what it was asked for, and its rows. */
+    RevenueReport: {
+      /** @constant */
+      report: 'revenue';
+      /** @description The report definition's version (docs/reports-and-invoices.md): what every figure counts. */
+      definition_version: string;
+      /** @description The platform's contract version that produced it. */
+      software_version: string;
+      /** @description The operator, or null for an admin report across operators. */
+      operator_id: string | null;
+      /** @description The reporting time zone of the operator (`UTC` unless configured); null across operators (each its own). */
+      time_zone: string | null;
+      /** @description The filters applied, as read. */
+      filters: {
+        from: string;
+        to: string;
+        /** @enum {string} */
+        group_by: 'day_title_currency' | 'day' | 'title' | 'currency';
+        currency: string | null;
+        game_symbol: string | null;
+        operator_id: string | null;
+      };
+      /** @description When the report was read (every figure is as of that instant). */
+      generated_at: string;
+      /** @description True when nothing happened in the whole period. */
+      no_activity: boolean;
+      rows: components['schemas']['RevenueReportRow'][];
+    };
+    RevenueReportResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['RevenueReport'];
+    };
+    ReportingTimeZoneResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        operator_id: string;
+        time_zone: string;
       };
     };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
@@ -2451,6 +2576,11 @@ export type components = {
     /** @description `POST /api/admin/v1/exchange-rates`: rates to load, all or none. */
     LoadExchangeRatesRequest: {
       rates: components['schemas']['ExchangeRateInput'][];
+    };
+    /** @description `PUT /api/admin/v1/operators/{operator_id}/reporting-time-zone` body. */
+    ReportingTimeZoneRequest: {
+      /** @description An IANA time zone name PostgreSQL knows (`Europe/Malta`, `UTC`): the operator's reporting days. */
+      time_zone: string;
     };
   };
   responses: never;
@@ -5674,6 +5804,214 @@ export interface operations {
         };
       };
       /** @description A malformed path parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getRevenueReport: {
+    parameters: {
+      query: {
+        from: string;
+        to: string;
+        group_by?: 'day_title_currency' | 'day' | 'title' | 'currency';
+        currency?: string;
+        game_symbol?: string;
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RevenueReportResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown parameter, `to` before `from`, or a period over 366 days */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getRevenueReportCsv: {
+    parameters: {
+      query: {
+        from: string;
+        to: string;
+        group_by?: 'day_title_currency' | 'day' | 'title' | 'currency';
+        currency?: string;
+        game_symbol?: string;
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report as CSV */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown parameter, `to` before `from`, or a period over 366 days */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

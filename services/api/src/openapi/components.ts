@@ -81,6 +81,10 @@ export const OUTPUT_SCHEMAS: Record<string, z.ZodType> = {
   LoadExchangeRatesResponse: c.LoadExchangeRatesResponse,
   ExchangeRatesResponse: c.ExchangeRatesResponse,
   ExchangeRateLookupResponse: c.ExchangeRateLookupResponse,
+  RevenueReportRow: c.RevenueReportRow,
+  RevenueReport: c.RevenueReport,
+  RevenueReportResponse: c.RevenueReportResponse,
+  ReportingTimeZoneResponse: c.ReportingTimeZoneResponse,
   OperatorSession: c.OperatorSession,
   OperatorSessionResponse: c.OperatorSessionResponse,
   ReconciliationCurrency: c.ReconciliationCurrency,
@@ -181,4 +185,5 @@ export const INPUT_SCHEMAS: Record<string, z.ZodType> = {
   ReplayLinkRevokeRequest: c.ReplayLinkRevokeRequest,
   ExchangeRateInput: c.ExchangeRateInput,
   LoadExchangeRatesRequest: c.LoadExchangeRatesRequest,
+  ReportingTimeZoneRequest: c.ReportingTimeZoneRequest,
 };

@@ -1031,6 +1031,37 @@ describe('real answers agree with the document', () => {
     );
   });
 
+  test('reports (issue 38)', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const q = `from=${day}&to=${day}`;
+    await hit('GET', `/api/operator/v1/reports/revenue?${q}`, { key: keyA, expect: 200 });
+    await hit('GET', `/api/operator/v1/reports/revenue?${q}&group_by=title`, { key: keyA, expect: 200 });
+    await hit('GET', '/api/operator/v1/reports/revenue?from=2026-01-02&to=2026-01-01', {
+      key: keyA,
+      expect: 422,
+    });
+    await hit('GET', `/api/operator/v1/reports/revenue.csv?${q}`, { key: keyA, expect: 200 });
+    await hit('GET', `/api/admin/v1/reports/revenue?${q}`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', `/api/admin/v1/reports/revenue?${q}&operator_id=op_nobody`, {
+      key: ADMIN_KEY,
+      expect: 404,
+    });
+    await hit('GET', `/api/admin/v1/reports/revenue?${q}`, { key: keyA, expect: 403 });
+    await hit('GET', `/api/admin/v1/reports/revenue.csv?${q}`, { key: ADMIN_KEY, expect: 200 });
+    const op = (await hit('GET', `/api/operator/v1/contract`, { key: keyA, expect: 200 })).json.data
+      .operator_id;
+    await hit('PUT', `/api/admin/v1/operators/${op}/reporting-time-zone`, {
+      key: ADMIN_KEY,
+      body: { time_zone: 'UTC' },
+      expect: 200,
+    });
+    await hit('PUT', `/api/admin/v1/operators/${op}/reporting-time-zone`, {
+      key: ADMIN_KEY,
+      body: { time_zone: 'Nowhere/Else' },
+      expect: 422,
+    });
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

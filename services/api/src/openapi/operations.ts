@@ -85,6 +85,9 @@ const ADMIN = {
   403: 'Not a provider-admin key',
 } as const;
 
+const REVENUE_DESCRIPTION =
+  'Per operator × title × currency × day (the operator’s reporting time zone, UTC unless set): rounds whose wager stood, players, stakes, cancelled and rolled-back stakes, net stakes, wins, free-round wins, jackpot contributions (micros, decimal string) and wins, tournament and prize-drop payouts, GGR (net stakes − wins − jackpot wins) and GGY (net stakes − every prize; GB sessions apart). Computed from the journal and the rounds on every read, in one snapshot: exact and current. A round counts on the day it was created; a promotional payout on the day it was awarded. `group_by` sums the rows by day (× currency), title (× currency) or currency; currencies are never converted. Grouped by day, a day with nothing has a row of its own with `no_activity: true`; `no_activity` on the report says the whole period had none. `definition_version` names what every figure counts (docs/reports-and-invoices.md); `filters` states what was asked.';
+
 export const OPERATIONS: Operation[] = [
   // ── provider API ────────────────────────────────────────────────────────────────────────────
   {
@@ -1270,6 +1273,97 @@ export const OPERATIONS: Operation[] = [
       422: 'A malformed or unknown parameter',
     },
     idempotent: true,
+  },
+
+  // ── reports (issue 38, docs/reports-and-invoices.md) ──────────────────────────────────────
+  {
+    method: 'get',
+    path: '/api/operator/v1/reports/revenue',
+    operationId: 'getRevenueReport',
+    tag: 'operator',
+    summary: 'Daily figures, GGR and GGY of the operator’s rounds, by day, title or currency',
+    description: REVENUE_DESCRIPTION,
+    auth: 'operator-signed',
+    query: c.RevenueReportQuery,
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The report', body: { kind: 'json', schema: c.RevenueReportResponse } } },
+    errors: {
+      ...SCOPED,
+      422: 'A malformed or unknown parameter, `to` before `from`, or a period over 366 days',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/operator/v1/reports/revenue.csv',
+    operationId: 'getRevenueReportCsv',
+    tag: 'operator',
+    summary: 'The same report as CSV',
+    description: `A header row (\`${c.REVENUE_REPORT_CSV_HEADER.join(',')}\`), one row per report row (a no-activity day included, its title and currency empty), CRLF line ends, RFC 4180 quoting.`,
+    auth: 'operator-signed',
+    query: c.RevenueReportQuery,
+    extraQuery: OperatorIdParam,
+    ok: { 200: { description: 'The report as CSV', body: { kind: 'csv' } } },
+    errors: {
+      ...SCOPED,
+      422: 'A malformed or unknown parameter, `to` before `from`, or a period over 366 days',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/reports/revenue',
+    operationId: 'adminGetRevenueReport',
+    tag: 'admin',
+    summary: 'Daily figures, GGR and GGY across operators (or of one)',
+    description: `${REVENUE_DESCRIPTION} Every operator’s rows are in its own reporting time zone (\`time_zone\` is null in the answer).`,
+    auth: 'admin',
+    query: c.AdminRevenueReportQuery,
+    ok: { 200: { description: 'The report', body: { kind: 'json', schema: c.RevenueReportResponse } } },
+    errors: {
+      ...ADMIN,
+      404: 'The operator named by `operator_id` does not exist',
+      422: 'A malformed or unknown parameter, `to` before `from`, or a period over 366 days',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/api/admin/v1/reports/revenue.csv',
+    operationId: 'adminGetRevenueReportCsv',
+    tag: 'admin',
+    summary: 'The same report across operators as CSV',
+    auth: 'admin',
+    query: c.AdminRevenueReportQuery,
+    ok: { 200: { description: 'The report as CSV', body: { kind: 'csv' } } },
+    errors: {
+      ...ADMIN,
+      404: 'The operator named by `operator_id` does not exist',
+      422: 'A malformed or unknown parameter, `to` before `from`, or a period over 366 days',
+    },
+    idempotent: true,
+  },
+  {
+    method: 'put',
+    path: '/api/admin/v1/operators/{operator_id}/reporting-time-zone',
+    operationId: 'adminSetReportingTimeZone',
+    tag: 'admin',
+    summary: 'Set the time zone of an operator’s reporting days',
+    description:
+      'Reports and invoices count a round in the day (and month) it was created on in this zone; `UTC` unless set. Changing it changes how every later report groups past rounds (the figures are computed on read).',
+    auth: 'admin',
+    pathParams: { operator_id: { schema: z.string(), description: 'The operator' } },
+    body: { schema: c.ReportingTimeZoneRequest, required: true },
+    ok: {
+      200: { description: 'Set', body: { kind: 'json', schema: c.ReportingTimeZoneResponse } },
+    },
+    errors: {
+      ...ADMIN,
+      400: 'Malformed JSON',
+      404: 'Operator not found',
+      ...JSON_BODY,
+      422: 'Not a time zone name PostgreSQL knows, or an unknown field',
+    },
   },
 
   // ── provider admin API: staff accounts of the staff portal ────────────────────────────────

@@ -1,0 +1,281 @@
+import type { RevenueReportRow } from '@opi/contract';
+import type { Pool } from 'pg';
+import { revenueFigures } from './revenue.js';
+
+/*
+ * An independent recount of the daily figures (issue 38 point 1): every round, journal row and
+ * promotional payout of an operator read as they are, and counted here in JavaScript by the
+ * definitions of docs/reports-and-invoices.md, then compared with what the report's SQL answers
+ * for each (day, title, currency). The reports test and the reliability suite (after every fault)
+ * check that nothing differs.
+ */
+
+export interface FigureDrift {
+  operator_id: string;
+  key: string;
+  field: string;
+  report: string;
+  recount: string;
+}
+
+const FIELDS = [
+  'rounds',
+  'players',
+  'stakes_minor',
+  'cancelled_stakes_minor',
+  'rolled_back_stakes_minor',
+  'net_stakes_minor',
+  'wins_minor',
+  'free_round_wins_minor',
+  'jackpot_contribution_micros',
+  'jackpot_wins_minor',
+  'tournament_payouts_minor',
+  'prize_drop_payouts_minor',
+  'ggr_minor',
+  'ggy_minor',
+  'ggy_gb_minor',
+  'ggy_non_gb_minor',
+] as const;
+
+interface Bucket {
+  rounds: number;
+  players: Set<string>;
+  stakes: bigint;
+  cancelled: bigint;
+  rolledBack: bigint;
+  wins: bigint;
+  freeWins: bigint;
+  jc: bigint;
+  jackpot: bigint;
+  tournament: bigint;
+  prizeDrop: bigint;
+  ggyGb: bigint;
+  ggyOther: bigint;
+  active: boolean;
+}
+
+const emptyBucket = (): Bucket => ({
+  rounds: 0,
+  players: new Set(),
+  stakes: 0n,
+  cancelled: 0n,
+  rolledBack: 0n,
+  wins: 0n,
+  freeWins: 0n,
+  jc: 0n,
+  jackpot: 0n,
+  tournament: 0n,
+  prizeDrop: 0n,
+  ggyGb: 0n,
+  ggyOther: 0n,
+  active: false,
+});
+
+const isGb = (j: string | null) => j !== null && (j === 'GB' || j.startsWith('GB-'));
+
+/** Recounts one operator's figures from its journal and compares them with the report's. */
+export async function reportDrift(pool: Pool, operatorId: string): Promise<FigureDrift[]> {
+  const client = await pool.connect();
+  try {
+    // One snapshot for the raw rows and the report's statement.
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const tz =
+      (
+        await client.query<{ tz: string }>(
+          'SELECT reporting_time_zone AS tz FROM operators WHERE operator_id = $1',
+          [operatorId],
+        )
+      ).rows[0]?.tz ?? 'UTC';
+    const dayOf = (d: Date) =>
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone: tz,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }).format(d);
+    const rounds = (
+      await client.query<{
+        round_id: string;
+        symbol: string;
+        currency: string;
+        player_id: string;
+        status: string;
+        free: boolean;
+        jc: bigint | null;
+        created_at: Date;
+        jurisdiction: string | null;
+      }>(
+        `SELECT r.round_id, r.symbol, trim(r.currency) AS currency, r.player_id, r.status,
+                r.free_round_campaign_id IS NOT NULL AS free, r.jackpot_contribution_micros AS jc,
+                r.created_at, s.jurisdiction
+           FROM rounds r JOIN sessions s ON s.session_id = r.session_id WHERE r.operator_id = $1`,
+        [operatorId],
+      )
+    ).rows;
+    const journal = (
+      await client.query<{
+        transaction_id: string;
+        round_id: string;
+        transaction_type: string;
+        amount_minor: bigint;
+        currency: string;
+        status: string;
+        original_transaction_id: string | null;
+      }>(
+        `SELECT transaction_id, round_id, transaction_type, amount_minor, trim(currency) AS currency, status,
+                original_transaction_id
+           FROM wallet_transactions WHERE operator_id = $1`,
+        [operatorId],
+      )
+    ).rows;
+    const payouts = (
+      await client.query<{
+        payout_id: string;
+        promo_type: string;
+        game_symbol: string;
+        currency: string;
+        created_at: Date;
+        jurisdiction: string | null;
+      }>(
+        `SELECT p.payout_id, p.promo_type, p.game_symbol, trim(p.currency) AS currency, p.created_at, s.jurisdiction
+           FROM promo_payouts p LEFT JOIN sessions s ON s.session_id = p.session_id WHERE p.operator_id = $1`,
+        [operatorId],
+      )
+    ).rows;
+
+    const txById = new Map(journal.map((t) => [t.transaction_id, t]));
+    const byRound = new Map<string, typeof journal>();
+    for (const t of journal) {
+      const list = byRound.get(t.round_id) ?? [];
+      list.push(t);
+      byRound.set(t.round_id, list);
+    }
+    const buckets = new Map<string, Bucket>();
+    const bucket = (day: string, symbol: string, currency: string) => {
+      const key = `${day}|${symbol}|${currency}`;
+      let b = buckets.get(key);
+      if (!b) {
+        b = emptyBucket();
+        buckets.set(key, b);
+      }
+      return b;
+    };
+    let minDay: string | null = null;
+    let maxDay: string | null = null;
+    const seeDay = (d: string) => {
+      if (minDay === null || d < minDay) minDay = d;
+      if (maxDay === null || d > maxDay) maxDay = d;
+    };
+
+    for (const r of rounds) {
+      let debit = 0n;
+      let credit = 0n;
+      let jackpot = 0n;
+      let cancelled = 0n;
+      let rolledBack = 0n;
+      for (const t of byRound.get(r.round_id) ?? []) {
+        if (t.status !== 'success' || t.currency !== r.currency) continue;
+        const reverses = t.original_transaction_id
+          ? txById.get(t.original_transaction_id)?.status === 'success'
+          : false;
+        if (t.transaction_type === 'debit') debit += t.amount_minor;
+        else if (t.transaction_type === 'credit') {
+          if (t.transaction_id.startsWith(`${r.round_id}:jackpot:`)) jackpot += t.amount_minor;
+          else credit += t.amount_minor;
+        } else if (t.transaction_type === 'cancel' && reverses) cancelled += t.amount_minor;
+        else if (t.transaction_type === 'rollback' && reverses) rolledBack += t.amount_minor;
+      }
+      const stood = !r.free && debit > 0n && cancelled + rolledBack === 0n;
+      const counted = r.free ? r.status === 'completed' : stood;
+      const moved = debit + credit + jackpot;
+      if (!counted && moved === 0n) continue;
+      const day = dayOf(r.created_at);
+      seeDay(day);
+      const b = bucket(day, r.symbol, r.currency);
+      b.active = true;
+      if (counted) {
+        b.rounds++;
+        b.players.add(r.player_id);
+      }
+      b.stakes += debit;
+      b.cancelled += cancelled;
+      b.rolledBack += rolledBack;
+      if (r.free) b.freeWins += credit;
+      else b.wins += credit;
+      if (stood) b.jc += r.jc ?? 0n;
+      b.jackpot += jackpot;
+      const ggy = debit - cancelled - rolledBack - credit - jackpot;
+      if (isGb(r.jurisdiction)) b.ggyGb += ggy;
+      else b.ggyOther += ggy;
+    }
+    for (const p of payouts) {
+      const paid = journal
+        .filter(
+          (t) =>
+            t.round_id === p.payout_id &&
+            t.transaction_type === 'credit' &&
+            t.status === 'success' &&
+            t.currency === p.currency,
+        )
+        .reduce((s, t) => s + t.amount_minor, 0n);
+      if (paid === 0n) continue;
+      const day = dayOf(p.created_at);
+      seeDay(day);
+      const b = bucket(day, p.game_symbol, p.currency);
+      if (p.promo_type === 'tournament') b.tournament += paid;
+      else b.prizeDrop += paid;
+      if (isGb(p.jurisdiction)) b.ggyGb -= paid;
+      else b.ggyOther -= paid;
+    }
+
+    const report =
+      minDay === null || maxDay === null
+        ? []
+        : await revenueFigures(client, {
+            operatorId,
+            from: minDay,
+            to: maxDay,
+            groupBy: 'day_title_currency',
+          });
+    await client.query('COMMIT');
+
+    const drift: FigureDrift[] = [];
+    const reported = new Map(report.map((r) => [`${r.day}|${r.game_symbol}|${r.currency}`, r]));
+    for (const [key, b] of buckets) {
+      const net = b.stakes - b.cancelled - b.rolledBack;
+      const recount: Record<(typeof FIELDS)[number], string> = {
+        rounds: String(b.rounds),
+        players: String(b.players.size),
+        stakes_minor: String(b.stakes),
+        cancelled_stakes_minor: String(b.cancelled),
+        rolled_back_stakes_minor: String(b.rolledBack),
+        net_stakes_minor: String(net),
+        wins_minor: String(b.wins),
+        free_round_wins_minor: String(b.freeWins),
+        jackpot_contribution_micros: String(b.jc),
+        jackpot_wins_minor: String(b.jackpot),
+        tournament_payouts_minor: String(b.tournament),
+        prize_drop_payouts_minor: String(b.prizeDrop),
+        ggr_minor: String(net - b.wins - b.jackpot),
+        ggy_minor: String(b.ggyGb + b.ggyOther),
+        ggy_gb_minor: String(b.ggyGb),
+        ggy_non_gb_minor: String(b.ggyOther),
+      };
+      const row: RevenueReportRow | undefined = reported.get(key);
+      reported.delete(key);
+      for (const f of FIELDS) {
+        const got = row ? String(row[f]) : 'absent';
+        if (got !== recount[f])
+          drift.push({ operator_id: operatorId, key, field: f, report: got, recount: recount[f] });
+      }
+    }
+    for (const key of reported.keys())
+      drift.push({ operator_id: operatorId, key, field: '*', report: 'present', recount: 'absent' });
+    return drift;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
