@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, ReleaseStatus, ThumbnailFormat } from './constants.js';
 import { Jurisdiction, RealityCheckIntervalSeconds } from './jurisdiction.js';
-import { CurrencyCode, ExternalPlayerId } from './primitives.js';
+import { ExternalPlayerId, PlayableCurrencyCode } from './primitives.js';
 
 /* Provider-admin API (/api/admin/v1) request bodies. Not part of the operator contract. */
 
@@ -44,9 +44,10 @@ export const CreateOperatorRequest = z.object({
   operator_id: OperatorId,
   name: z.string().trim().min(1).max(200),
   status: z.enum(['active', 'inactive']).default('active'),
-  /** Default currency; launches without a currency use it. */
-  default_currency: CurrencyCode.default('USD'),
-  allowed_currencies: z.array(CurrencyCode).min(1).max(50).optional(),
+  /** Default currency; launches without a currency use it. A currency of the registry (docs/currencies.md). */
+  default_currency: PlayableCurrencyCode.default('USD'),
+  /** The currencies the operator accepts (fiat or crypto codes of the registry); the default is added. */
+  allowed_currencies: z.array(PlayableCurrencyCode).min(1).max(50).optional(),
   bet_limits: AdminBetLimits.default({ min: '10', max: '100000' }),
   /**
    * The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata
@@ -75,8 +76,10 @@ export const UpdateOperatorRequest = z
   .object({
     name: z.string().trim().min(1).max(200),
     status: z.enum(['active', 'inactive']),
-    default_currency: CurrencyCode,
-    allowed_currencies: z.array(CurrencyCode).min(1).max(50),
+    /** A currency of the registry (docs/currencies.md). */
+    default_currency: PlayableCurrencyCode,
+    /** The currencies the operator accepts (fiat or crypto codes of the registry); the default is added. */
+    allowed_currencies: z.array(PlayableCurrencyCode).min(1).max(50),
     bet_limits: AdminBetLimits,
     /**
      * The operator's wallet, `POST {wallet_base_url}/debit` etc. Never a link-local or cloud metadata

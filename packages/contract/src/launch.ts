@@ -4,7 +4,7 @@ import { AmountUnit, ContractVersion, Device } from './constants.js';
 import { SessionFreeRounds } from './free-rounds.js';
 import { AgeBand, Jurisdiction, JurisdictionRules } from './jurisdiction.js';
 import { firstMirrorMismatch } from './mirror.js';
-import { CurrencyCode, ExternalPlayerId } from './primitives.js';
+import { CurrencyCode, DisplayUnitId, ExternalPlayerId } from './primitives.js';
 
 export * from './jurisdiction.js';
 
@@ -63,6 +63,14 @@ export const LaunchUrlRequest = z
      * lower cap applies. Recorded on the session and reported in `rules.age_band`.
      */
     age_band: AgeBand.optional(),
+    /**
+     * Extension (issue 39; the contract says nothing of display): the unit the game pages, the
+     * history panel, the replay page and the reality check show amounts in, one of the session
+     * currency's display units (BTC: `BTC`, `mBTC`, `uBTC`, `sat`; ETH: `ETH`, `mETH`, `gwei`; a fiat
+     * currency: its code). Defaults to the currency's first unit; another unit is 422. Amounts the
+     * operator reads and every wallet callback stay in minor units. Changing it is a new launch.
+     */
+    display_unit: DisplayUnitId.optional(),
   })
   .refine((body) => body.symbol !== undefined || body.slug !== undefined, {
     message: 'symbol or slug is required',
@@ -100,6 +108,12 @@ export const LaunchUrlData = z.object({
    * spins (count, stake, won so far), or null. Absent for other families. See docs/free-rounds.md.
    */
   free_rounds: SessionFreeRounds.nullable().optional(),
+  /**
+   * Extension (issue 39): the display unit the pages show amounts in (the request's
+   * `display_unit`, else the currency's default unit). Amounts in this answer and in every
+   * operator read stay minor units of `currency`.
+   */
+  display_unit: z.string().optional(),
 });
 export type LaunchUrlData = z.infer<typeof LaunchUrlData>;
 

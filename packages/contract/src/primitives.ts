@@ -1,8 +1,25 @@
+import { isPlayableCurrency } from '@opi/money';
 import { z } from 'zod';
 
 /** ISO-style currency code: exactly three upper-case ASCII letters (`USD`, `EUR`). */
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'a three-letter upper-case currency code');
 export type CurrencyCode = z.infer<typeof CurrencyCode>;
+
+/**
+ * A currency an operator may enable: a code of the currency registry (docs/currencies.md) that is
+ * a fiat currency of ISO 4217 or one of the registry's crypto currencies (`BTC`, `ETH`, `UDT` for
+ * USDT, ...); not a fund, metal or testing code, and no code the registry does not list.
+ */
+export const PlayableCurrencyCode = CurrencyCode.refine(
+  (code) => isPlayableCurrency(code),
+  'a currency of the registry an operator can enable (ISO 4217 fiat or a listed crypto currency; docs/currencies.md)',
+);
+
+/**
+ * A display unit of the session currency (`mBTC`, `uBTC`, `sat`, `gwei`, `EUR`): ASCII letters,
+ * 1 to 8. Which units a currency has is the registry's (docs/currencies.md); another is 422.
+ */
+export const DisplayUnitId = z.string().regex(/^[A-Za-z]{1,8}$/, 'a display unit id: 1 to 8 ASCII letters');
 
 /** SHA-256 of a wallet request, 64 lower-case hex characters. */
 export const RequestHash = z.string().regex(/^[a-f0-9]{64}$/, '64 lower-case hex characters');

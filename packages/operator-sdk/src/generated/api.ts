@@ -901,6 +901,8 @@ export type components = {
       };
       /** @description `prov_a`/`prov_b`: the free rounds of an operator's campaign this session plays before paid spins (count, stake, won so far), or null. Absent for other families. See docs/free-rounds.md. */
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
+      /** @description Extension (issue 39): the display unit the pages show amounts in (the request's `display_unit`, else the currency's default unit). Amounts in this answer and in every operator read stay minor units of `currency`. */
+      display_unit?: string;
     };
     /** @description 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
     LaunchUrlResponse: {
@@ -931,6 +933,7 @@ export type components = {
         age_band: ('18-24' | '25+') | null;
       };
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
+      display_unit?: string;
       /** @constant */
       success: true;
       data: components['schemas']['LaunchUrlData'];
@@ -2285,6 +2288,8 @@ export type components = {
        * @enum {string}
        */
       age_band?: '18-24' | '25+';
+      /** @description Extension (issue 39; the contract says nothing of display): the unit the game pages, the history panel, the replay page and the reality check show amounts in, one of the session currency's display units (BTC: `BTC`, `mBTC`, `uBTC`, `sat`; ETH: `ETH`, `mETH`, `gwei`; a fiat currency: its code). Defaults to the currency's first unit; another unit is 422. Amounts the operator reads and every wallet callback stay in minor units. Changing it is a new launch. */
+      display_unit?: string;
     };
     BalanceRefreshRequest: {
       external_player_id: string;
@@ -2338,10 +2343,11 @@ export type components = {
        */
       status: 'active' | 'inactive';
       /**
-       * @description Default currency; launches without a currency use it.
+       * @description Default currency; launches without a currency use it. A currency of the registry (docs/currencies.md).
        * @default USD
        */
       default_currency: string;
+      /** @description The currencies the operator accepts (fiat or crypto codes of the registry); the default is added. */
       allowed_currencies?: string[];
       /**
        * @default {
@@ -2373,7 +2379,9 @@ export type components = {
       name?: string;
       /** @enum {string} */
       status?: 'active' | 'inactive';
+      /** @description A currency of the registry (docs/currencies.md). */
       default_currency?: string;
+      /** @description The currencies the operator accepts (fiat or crypto codes of the registry); the default is added. */
       allowed_currencies?: string[];
       bet_limits?: {
         min: string;

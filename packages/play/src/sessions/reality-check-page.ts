@@ -25,6 +25,11 @@ export interface RealityCheckAssets {
    * the order of a money action's answer, a refresh signal and its own reads (docs/game-pages.md).
    */
   balance: RealityCheckAsset;
+  /**
+   * Amounts in the session's display unit (`src/sessions/static/money.js`, `window.UnitMoney`;
+   * issue 39): exact digit work on minor-unit strings, never a float (docs/currencies.md).
+   */
+  money: RealityCheckAsset;
 }
 
 /** Served as written (no build step), from `src/sessions/static/` whether running src/ or dist/. */
@@ -42,13 +47,15 @@ export function loadRealityCheckAssets(prefix: string): RealityCheckAssets {
     js: load(prefix, 'reality-check', 'js', 'text/javascript; charset=utf-8'),
     css: load(prefix, 'reality-check', 'css', 'text/css; charset=utf-8'),
     balance: load(prefix, 'balance', 'js', 'text/javascript; charset=utf-8'),
+    money: load(prefix, 'money', 'js', 'text/javascript; charset=utf-8'),
   };
 }
 
-/** The shared scripts' tags (balance keeper, then reality check), before the page's own (all `defer`). */
+/** The shared scripts' tags (money, balance keeper, then reality check), before the page's own (all `defer`). */
 export function sharedScriptTags(assets: RealityCheckAssets | undefined, esc: (s: string) => string): string {
   if (!assets) return '';
   return (
+    `<script src="${esc(assets.money.path)}" defer></script>\n` +
     `<script src="${esc(assets.balance.path)}" defer></script>\n` +
     `<script src="${esc(assets.js.path)}" defer></script>\n`
   );

@@ -30,6 +30,11 @@ export interface RuntimeSession {
    * or null: no cap. Read with the session; the spin refuses a stake above it (422 `stake_above_cap`).
    */
   max_stake_minor?: bigint | null;
+  /**
+   * The unit the pages show amounts in (issue 39; the launch's `display_unit`), or null: the
+   * currency's first unit. docs/currencies.md.
+   */
+  display_unit?: string | null;
 }
 
 /** A runtime session with what authentication checks: its status and (prov_c) its grant's deadline. */
@@ -40,6 +45,7 @@ export type CrashSession = RuntimeSession & { status: string; authorization_id: 
 
 const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
        trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.max_stake_minor,
+       s.display_unit,
        (SELECT o.status = 'active' FROM operators o WHERE o.operator_id = s.operator_id) AS operator_active`;
 
 /**

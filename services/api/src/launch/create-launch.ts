@@ -10,7 +10,15 @@ import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { gbStakeCapKnown } from './gb-stake-cap.js';
-import { checkReturnUrl, normalizeDevice, parseCoin, type RuleResult, resolveCurrency } from './rules.js';
+import {
+  checkReturnUrl,
+  gbFiatOnly,
+  normalizeDevice,
+  parseCoin,
+  type RuleResult,
+  resolveCurrency,
+  resolveDisplayUnit,
+} from './rules.js';
 
 /** A named (prepared once per connection) statement: the launch path skips parse and plan. */
 function named(
@@ -43,7 +51,8 @@ function named(
  * $11 lang, $12 return_url, $13 coin, $14 expires_at, $15 grant_expires_at; the jurisdiction rules
  * (issue 18): $16 jurisdiction, $17 min_spin_interval_ms, $18 autoplay, $19 turbo, $20 reality-check
  * interval in seconds (a resumed session keeps a reality check already scheduled or due); the UK's
- * rules for every family (issue 26): $21 min_cycle_interval_ms, $22 age_band, $23 max_stake_minor.
+ * rules for every family (issue 26): $21 min_cycle_interval_ms, $22 age_band, $23 max_stake_minor;
+ * issue 39: $24 display_unit (null: the currency's first unit).
  */
 function launchStatement(scope: 'global' | 'crash'): string {
   const existing =
@@ -88,7 +97,8 @@ function launchStatement(scope: 'global' | 'crash'): string {
            reality_check_interval_seconds = $20::int,
            reality_check_due_at = CASE WHEN $20::int IS NULL THEN NULL
                                        ELSE coalesce(reality_check_due_at, now() + make_interval(secs => $20::int)) END,
-           min_cycle_interval_ms = $21::int, age_band = $22::text, max_stake_minor = $23::bigint
+           min_cycle_interval_ms = $21::int, age_band = $22::text, max_stake_minor = $23::bigint,
+           display_unit = $24::text
     WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
     RETURNING session_id
   ), created AS (
@@ -96,10 +106,10 @@ function launchStatement(scope: 'global' | 'crash'): string {
                           device, lang, return_url, coin_minor, expires_at, grant_expires_at,
                           jurisdiction, min_spin_interval_ms, autoplay_allowed, turbo_allowed,
                           reality_check_interval_seconds, reality_check_due_at,
-                          min_cycle_interval_ms, age_band, max_stake_minor)
+                          min_cycle_interval_ms, age_band, max_stake_minor, display_unit)
     SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15,
            $16, $17, $18, $19, $20::int, now() + make_interval(secs => $20::int),
-           $21::int, $22::text, $23::bigint
+           $21::int, $22::text, $23::bigint, $24::text
     FROM ok WHERE NOT EXISTS (SELECT 1 FROM live)
     RETURNING session_id
   )
@@ -244,6 +254,7 @@ export async function createLaunch(
   );
   const returnUrl = rule(checkReturnUrl(req.return_url, family, deps.isProduction));
   const coinMinor = rule(parseCoin(req.coin, family, currency));
+  const displayUnit = rule(resolveDisplayUnit(req.display_unit, currency));
   const device = normalizeDevice(req.device, family);
   // Jurisdiction rules: the launch's jurisdiction, else the operator's default (issue 18).
   const rules = rulesFor(
@@ -252,6 +263,8 @@ export async function createLaunch(
     operator.reality_check_interval_seconds ?? null,
     { currency, ageBand: req.age_band ?? null },
   );
+  // GB: no crypto currency, in any family (issue 39; docs/currencies.md).
+  rule(gbFiatOnly(rules.jurisdiction, currency));
   // GB slot stakes are capped per currency (a fixed table): a currency without a cap is refused.
   rule(gbStakeCapKnown(rules, family));
   // The runtime last: a request the runtime would refuse anyway gets its own status first, and
@@ -297,6 +310,7 @@ export async function createLaunch(
     rules.min_cycle_interval_ms,
     rules.age_band,
     rules.max_stake_minor,
+    req.display_unit === undefined ? null : displayUnit,
   ];
   const statement = named(`launch_${scope}`, scope === 'crash' ? LAUNCH_CRASH : LAUNCH_GLOBAL, values);
   let row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
@@ -331,6 +345,7 @@ export async function createLaunch(
     test_launch: !deps.isProduction,
     operator_integration: integration,
     rules,
+    display_unit: displayUnit,
     ...(family === 'prov_a' || family === 'prov_b'
       ? {
           free_rounds: await sessionFreeRounds(deps.pool, {

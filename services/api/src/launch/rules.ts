@@ -1,5 +1,11 @@
-import { INT64_MAX, type ProviderId } from '@opi/contract';
-import { decimalStringToMinor } from '@opi/money';
+import { INT64_MAX, isGb, type ProviderId } from '@opi/contract';
+import {
+  currencyExponent,
+  currencyInfo,
+  decimalStringToMinor,
+  displayUnit,
+  isCryptoCurrency,
+} from '@opi/money';
 
 /*
  * The launch request's rules that depend only on the request, the operator and the title
@@ -41,6 +47,34 @@ export function resolveCurrency(input: CurrencyInput): RuleResult<string> {
   return input.operator.allowed_currencies.includes(currency)
     ? ok(currency)
     : fail('currency', `${currency} is not among the operator's allowed currencies`);
+}
+
+/**
+ * The display unit (issue 39): the request's, which must be one of the currency's units in the
+ * registry (422 at body.display_unit otherwise), else the currency's first unit.
+ */
+export function resolveDisplayUnit(requested: string | undefined, currency: string): RuleResult<string> {
+  const unit = displayUnit(currency, requested ?? null);
+  if (unit) return ok(unit.id);
+  const units = currencyInfo(currency)?.units.map((u) => u.id) ?? [currency];
+  return fail(
+    'display_unit',
+    `${currency} has no display unit ${JSON.stringify(requested)}; its units: ${units.join(', ')}`,
+  );
+}
+
+/**
+ * GB: no crypto currency in any family (issue 39 point 4; docs/currencies.md "GB"). Refused with
+ * 422 at body.currency, nothing written.
+ */
+export function gbFiatOnly(jurisdiction: string | null, currency: string): RuleResult<true> {
+  if (isGb(jurisdiction) && isCryptoCurrency(currency)) {
+    return fail(
+      'currency',
+      `crypto currencies are not accepted under GB jurisdiction (${currency}): launch in GBP, EUR or USD`,
+    );
+  }
+  return ok(true);
 }
 
 function isLoopback(hostname: string): boolean {
@@ -101,7 +135,11 @@ export function parseCoin(
     typeof coin === 'number' ? coin : /^[0-9.eE+-]+$/.test(coin.trim()) ? Number(coin.trim()) : Number.NaN;
   if (!Number.isFinite(n) || n <= 0) return fail('coin', 'must be a finite number greater than zero');
   // Plain decimal digits (no exponent), then exact conversion: 0.001 EUR is refused, not rounded.
-  const text = n.toFixed(8).replace(/\.?0+$/, '');
+  // A string is taken digit by digit when it is plain; a number (or an exponent form) through its
+  // shortest decimal text at the currency's exponent plus one digit, so a part of a minor unit
+  // still shows (BTC 0.000000015 is refused, not rounded to 2 sat).
+  const plain = typeof coin === 'string' && /^[0-9]+(?:\.[0-9]+)?$/.test(coin.trim()) ? coin.trim() : null;
+  const text = plain ?? n.toFixed(Math.min(100, currencyExponent(currency) + 1)).replace(/\.?0+$/, '');
   let minor: bigint;
   try {
     minor = decimalStringToMinor(text, currency);

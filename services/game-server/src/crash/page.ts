@@ -48,7 +48,16 @@ export function loadCrashAssets(): CrashAssets {
   const css = load('crash', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/games/assets/');
   const history = loadHistoryAssets('/games/assets/');
-  const all = [js, css, realityCheck.js, realityCheck.css, realityCheck.balance, history.js, history.css];
+  const all = [
+    js,
+    css,
+    realityCheck.js,
+    realityCheck.css,
+    realityCheck.balance,
+    realityCheck.money,
+    history.js,
+    history.css,
+  ];
   return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 

@@ -19,6 +19,7 @@ import {
 } from '@opi/games';
 import { currencyExponent, decimalStringToMinor } from '@opi/money';
 import { readBetsBlocked, refusalFacts } from '@opi/play/sessions/bets-blocked';
+import { type DisplayFacts, displayFacts } from '@opi/play/sessions/display';
 import { assertCycleInterval, recordCycleEnd } from '@opi/play/sessions/gb-rules';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { CrashSession } from '@opi/play/sessions/runtime-session';
@@ -308,6 +309,7 @@ export class CrashRuntime {
     const money = await this.money(actor);
     const facts =
       actor.kind === 'wallet' ? await sessionRulesFacts(this.pool, actor.session.session_id) : null;
+      display: money.display,
     return {
       mode: actor.kind === 'wallet' ? 'operator-wallet' : 'demo',
       symbol,
@@ -354,6 +356,7 @@ export class CrashRuntime {
       nonce: next.position,
       commitment: next.commitment,
     };
+    display: DisplayFacts;
   }
 
   private async money(actor: Actor): Promise<{
@@ -366,6 +369,7 @@ export class CrashRuntime {
     if (actor.kind === 'demo') {
       const { rows } = await this.pool.query<{ balance_minor: bigint }>(
         `SELECT balance_minor FROM crash_demo_sessions WHERE demo_id = $1`,
+        display: displayFacts({ currency: DEMO_CURRENCY }),
         [actor.demo.demo_id],
       );
       return {
@@ -382,6 +386,7 @@ export class CrashRuntime {
       [s.operator_id],
     );
     const limits = { min: rows[0]?.bet_min_minor ?? 1n, max: rows[0]?.bet_max_minor ?? 1n };
+        display: displayFacts(s),
     try {
       const { balance } = await readWalletBalance(this.deps, s);
       return {
@@ -391,6 +396,7 @@ export class CrashRuntime {
         error: null,
         limits,
       };
+        display: displayFacts(s),
     } catch (err) {
       return {
         currency: s.currency,

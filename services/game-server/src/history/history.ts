@@ -1,5 +1,6 @@
 import type { Pool } from '@opi/db';
-import { minorToDecimalString } from '@opi/money';
+import { formatMinor, minorToDecimalString } from '@opi/money';
+import { displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
@@ -62,6 +63,12 @@ export interface HistoryItem {
   free_round_stake_minor: string | null;
   /** A time-limited share link to the round's replay page, made for this read (replay_expires_at). */
   replay_url: string;
+  /**
+   * Issue 39: the amounts as the page shows them when the round's currency is a crypto currency
+   * or the session shows a display unit (`mBTC 1.00`, `USDT 0.50`), formatted exactly on the
+   * server; null for a fiat currency in its own unit (the page formats it in its language).
+   */
+  shown: { stake: string; win: string; free_round_stake: string | null } | null;
 }
 
 export interface HistoryPage {
@@ -153,7 +160,8 @@ export function historySql(scope: 'title' | 'all', paged: boolean): string {
 
 export async function readHistory(
   deps: HistoryDeps,
-  session: Pick<RuntimeSession, 'operator_id' | 'player_id' | 'symbol'>,
+  session: Pick<RuntimeSession, 'operator_id' | 'player_id' | 'symbol'> &
+    Partial<Pick<RuntimeSession, 'currency' | 'display_unit'>>,
   query: HistoryQuery,
 ): Promise<HistoryPage> {
   const { rows } = await deps.pool.query<Row>(historySql(query.scope, query.before !== null), [
@@ -177,6 +185,14 @@ export async function readHistory(
       const jackpot = r.wager_stands ? r.jackpot_win_minor : '0';
       const win = BigInt(r.win_minor) + BigInt(jackpot);
       const share = shareReplayUrl(deps.gameBaseUrl, deps.replayKey, r.round_id, now);
+      // The session's unit for rounds in its currency; another currency's rounds in their first unit.
+      const display = displayFacts(
+        r.currency === session.currency
+          ? { currency: r.currency, display_unit: session.display_unit ?? null }
+          : { currency: r.currency },
+      );
+      const inUnit = display.crypto || display.unit !== r.currency || display.label !== r.currency;
+      const fmt = (minor: string | bigint) => formatMinor(minor, r.currency, display.unit);
       return {
         round_id: r.round_id,
         symbol: r.symbol,
@@ -192,6 +208,13 @@ export async function readHistory(
         free_round: r.free_round,
         free_round_stake_minor: r.free_round_bet_minor,
         replay_url: share.url,
+        shown: inUnit
+          ? {
+              stake: fmt(r.bet_minor),
+              win: fmt(win),
+              free_round_stake: r.free_round_bet_minor === null ? null : fmt(r.free_round_bet_minor),
+            }
+          : null,
       };
     }),
     next_before: more && last ? encodeCursor(last.cursor_at, last.round_id) : null,

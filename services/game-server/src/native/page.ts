@@ -49,7 +49,16 @@ export function loadNativeAssets(): NativeAssets {
   const css = load('native', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/native/static/');
   const history = loadHistoryAssets('/native/static/');
-  const all = [js, css, realityCheck.js, realityCheck.css, realityCheck.balance, history.js, history.css];
+  const all = [
+    js,
+    css,
+    realityCheck.js,
+    realityCheck.css,
+    realityCheck.balance,
+    realityCheck.money,
+    history.js,
+    history.css,
+  ];
   return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }
 

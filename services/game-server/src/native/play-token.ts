@@ -16,6 +16,8 @@ export interface GrantSession {
   lang: string | null;
   return_url: string | null;
   currency: string;
+  /** The launch's display unit (issue 39), or null: the currency's first unit. */
+  display_unit: string | null;
   expires_at: Date | null;
   grant_hash: string;
 }
@@ -37,7 +39,7 @@ export async function checkGrant(
     GrantSession & { status: string; provider_id: string; grant_expires_at: Date | null }
   >(
     `SELECT s.session_id, s.symbol, g.slug, g.title, s.lang, s.return_url, trim(s.currency) AS currency,
-            s.expires_at, s.grant_expires_at, s.status, s.provider_id, s.token_hash AS grant_hash
+            s.display_unit, s.expires_at, s.grant_expires_at, s.status, s.provider_id, s.token_hash AS grant_hash
      FROM sessions s JOIN games g ON g.symbol = s.symbol
      WHERE s.token_hash = $1`,
     [hash],

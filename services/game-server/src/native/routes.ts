@@ -4,6 +4,7 @@ import { currencyExponent } from '@opi/money';
 import { gamePageHeaders } from '@opi/play/pages/page-headers';
 import { authenticateRuntime } from '@opi/play/sessions/authenticate';
 import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
+import { displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
@@ -114,6 +115,7 @@ export function nativeRoutes(deps: GameDeps): Router {
         family,
         currency: s.currency,
         exponent: currencyExponent(s.currency),
+        display: displayFacts(s),
         lang: s.lang,
         return_url: s.return_url,
       },

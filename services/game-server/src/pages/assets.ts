@@ -39,6 +39,15 @@ export function loadPageAssets(): PageAssets {
   const css = load('game', 'css', 'text/css; charset=utf-8');
   const realityCheck = loadRealityCheckAssets('/gs2c/static/');
   const history = loadHistoryAssets('/gs2c/static/');
-  const all = [js, css, realityCheck.js, realityCheck.css, realityCheck.balance, history.js, history.css];
+  const all = [
+    js,
+    css,
+    realityCheck.js,
+    realityCheck.css,
+    realityCheck.balance,
+    realityCheck.money,
+    history.js,
+    history.css,
+  ];
   return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
 }

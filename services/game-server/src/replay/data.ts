@@ -35,6 +35,8 @@ export interface ReplayRound {
   provider_id: string;
   family: ReplayFamily;
   currency: string;
+  /** The unit the round's session showed amounts in (issue 39), or null: the currency's first unit. */
+  display_unit?: string | null;
   status: 'open' | 'settling' | 'completed' | 'rejected' | 'cancelled' | 'rolled_back';
   stuck: boolean;
   bet_minor: string;
@@ -168,10 +170,12 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
     settled_at: Date | null;
     wager_stands: boolean;
     revoked_at: Date | null;
+    display_unit: string | null;
   }>(
     `SELECT r.round_id, r.symbol, g.title, r.provider_id, trim(r.currency) AS currency, r.status, r.stuck,
             r.bet_minor, r.win_minor, r.jackpot_win_minor, r.free_round_campaign_id, r.free_round_bet_minor,
             r.outcome, r.created_at, r.settled_at, ${wagerStandsSql('r')} AS wager_stands,
+            (SELECT s.display_unit FROM sessions s WHERE s.session_id = r.session_id) AS display_unit,
             (SELECT max(v.revoked_at) FROM replay_link_revocations v
               WHERE (v.scope = 'round' AND v.subject_id = r.round_id)
                  OR (v.scope = 'operator' AND v.subject_id = r.operator_id)) AS revoked_at
@@ -230,6 +234,7 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
     provider_id: r.provider_id,
     family,
     currency: r.currency,
+    display_unit: r.display_unit,
     status: r.status,
     stuck: r.stuck,
     bet_minor: r.bet_minor.toString(),

@@ -12,7 +12,7 @@ import {
   symbolArtPath,
   symbolLabel,
 } from '@opi/games';
-import { minorToDecimalString } from '@opi/money';
+import { formatSessionMinor } from '@opi/play/sessions/display';
 import type { ReplayAssets } from './assets.js';
 import type { ReplayRound, ReplayStage } from './data.js';
 import { escapeHtml as esc } from './headers.js';
@@ -27,10 +27,14 @@ import { escapeHtml as esc } from './headers.js';
 const attr = (name: string, value: string | number | boolean | null | undefined): string =>
   value === null || value === undefined ? '' : ` ${name}="${esc(String(value))}"`;
 
-function money(minor: string | bigint | null, currency: string): string {
+/** Where an amount is shown: the round's currency and its session's display unit (issue 39). */
+type MoneyIn = { currency: string; display_unit?: string | null };
+
+function money(minor: string | bigint | null, where: MoneyIn): string {
   if (minor === null) return 'not recorded';
   try {
-    return `${currency} ${minorToDecimalString(BigInt(minor), currency)}`;
+    // Exact digit work in the session's unit (`mBTC 1.00`, `EUR 1.50`): docs/currencies.md.
+    return formatSessionMinor(BigInt(minor), where);
   } catch {
     return `${minor} (minor units)`;
   }
@@ -169,11 +173,11 @@ function renderSlot(r: ReplayRound): string {
       w.line >= 0
         ? `Line ${w.line + 1}: ${w.count} × ${symbolName(w.symbol)}`
         : `${w.count} reels × ${symbolName(w.symbol)}, ${w.ways} way${w.ways === 1 ? '' : 's'}`;
-    return `<li data-testid="replay-line-win"${attr('data-line', w.line)}${attr('data-symbol', symbolName(w.symbol))}${attr('data-count', w.count)}${attr('data-win-minor', w.winMinor)}>${esc(what)} <strong>${esc(money(w.winMinor, r.currency))}</strong></li>`;
+    return `<li data-testid="replay-line-win"${attr('data-line', w.line)}${attr('data-symbol', symbolName(w.symbol))}${attr('data-count', w.count)}${attr('data-win-minor', w.winMinor)}>${esc(what)} <strong>${esc(money(w.winMinor, r))}</strong></li>`;
   });
   if (o.scatterWinMinor !== '0') {
     wins.push(
-      `<li data-testid="replay-scatter-win"${attr('data-win-minor', o.scatterWinMinor)}>Scatter <strong>${esc(money(o.scatterWinMinor, r.currency))}</strong></li>`,
+      `<li data-testid="replay-scatter-win"${attr('data-win-minor', o.scatterWinMinor)}>Scatter <strong>${esc(money(o.scatterWinMinor, r))}</strong></li>`,
     );
   }
   parts.push(
@@ -187,7 +191,7 @@ function renderSlot(r: ReplayRound): string {
     );
     o.freeSpins.forEach((f, i) => {
       parts.push(
-        `<li${attr('data-index', i)}${attr('data-win-minor', f.winMinor)}>${reelsMarkup(r.symbol, f.grid, new Set(), 'replay-free-spin', attr('data-grid', JSON.stringify(f.grid)))}<p>Free spin ${i + 1}: ${esc(money(f.winMinor, r.currency))}</p></li>`,
+        `<li${attr('data-index', i)}${attr('data-win-minor', f.winMinor)}>${reelsMarkup(r.symbol, f.grid, new Set(), 'replay-free-spin', attr('data-grid', JSON.stringify(f.grid)))}<p>Free spin ${i + 1}: ${esc(money(f.winMinor, r))}</p></li>`,
       );
     });
     parts.push('</ol>');
@@ -198,7 +202,7 @@ function renderSlot(r: ReplayRound): string {
 
 // ── native ──────────────────────────────────────────────────────────────────────────────────────
 
-function stageText(family: string, s: ReplayStage, currency: string): string {
+function stageText(family: string, s: ReplayStage, currency: MoneyIn): string {
   const i = s.inputs;
   const o = s.outcome;
   switch (s.action) {
@@ -244,7 +248,7 @@ const formatHundredths = (n: number): string =>
 function stageList(r: ReplayRound): string {
   const items = r.stages.map(
     (s) =>
-      `<li data-testid="replay-stage"${attr('data-seq', s.seq)}${attr('data-action', s.action)}${attr('data-multiplier', s.multiplier)}>${esc(stageText(r.family, s, r.currency))}</li>`,
+      `<li data-testid="replay-stage"${attr('data-seq', s.seq)}${attr('data-action', s.action)}${attr('data-multiplier', s.multiplier)}>${esc(stageText(r.family, s, r))}</li>`,
   );
   return `<h2>Stages</h2><ol class="stages" data-testid="replay-stages">${items.join('')}</ol>`;
 }
@@ -395,7 +399,7 @@ export function renderReplayPage(r: ReplayRound, assets: ReplayAssets): string {
   }
   if (shown && r.jackpot_win_minor !== '0') {
     markers.push(
-      `<span class="marker jackpot" data-testid="replay-jackpot"${attr('data-win-minor', r.jackpot_win_minor)}>Jackpot ${esc(money(r.jackpot_win_minor, r.currency))}</span>`,
+      `<span class="marker jackpot" data-testid="replay-jackpot"${attr('data-win-minor', r.jackpot_win_minor)}>Jackpot ${esc(money(r.jackpot_win_minor, r))}</span>`,
     );
   }
   if (r.stuck)
@@ -410,10 +414,10 @@ ${markers.length > 0 ? `<p class="markers">${markers.join(' ')}</p>` : ''}
 <dl class="facts summary">
 <div><dt>Round</dt><dd class="mono" data-testid="replay-round-id">${esc(r.round_id)}</dd></div>
 <div><dt>Played</dt><dd><time datetime="${esc(r.created_at)}">${esc(r.created_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</time></dd></div>
-<div><dt>Stake</dt><dd data-testid="replay-stake"${attr('data-minor', stake)}>${esc(money(stake, r.currency))}${r.free_round ? ' (free round)' : ''}</dd></div>
-<div><dt>Total return</dt><dd data-testid="replay-win"${attr('data-minor', r.win_minor)}>${esc(money(r.win_minor, r.currency))}</dd></div>
-<div><dt>Balance before</dt><dd data-testid="replay-balance-before"${attr('data-minor', r.balance_before_minor ?? '')}>${esc(money(r.balance_before_minor, r.currency))}</dd></div>
-<div><dt>Balance after</dt><dd data-testid="replay-balance-after"${attr('data-minor', r.balance_after_minor ?? '')}>${esc(money(r.balance_after_minor, r.currency))}</dd></div>
+<div><dt>Stake</dt><dd data-testid="replay-stake"${attr('data-minor', stake)}>${esc(money(stake, r))}${r.free_round ? ' (free round)' : ''}</dd></div>
+<div><dt>Total return</dt><dd data-testid="replay-win"${attr('data-minor', r.win_minor)}>${esc(money(r.win_minor, r))}</dd></div>
+<div><dt>Balance before</dt><dd data-testid="replay-balance-before"${attr('data-minor', r.balance_before_minor ?? '')}>${esc(money(r.balance_before_minor, r))}</dd></div>
+<div><dt>Balance after</dt><dd data-testid="replay-balance-after"${attr('data-minor', r.balance_after_minor ?? '')}>${esc(money(r.balance_after_minor, r))}</dd></div>
 </dl>
 ${body}
 </main>

@@ -2,14 +2,17 @@ import type { Pool } from '@opi/db';
 import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig, symbolArtPath, symbolLabel } from '@opi/games';
 import { currencyExponent } from '@opi/money';
 import { type StakeOptions, stakeOptions } from '@opi/play/engines/stakes';
+import { type DisplayFacts, displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 
 /** What the game page needs beyond the session row (added to `GET /api/runtime/session`). */
 export interface PageFacts extends StakeOptions {
   /** The title's display name. */
   title: string;
-  /** ISO 4217 minor-unit exponent of the session currency (0, 2 or 3). */
+  /** Minor-unit exponent of the session currency (the registry's: EUR 2, BTC 8, ETH 9). */
   currency_exponent: number;
+  /** The display unit the page shows amounts in (issue 39; docs/currencies.md). */
+  display: DisplayFacts;
   /** The operator's bet limits in minor units (decimal strings). */
   bet_limits: { min_minor: string; max_minor: string };
   /** Names of the engine's symbol ids as they appear in a spin's `outcome.grid` (slots; else []). */
@@ -47,6 +50,7 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
   return {
     title: row.title,
     currency_exponent: currencyExponent(session.currency),
+    display: displayFacts(session),
     bet_limits: { min_minor: row.bet_min_minor.toString(), max_minor: row.bet_max_minor.toString() },
     ...stakes,
     symbol_names: isSlot ? [...SYMBOL_NAMES] : [],

@@ -74,7 +74,13 @@
   });
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
-  function moneyFormat(currency, exponent) {
+  function moneyFormat(currency, exponent, display) {
+    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
+    // formats minor-unit strings in the unit by digit work; fiat keeps Intl's currency format.
+    if (window.UnitMoney?.applies(display, currency)) {
+      const unit = window.UnitMoney.create(display);
+      return { format: (minor) => unit.format(String(minor)) };
+    }
     const toDecimal = (minor) => {
       const negative = minor.startsWith('-');
       const digits = negative ? minor.slice(1) : minor;
@@ -534,7 +540,7 @@
     }
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     state = res.json;
-    money = moneyFormat(state.currency, state.currency_exponent);
+    money = moneyFormat(state.currency, state.currency_exponent, state.display);
     noteBlocked(state.bets_blocked);
     if (state.return_url) {
       const ret = new URL(state.return_url, window.location.href);

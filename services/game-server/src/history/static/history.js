@@ -67,7 +67,8 @@ window.GameHistory = (() => {
         currencyDisplay: 'code',
         minimumFractionDigits: fraction,
         maximumFractionDigits: fraction,
-      }).format(Number(decimal));
+        // The decimal string itself, never a Number (a float): Intl formats strings exactly.
+      }).format(decimal);
     } catch {
       return `${currency} ${decimal}`;
     }
@@ -133,12 +134,16 @@ window.GameHistory = (() => {
     top.append(status);
     const figures = document.createElement('span');
     figures.className = 'history-figures';
+    // Crypto currencies and display units (issue 39): the server's exact text (`mBTC 1.00`).
+    const shown = r.shown;
     const stake = r.free_round
-      ? `Free round (${money(minorText(r.free_round_stake_minor, r.stake), r.currency)})`
-      : money(r.stake, r.currency);
+      ? `Free round (${shown ? shown.free_round_stake || shown.stake : money(minorText(r.free_round_stake_minor, r.stake), r.currency)})`
+      : shown
+        ? shown.stake
+        : money(r.stake, r.currency);
     figures.append(
       part('history-stake', 'Stake', stake, 'history-item-stake'),
-      part('history-win', 'Win', money(r.win, r.currency), 'history-item-win'),
+      part('history-win', 'Win', shown ? shown.win : money(r.win, r.currency), 'history-item-win'),
     );
     const replay = document.createElement('span');
     replay.className = 'history-replay-text';

@@ -77,7 +77,10 @@
   });
 
   // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
-  function moneyFormat(currency, exponent, lang) {
+  function moneyFormat(currency, exponent, lang, display) {
+    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
+    // formats minor-unit strings in the unit by digit work; fiat keeps the language's format.
+    const unit = window.UnitMoney?.applies(display, currency) ? window.UnitMoney.create(display) : null;
     const options = {
       style: 'currency',
       currency,
@@ -105,6 +108,14 @@
         return `${currency} ${decimal}`;
       }
     };
+    if (unit) {
+      // The wallet's decimal in the currency -> minor units (exact digits) -> the unit.
+      const decimalToMinor = (decimal) => {
+        const [whole, fraction = ''] = String(decimal).split('.');
+        return (whole + fraction.padEnd(exponent, '0').slice(0, exponent)).replace(/^(-?)0+(?=[0-9])/, '$1');
+      };
+      return { minor: (m) => unit.format(m), decimal: (d) => unit.format(decimalToMinor(d)) };
+    }
     return { minor: (m) => show(toDecimal(String(m))), decimal: show };
   }
 
@@ -502,7 +513,12 @@
     token = boot.token;
     // The history panel (shared history.js) reads the player's rounds with this token.
     if (window.GameHistory) window.GameHistory.useToken(token);
-    money = moneyFormat(boot.session.currency, boot.session.exponent, boot.session.lang);
+    money = moneyFormat(
+      boot.session.currency,
+      boot.session.exponent,
+      boot.session.lang,
+      boot.session.display,
+    );
     const ret = boot.session.return_url ? new URL(boot.session.return_url, window.location.href) : null;
     if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
       el.close.dataset.href = ret.href;

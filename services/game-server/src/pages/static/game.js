@@ -68,7 +68,10 @@
   });
 
   // ── money: exact decimal strings at the currency's ISO 4217 exponent ─────────────────────────
-  function moneyFormat(currency, exponent, lang) {
+  function moneyFormat(currency, exponent, lang, display) {
+    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
+    // formats minor-unit strings in the unit by digit work; fiat keeps the language's format.
+    const unit = window.UnitMoney?.applies(display, currency) ? window.UnitMoney.create(display) : null;
     const options = {
       style: 'currency',
       currency,
@@ -92,6 +95,7 @@
     return {
       /** '12345' (minor units) -> 'EUR 123.45' in the page's language; strings are formatted exactly. */
       format(minor) {
+        if (unit) return unit.format(minor);
         const decimal = toDecimal(minor);
         try {
           return nf.format(decimal);
@@ -911,7 +915,7 @@
     if (ended) return;
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     session = res.json;
-    money = moneyFormat(session.currency, session.currency_exponent, session.lang);
+    money = moneyFormat(session.currency, session.currency_exponent, session.lang, session.display);
     const ret = session.return_url ? new URL(session.return_url, window.location.href) : null;
     if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
       el.close.dataset.href = ret.href;
