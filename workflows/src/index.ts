@@ -14,13 +14,9 @@ export type {
   TournamentResult,
 } from './promotions/workflow.js';
 export * from './settle-round/activities.js';
-export * from './settle-round/intent.js';
 export * from './settle-round/local-outcomes.js';
 export * from './settle-round/messages.js';
 export * from './settle-round/resume.js';
 export * from './settle-round/start.js';
 export type { SettlementTuning, SettleRoundInput } from './settle-round/workflow.js';
 export * from './versioning.js';
-export * from './wallet/address-policy.js';
-export * from './wallet/classify.js';
-export * from './wallet/send.js';

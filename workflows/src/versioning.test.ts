@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import type { RoundOutcome } from '@opi/wallet/intent';
 import { Connection, type WorkflowHandle } from '@temporalio/client';
 import { signalTournamentCancel, startTournamentWorkflow } from './promotions/start.js';
-import type { RoundOutcome } from './settle-round/intent.js';
 import { startSettlement } from './settle-round/start.js';
 import { eventually, type SettlementEnv, startSettlementEnv } from './test-support/settlement-env.js';
 import { adoptOrphanedWorkflows, describeWorkerDeployment, setCurrentWorkerVersion } from './versioning.js';

@@ -18,21 +18,18 @@ import {
   temporalPostgresFromUrl,
   waitForPort,
 } from '@opi/devstack';
+import { buildCallbackBody, type RoundIntent, sendWalletCallback, transactionIdsFor } from '@opi/wallet';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import {
-  buildCallbackBody,
   buildWorkflowBundle,
   createActivities,
   createLocalOutcomes,
   firstOutcome,
   LOCAL_OUTCOME_GRACE_MS,
-  type RoundIntent,
   recordRound,
-  sendWalletCallback,
   startFloorRound,
   startSettlement,
-  transactionIdsFor,
 } from '@opi/workflows';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';

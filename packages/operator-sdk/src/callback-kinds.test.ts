@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import {
-  buildCallbackBody,
-  buildPromoCallbackBody,
-  type RoundIntent,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { buildCallbackBody, buildPromoCallbackBody, type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import {
   type CreditKind,
   createWalletCallbackVerifier,

@@ -7,14 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
 import { CATALOG } from '@opi/games';
 import { assign, createOperator, type Harness, SERVICE_SECRET, startApi } from '@opi/testkit/harness';
-import {
-  buildCallbackBody,
-  createActivities,
-  type RoundIntent,
-  sendWalletCallback,
-  transactionIdsFor,
-  WORKFLOW_BUNDLE_PATH,
-} from '@opi/workflows';
+import { buildCallbackBody, type RoundIntent, sendWalletCallback, transactionIdsFor } from '@opi/wallet';
+import { createActivities, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import Koa from 'koa';
 import {

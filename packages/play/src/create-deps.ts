@@ -5,24 +5,21 @@ import { ChangeFeed, ConfigCache } from '@opi/service-kit/cache/change-feed';
 import { PgListener } from '@opi/service-kit/cache/pg-listener';
 import { createLogger } from '@opi/service-kit/http/logger';
 import { type ReplayKeyring, replayKeyring } from '@opi/signing';
-import { createLocalOutcomes, walletNetworkPolicy } from '@opi/workflows';
+import { walletNetworkPolicy } from '@opi/wallet';
 import { Client, Connection } from '@temporalio/client';
 import { RefreshHub } from './balance-refresh/hub.js';
 import type { PlayDeps } from './deps.js';
-import { type HostedWorker, startHostedWorker } from './settlement/hosted-worker.js';
 
 export interface PlayDepsOptions {
   /** The service (`api`, `game-server`): its logger's name and its connections' application_name. */
   name: string;
-  /** Host a settlement worker in this process (the game server's GAME_SETTLEMENT_WORKER=on). */
-  hostWorker: boolean;
 }
 
 /**
  * What both services build the same way from the configuration: the pool, the secret box, the
  * process's one LISTEN connection with the change feed and the refresh hub on it, the operators'
- * cache, the Temporal client (and, when asked, the hosted settlement worker that round starts
- * reach eagerly). `close()` releases them in order.
+ * cache, the Temporal client. `close()` releases them in order. (The game server adds its hosted
+ * settlement worker: services/game-server/src/create-deps.ts.)
  */
 export async function createPlayDeps(
   config: Config,
@@ -50,39 +47,10 @@ export async function createPlayDeps(
     ? {
         client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
         taskQueue: config.TEMPORAL_TASK_QUEUE,
-        eagerClient: null,
       }
     : undefined;
-  // The process's own settlement worker: round workflows it starts run here, eagerly.
-  let hosted: HostedWorker | undefined;
-  if (temporal && config.TEMPORAL_ADDRESS && options.hostWorker) {
-    // Its activities tell the routes each round's outcome as soon as it is recorded.
-    const outcomes = createLocalOutcomes();
-    temporal.outcomes = outcomes;
-    hosted = startHostedWorker({
-      outcomes,
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      pool,
-      box,
-      walletTimeoutMs: config.WALLET_TIMEOUT_MS,
-      requireHttps: config.isProduction,
-      allowPrivateNetworks: walletNetworkPolicy(config).allowPrivate,
-      maxConcurrentActivities: config.WORKER_MAX_ACTIVITIES,
-      maxConcurrentWorkflowTasks: config.WORKER_MAX_WORKFLOW_TASKS,
-      ...(config.WORKER_BUILD_ID
-        ? { deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID } }
-        : {}),
-      logger,
-      onEagerClient: (client) => {
-        temporal.eagerClient = client;
-      },
-    });
-  }
   return {
     ...(temporal ? { temporal } : {}),
-    ...(hosted ? { hostedWorker: hosted } : {}),
     pool,
     listener,
     feed,
@@ -94,8 +62,6 @@ export async function createPlayDeps(
     isProduction: config.isProduction,
     walletNetwork: walletNetworkPolicy(config),
     async close() {
-      // Drains the hosted worker: workflow tasks and wallet steps in hand finish first.
-      await hosted?.stop();
       await connection?.close().catch(() => {});
       // Ends the event streams and deletes this process's presence rows (needs the pool).
       await refresh.stop();

@@ -1,12 +1,19 @@
 /**
- * The module edges (docs/architecture.md, "Module edges"), over the two services and the packages
- * they share (services/api, services/game-server, packages/play, packages/service-kit; tests and
- * test support excluded from the graph; `import type` counts):
+ * The module edges (docs/architecture.md, "Module edges"), over the two services, the Temporal
+ * application and the packages they share (services/api, services/game-server, workflows,
+ * packages/play, packages/service-kit, packages/wallet; tests and test support excluded from the
+ * graph; `import type` counts):
  * - no import cycle, across packages too (`@opi/play/x` is the module packages/play/src/x.ts);
  * - each game family's folder depends on shared modules only, never on another family's; shared
  *   modules import no family folder; only the composition roots mount or document routes;
  * - neither service imports the other, in any file, tests included (their tests compose both
- *   through @opi/testkit), and the shared packages import neither service.
+ *   through @opi/testkit), and the shared packages import neither service;
+ * - arrows run down only: services -> workflows -> @opi/wallet. The shared packages (play,
+ *   service-kit, wallet) import neither workflows nor a service, workflows imports no service and no
+ *   shared package but @opi/wallet, and workflow code reaches @opi/wallet only through its
+ *   Node-free intent (`@opi/wallet/intent`, which imports nothing);
+ * - @opi/wallet is the only writer of the journal: no other product module inserts or updates a
+ *   `wallet_transactions` row.
  * Plain parsing with the TypeScript compiler's pre-processor: no database, no network.
  */
 import assert from 'node:assert/strict';
@@ -21,13 +28,34 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const SRC = REPO;
 const API = 'services/api/src';
 const GAME = 'services/game-server/src';
+const WORKFLOWS = 'workflows/src';
+const WALLET = 'packages/wallet/src';
 /** The source roots of the graph, by the package name their subpaths are imported as. */
 const ROOTS: Record<string, string> = {
   '@opi/api': API,
   '@opi/game-server': GAME,
+  '@opi/workflows': WORKFLOWS,
   '@opi/play': 'packages/play/src',
   '@opi/service-kit': 'packages/service-kit/src',
+  '@opi/wallet': WALLET,
 };
+/** Package subpaths exported from another file than `<root>/<subpath>.ts` (package.json exports). */
+const EXPORTS: Record<string, string> = {
+  '@opi/workflows/histories': `${WORKFLOWS}/histories/corpus.ts`,
+};
+/** The shared packages: they import neither workflows nor a service. */
+const SHARED = ['packages/play/src', 'packages/service-kit/src', WALLET];
+/** The workflow code that the Temporal bundle runs (deterministic; Node-free imports only). */
+const WORKFLOW_CODE = [
+  `${WORKFLOWS}/workflows.ts`,
+  `${WORKFLOWS}/settle-round/workflow.ts`,
+  `${WORKFLOWS}/settle-round/messages.ts`,
+  `${WORKFLOWS}/settle-round/versioning.ts`,
+  `${WORKFLOWS}/promotions/workflow.ts`,
+  `${WORKFLOWS}/promotions/messages.ts`,
+  `${WORKFLOWS}/floor/workflow.ts`,
+  `${WORKFLOWS}/probe/workflow.ts`,
+];
 
 /** The game families and their folders. */
 const FAMILIES: Record<string, string[]> = {
@@ -57,6 +85,7 @@ function sourceFiles(dir: string): string[] {
 
 /** The module a specifier names (`./x.js` is `./x.ts`, a folder its index.ts, `@opi/play/x` packages/play/src/x.ts). */
 function resolve(from: string, specifier: string): string {
+  if (EXPORTS[specifier]) return path.join(REPO, EXPORTS[specifier]);
   const pkg = Object.keys(ROOTS).find((name) => specifier === name || specifier.startsWith(`${name}/`));
   const base = pkg
     ? path.join(REPO, ROOTS[pkg]!, specifier === pkg ? 'index' : specifier.slice(pkg.length + 1))
@@ -208,7 +237,7 @@ export function familyViolations(graph: Graph): string[] {
   return out.sort();
 }
 
-describe('the import graph of the two services and their shared packages', () => {
+describe('the import graph of the two services, workflows and their shared packages', () => {
   const graph = buildGraph();
 
   test('is read from the source (sanity: the families and the shared session module are there)', () => {
@@ -257,6 +286,62 @@ describe('the import graph of the two services and their shared packages', () =>
     );
   });
 
+  test('arrows run down: services -> workflows -> @opi/wallet; the shared packages import neither workflows nor a service', () => {
+    const services = [
+      { pkg: '@opi/api', dir: API },
+      { pkg: '@opi/game-server', dir: GAME },
+    ];
+    const workflows = { pkg: '@opi/workflows', dir: WORKFLOWS };
+    for (const pkg of SHARED)
+      assert.deepEqual(
+        boundaryViolations(allFiles(path.join(REPO, pkg)), [...services, workflows]),
+        [],
+        `${pkg} imports workflows or a service: what both need belongs in the shared package (the wallet protocol, the journal and the intent in @opi/wallet)`,
+      );
+    assert.deepEqual(
+      boundaryViolations(allFiles(path.join(REPO, WORKFLOWS)), [
+        ...services,
+        { pkg: '@opi/play', dir: 'packages/play/src' },
+        { pkg: '@opi/service-kit', dir: 'packages/service-kit/src' },
+      ]),
+      [],
+      'workflows imports a service or a shared package of the services (only @opi/wallet)',
+    );
+  });
+
+  test('workflow code reaches @opi/wallet only through its Node-free intent, which imports nothing', () => {
+    for (const module of WORKFLOW_CODE) {
+      assert.ok(graph.has(module), `${module} not found`);
+      const wallet = graph.get(module)!.filter((to) => to.startsWith(`${WALLET}/`));
+      assert.deepEqual(
+        wallet.filter((to) => to !== `${WALLET}/intent.ts`),
+        [],
+        `${module} imports @opi/wallet beyond @opi/wallet/intent`,
+      );
+    }
+    assert.ok(graph.get(`${WORKFLOWS}/settle-round/workflow.ts`)!.includes(`${WALLET}/intent.ts`));
+    assert.deepEqual(specifiers(readFileSync(path.join(REPO, WALLET, 'intent.ts'), 'utf8')), []);
+  });
+
+  test('@opi/wallet is the only writer of wallet_transactions (product code; tests, test support and tools aside)', () => {
+    const writers: string[] = [];
+    for (const dir of [...Object.values(ROOTS), 'services/worker/src', 'packages/db/src']) {
+      for (const file of sourceFiles(path.join(REPO, dir))) {
+        const module = path.relative(REPO, file);
+        if (module.startsWith(`${WALLET}/`)) continue;
+        if (
+          /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+wallet_transactions\b/i.test(readFileSync(file, 'utf8'))
+        )
+          writers.push(module);
+      }
+    }
+    assert.deepEqual(
+      writers,
+      [],
+      'write the journal through @opi/wallet (its journal part of a statement: journalInsertSql, journalOutcomeSql, ...)',
+    );
+  });
+
   test('has no import cycle', () => {
     const cycles = findCycles(graph);
     assert.deepEqual(
@@ -294,6 +379,22 @@ describe('the import graph of the two services and their shared packages', () =>
         "import type { A } from '../runtime/spin.js';\nexport { b } from './chain.js';\nimport { c } from '@opi/play/sessions/tokens';\n",
       ).map((m) => path.relative(SRC, m)),
       [`${GAME}/runtime/spin.ts`, `${GAME}/crash/chain.ts`, 'packages/play/src/sessions/tokens.ts'],
+    );
+    const play = path.join(REPO, 'packages/play/src/x.ts');
+    assert.deepEqual(
+      specifiers(
+        "import { a } from '@opi/workflows';\nimport b from '../../../workflows/src/start.js';\n",
+      ).map((s) =>
+        s.startsWith('.')
+          ? path.resolve(path.dirname(play), s).startsWith(path.join(REPO, WORKFLOWS))
+          : s.startsWith('@opi/workflows'),
+      ),
+      [true, true],
+    );
+    assert.equal(
+      path.relative(SRC, resolve(play, '@opi/wallet/intent')),
+      `${WALLET}/intent.ts`,
+      '@opi/wallet/intent is packages/wallet/src/intent.ts',
     );
     const crossing: Graph = new Map([
       [`${GAME}/crash/x.ts`, [`${GAME}/runtime/spin.ts`]],

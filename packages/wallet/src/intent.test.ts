@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CONTRACT_VERSION, WalletCallbackRequest } from '@opi/contract';
-import { buildCallbackBody } from './activities.js';
 import { keepsDurableIntent, type RoundIntent, transactionIdsFor } from './intent.js';
+import { buildCallbackBody } from './journal.js';
 
 test('transaction ids derive from the round id alone', () => {
   assert.deepEqual(transactionIdsFor('r_1'), {

@@ -1,4 +1,4 @@
-// Deterministic data shared by the API (which writes the intent), the workflow and its activities.
+// Deterministic data shared by the game server (which writes the intent), the workflow and its activities.
 // No I/O and no Node built-ins here: the workflow bundle imports this file.
 
 export type FamilyId = 'prov_a' | 'prov_b' | 'prov_c' | 'prov_d';

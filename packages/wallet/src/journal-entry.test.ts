@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCallbackBody, journalEntry } from './activities.js';
 import { type RoundIntent, transactionIdsFor } from './intent.js';
+import { buildCallbackBody, journalEntry } from './journal.js';
 
 // journalEntry remembers the entries it built (issue 27: a spin's process built the debit's three
 // times). Its key must hold every input of the body: changing any field of an intent that changes

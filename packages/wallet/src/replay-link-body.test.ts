@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WalletCallbackRequest } from '@opi/contract';
 import { replayLinkKey, roundDetailsUrl, verifyReplayLink } from '@opi/signing';
-import { buildCallbackBody, journalEntry } from './activities.js';
 import { type RoundIntent, transactionIdsFor } from './intent.js';
+import { buildCallbackBody, journalEntry } from './journal.js';
 
 // Issue 26: the round's own credit carries its stable replay page (`round_details_url`). The game
 // server fixes it in the round's intent when it records the round, so every build of the body, in

@@ -13,7 +13,7 @@ import type { ApiDeps } from './deps.js';
  * settlement probe and the staff's cancellations.
  */
 export async function createDeps(config: Config): Promise<ApiDeps & { close(): Promise<void> }> {
-  const play = await createPlayDeps(config, { name: 'api', hostWorker: false });
+  const play = await createPlayDeps(config, { name: 'api' });
   const noncePool = createPool(config.DATABASE_URL!, {
     max: 4,
     applicationName: 'opi-api-nonces',

@@ -2,11 +2,26 @@ import type { PlayDeps } from '@opi/play/deps';
 import type { SlotPlayer } from '@opi/play/engines/slot-player';
 import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
 import type { ReplayKeyring } from '@opi/signing';
+import type { LocalOutcomes } from '@opi/workflows';
+import type { Client } from '@temporalio/client';
 import type { JackpotTicker } from './jackpots/ticker.js';
 import type { SpinPrizeDrop } from './promotions/prize-drop.js';
+import type { HostedWorker } from './settlement/hosted-worker.js';
 
 /** Everything the game server's routes need, built once by its create-deps.ts (or a test). */
 export interface GameDeps extends PlayDeps {
+  /** The settlement workflows' client, and what the hosted worker adds to it. */
+  temporal?: NonNullable<PlayDeps['temporal']> & {
+    /**
+     * The client on the hosted settlement worker's NativeConnection while that worker polls
+     * (GAME_SETTLEMENT_WORKER=on): round workflows are started with it, eagerly (startRound).
+     */
+    eagerClient?: Client | null;
+    /** The hosted worker's round outcomes, announced in this process (settlement/start-round.ts). */
+    outcomes?: LocalOutcomes;
+  };
+  /** The hosted settlement worker (GAME_SETTLEMENT_WORKER=on with TEMPORAL_ADDRESS). */
+  hostedWorker?: HostedWorker;
   /** The slot engine the runtime's /spin plays (prov_a, prov_b). */
   slots?: SlotPlayer;
   /** prov_c native titles: the abandon rule's idle time (NATIVE_ABANDON_AFTER_SECONDS; 300 s by default). */

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createLogger, loadConfigOrExit, startMetricsServer } from '@opi/config';
 import { createPool, createSecretBox } from '@opi/db';
-import { startRoundResumer, WORKFLOW_BUNDLE_PATH, walletNetworkPolicy } from '@opi/workflows';
+import { walletNetworkPolicy } from '@opi/wallet';
+import { startRoundResumer, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
 import { createWorker } from './create-worker.js';

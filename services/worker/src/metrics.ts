@@ -5,7 +5,7 @@ import {
   settlementGauges,
   walletCallbackCounters,
 } from '@opi/service-kit/ops/settlement-metrics';
-import { observeWalletCallbacks } from '@opi/workflows';
+import { observeWalletCallbacks } from '@opi/wallet';
 import client from 'prom-client';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

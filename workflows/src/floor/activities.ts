@@ -1,4 +1,4 @@
-import type { RoundIntent, RoundOutcome } from '../settle-round/intent.js';
+import type { RoundIntent, RoundOutcome } from '@opi/wallet/intent';
 
 /** What a floor step receives: the shape of a settlement wallet step (same payload size in history). */
 export interface FloorStepInput {

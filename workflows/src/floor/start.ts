@@ -1,5 +1,5 @@
+import type { RoundIntent } from '@opi/wallet/intent';
 import type { Client, WorkflowHandleWithStartDetails } from '@temporalio/client';
-import type { RoundIntent } from '../settle-round/intent.js';
 import type { floorRound } from './workflow.js';
 
 /**

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createLogger } from '@opi/config';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet/intent';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
-import { type RoundIntent, transactionIdsFor } from '../settle-round/intent.js';
 import { startFloorRound } from './start.js';
 
 // Real Temporal dev server (started by the test runner, default dynamic config) and a real worker

@@ -1,5 +1,5 @@
+import type { RoundIntent } from '@opi/wallet/intent';
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { RoundIntent } from '../settle-round/intent.js';
 import { DEFAULT_TUNING } from '../settle-round/workflow.js';
 import type { FloorActivities } from './activities.js';
 

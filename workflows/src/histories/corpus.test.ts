@@ -58,6 +58,12 @@ test('the guard: every workflow has a history of each path recorded by its curre
 test('the guard hashes what decides commands: a workflow source changes its hash, an activity does not', () => {
   const sources = workflowSources('settleRound').map((f) => path.basename(f));
   assert.ok(sources.includes('workflow.ts') && sources.includes('intent.ts'), sources.join(' '));
+  // The intent is @opi/wallet's (its Node-free subpath), and still hashed.
+  assert.ok(
+    workflowSources('settleRound').some((f) =>
+      f.endsWith(path.join('packages', 'wallet', 'src', 'intent.ts')),
+    ),
+  );
   assert.ok(!sources.includes('activities.ts'), 'activities are I/O, not workflow commands');
 });
 
@@ -70,8 +76,12 @@ async function bundleEdited(edit: (source: string) => string): Promise<string> {
   // Inside the workspace, so that @temporalio/workflow resolves from its node_modules.
   const dir = mkdtempSync(path.join(src, '..', '.guard-'));
   try {
-    // settleRound's whole deterministic closure, as the guard hashes it.
-    for (const f of workflowSources('settleRound')) cpSync(f, path.join(dir, path.relative(src, f)));
+    // settleRound's whole deterministic closure, as the guard hashes it (@opi/wallet/intent is
+    // resolved from the workspace, as in the real bundle).
+    for (const f of workflowSources('settleRound')) {
+      const rel = path.relative(src, f);
+      if (!rel.startsWith('..')) cpSync(f, path.join(dir, rel));
+    }
     const file = path.join(dir, 'settle-round', 'workflow.ts');
     writeFileSync(file, edit(readFileSync(file, 'utf8')));
     writeFileSync(
@@ -81,6 +91,10 @@ async function bundleEdited(edit: (source: string) => string): Promise<string> {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(dir, 'workflows.ts'),
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+      webpackConfigHook: (config) => {
+        config.resolve = { ...config.resolve, conditionNames: ['source', 'import', 'require', 'default'] };
+        return config;
+      },
     });
     return code;
   } finally {

@@ -66,9 +66,15 @@ export const REQUIRED_PATHS: Record<CorpusWorkflow, readonly string[]> = {
   ],
 };
 
-const RELATIVE_IMPORT = /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+'(\.{1,2}\/[^']+)'/gm;
+const RELATIVE_IMPORT =
+  /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+'(\.{1,2}\/[^']+|@opi\/wallet\/[^']+)'/gm;
+/** The Node-free subpaths of @opi/wallet the workflows import (the intent): packages/wallet/src/<subpath>.ts. */
+const WALLET_SRC = fileURLToPath(new URL('../../../packages/wallet/src/', import.meta.url));
 
-/** The workflow's deterministic source closure: its entry and every relative value import. */
+/**
+ * The workflow's deterministic source closure: its entry and every relative value import, and
+ * every value import of a subpath of @opi/wallet (`@opi/wallet/intent`), followed the same way.
+ */
 export function workflowSources(workflow: CorpusWorkflow): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -78,8 +84,11 @@ export function workflowSources(workflow: CorpusWorkflow): string[] {
     for (const m of text.matchAll(RELATIVE_IMPORT)) {
       // A statement of type-only names (`import { type A, type B }`) brings no code.
       const names = /\{([^}]*)\}/.exec(m[0])?.[1];
-      if (names && names.split(',').every((n) => /^\s*(type\s+\S.*)?\s*$/.test(n))) continue;
-      visit(path.resolve(path.dirname(file), m[2]!.replace(/\.js$/, '.ts')));
+      if (names?.split(',').every((n) => /^\s*(type\s+\S.*)?\s*$/.test(n))) continue;
+      const target = m[2]!.startsWith('@opi/wallet/')
+        ? path.join(WALLET_SRC, `${m[2]!.slice('@opi/wallet/'.length)}.ts`)
+        : path.resolve(path.dirname(file), m[2]!.replace(/\.js$/, '.ts'));
+      visit(target);
     }
   };
   visit(path.join(SRC, WORKFLOW_ENTRIES[workflow]));

@@ -1,155 +1,37 @@
-import { createHash } from 'node:crypto';
-import { CONTRACT_VERSION } from '@opi/contract';
-import { minorToDecimalNumber } from '@opi/money';
-import { ApplicationFailure } from '@temporalio/activity';
 import {
-  callbackRequestId,
-  type SettlementDeps,
-  WALLET_CONFIG_FAULT,
-  WALLET_NOT_CONFIGURED,
-  WALLET_REJECTED_RETRY,
-  WALLET_UNCERTAIN,
-} from '../settle-round/activities.js';
-import type { WalletNetworkPolicy } from '../wallet/address-policy.js';
-import { sendWalletCallback } from '../wallet/send.js';
+  claimJournalRow,
+  createWalletStep,
+  journalOutcomeSql,
+  type PromoPayoutRow,
+  promoJournalRow,
+  promoTransactionId,
+} from '@opi/wallet';
+import { ApplicationFailure } from '@temporalio/activity';
+import { type SettlementDeps, settledOrThrow } from '../settle-round/activities.js';
 
 /*
  * Promotional payouts (issue 25, docs/jackpots-and-promotions.md): a tournament prize or a prize
- * drop, owed on a promo_payouts row, paid by one `credit` with `action_type: promo_win`. No
- * session, no token, no round: the payout id is the credit's round reference. Journal first, like
- * every wallet step (settle-round/activities.ts): the pending journal row with the exact body is
- * written before the first send, and every attempt sends those bytes.
+ * drop, owed on a promo_payouts row, paid by one `credit` with `action_type: promo_win` (its body:
+ * @opi/wallet's buildPromoCallbackBody). Journal first, like every wallet step: the pending journal
+ * row with the exact body is written before the first send, and every attempt sends those bytes
+ * through @opi/wallet's wallet step, as the rounds' steps do.
  */
-
-export interface PromoPayoutRow {
-  payout_id: string;
-  promo_type: 'tournament' | 'prize_drop';
-  promo_id: string;
-  operator_id: string;
-  external_player_id: string;
-  currency: string;
-  amount_minor: string;
-  rank: number | null;
-  session_id: string;
-  game_symbol: string;
-  status: 'pending' | 'paid';
-}
-
-/** The credit's transaction id: the payout id and `:credit`. */
-export function promoTransactionId(payoutId: string): string {
-  return `${payoutId}:credit`;
-}
-
-/**
- * The credit body of a payout: the contract's fields (round_id = payout id), then the optional
- * `promo_type`, `promo_id` and, for a tournament, `rank`. Deterministic: it follows from the
- * payout row, which never changes.
- */
-export function buildPromoCallbackBody(p: PromoPayoutRow): string {
-  const minor = BigInt(p.amount_minor);
-  const transactionId = promoTransactionId(p.payout_id);
-  const body: Record<string, unknown> = {
-    contract_version: CONTRACT_VERSION,
-    operator_id: p.operator_id,
-    player_id: p.external_player_id,
-    session_id: p.session_id,
-    game_symbol: p.game_symbol,
-    currency: p.currency,
-    request_id: callbackRequestId(transactionId),
-    transaction_id: transactionId,
-    round_id: p.payout_id,
-    transaction_type: 'credit',
-    action_type: 'promo_win',
-    amount: minorToDecimalNumber(minor, p.currency),
-    amount_minor: Number(minor),
-    promo_type: p.promo_type,
-    promo_id: p.promo_id,
-  };
-  if (p.rank !== null) body.rank = p.rank;
-  return JSON.stringify(body);
-}
 
 export type PromoPayResult = { status: 'paid'; balance: string | null };
 
-interface JournalRow {
-  transaction_id: string;
-  status: 'pending' | 'success' | 'failed';
-  request_body: string;
-  attempts: number;
-  wallet_balance: string | null;
-}
-
 export function createPromotionActivities(deps: SettlementDeps) {
-  const log = deps.log ?? (() => {});
-  const network: WalletNetworkPolicy = { allowPrivate: deps.allowPrivateNetworks ?? !deps.requireHttps };
-
-  async function walletConfig(operatorId: string): Promise<{ url: string; secret: string }> {
-    const { rows } = await deps.pool.query<{
-      wallet_base_url: string | null;
-      wallet_secret_enc: string | null;
-    }>(`SELECT wallet_base_url, wallet_secret_enc FROM operators WHERE operator_id = $1`, [operatorId]);
-    const row = rows[0];
-    if (!row?.wallet_base_url || !row.wallet_secret_enc)
-      throw ApplicationFailure.retryable(
-        `operator ${operatorId} has no wallet configured`,
-        WALLET_NOT_CONFIGURED,
-      );
-    if (deps.requireHttps && !row.wallet_base_url.startsWith('https://'))
-      throw ApplicationFailure.retryable(`operator ${operatorId} wallet is not HTTPS`, WALLET_NOT_CONFIGURED);
-    return { url: row.wallet_base_url, secret: deps.box.decrypt(row.wallet_secret_enc) };
-  }
-
-  /**
-   * Journal first: the payout's credit row (pending, its exact body) is written once; a later
-   * attempt counts itself on it. A row already settled is answered without calling the wallet.
-   */
-  async function claim(p: PromoPayoutRow): Promise<JournalRow> {
-    const body = buildPromoCallbackBody(p);
-    const { rows } = await deps.pool.query<JournalRow>(
-      `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-         transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, 'credit', $7, $8, $9, $10, 1)
-       ON CONFLICT (transaction_id) DO UPDATE
-         SET attempts = CASE WHEN wallet_transactions.status = 'pending'
-                             THEN wallet_transactions.attempts + 1 ELSE wallet_transactions.attempts END,
-             updated_at = now()
-       RETURNING transaction_id, status, request_body, attempts, wallet_balance`,
-      [
-        promoTransactionId(p.payout_id),
-        p.operator_id,
-        p.session_id,
-        p.payout_id,
-        p.external_player_id,
-        p.game_symbol,
-        p.amount_minor,
-        p.currency,
-        body,
-        createHash('sha256').update(body).digest('hex'),
-      ],
-    );
-    return rows[0]!;
-  }
+  const wallet = createWalletStep(deps);
 
   /** The journal row's success and the payout's `paid`, in one statement. */
   async function recordPaid(p: PromoPayoutRow, balance: string | null, httpStatus: number | null) {
     await deps.pool.query(
       `WITH tx AS (
-         UPDATE wallet_transactions SET status = 'success', wallet_balance = $2, http_status = $3, error_code = NULL,
-                last_error = NULL, completed_at = now(), updated_at = now()
-          WHERE transaction_id = $1 AND status = 'pending' RETURNING 1
+         ${journalOutcomeSql('$1', { status: `'success'`, balance: '$2', error: 'NULL', httpStatus: '$3' })}
        ), pp AS (
          UPDATE promo_payouts SET status = 'paid', paid_at = now()
           WHERE payout_id = $4 AND status = 'pending' RETURNING 1
        ) SELECT (SELECT count(*) FROM tx) AS tx, (SELECT count(*) FROM pp) AS pp`,
       [promoTransactionId(p.payout_id), balance, httpStatus, p.payout_id],
-    );
-  }
-
-  async function recordUnresolved(txId: string, reason: string, httpStatus?: number) {
-    await deps.pool.query(
-      `UPDATE wallet_transactions SET last_error = $2, http_status = $3, updated_at = now()
-       WHERE transaction_id = $1 AND status = 'pending'`,
-      [txId, reason.slice(0, 500), httpStatus ?? null],
     );
   }
 
@@ -172,67 +54,29 @@ export function createPromotionActivities(deps: SettlementDeps) {
           `no promotional payout ${input.payoutId}`,
           'PromoPayoutUnknown',
         );
-      const row = await claim(p);
-      if (row.status === 'success') {
+      const row = await claimJournalRow(deps.pool, promoJournalRow(p));
+      const result = await wallet.run({
+        operation: 'credit',
+        operatorId: p.operator_id,
+        roundId: p.payout_id,
+        row,
+        label: 'promotional credit',
+        rejectionIsFinal: false,
+        logFields: { action_type: 'promo_win' },
+        onSuccess: ({ balance, httpStatus }) => recordPaid(p, balance, httpStatus),
+      });
+      if (result.status === 'success') {
+        if (!result.journalled) return { status: 'paid', balance: result.balance };
+        // A success the journal held already: the payout is marked paid if it is not yet.
         if (p.status !== 'paid') await recordPaid(p, row.wallet_balance, null);
         return { status: 'paid', balance: row.wallet_balance };
       }
-      if (row.status === 'failed')
-        throw ApplicationFailure.nonRetryable(
-          `journal holds a failed promotional credit ${row.transaction_id}`,
-          'JournalInconsistent',
-        );
-      const wallet = await walletConfig(p.operator_id);
-      const outcome = await sendWalletCallback({
-        baseUrl: wallet.url,
-        operation: 'credit',
-        secret: wallet.secret,
-        body: row.request_body,
-        requestId: `${row.transaction_id}#${row.attempts}`,
-        operatorId: p.operator_id,
-        timeoutMs: deps.walletTimeoutMs,
-        network,
-      });
-      log(outcome.kind === 'success' ? 'info' : 'warn', 'wallet callback', {
-        operator_id: p.operator_id,
-        round_id: p.payout_id,
-        transaction_id: row.transaction_id,
-        transaction_type: 'credit',
-        action_type: 'promo_win',
-        attempt: row.attempts,
-        outcome: outcome.kind,
-        http_status: outcome.httpStatus ?? null,
-      });
-      switch (outcome.kind) {
-        case 'success':
-          await recordPaid(p, outcome.balance, outcome.httpStatus ?? null);
-          return { status: 'paid', balance: outcome.balance };
-        case 'rejected':
-          log('error', 'the wallet rejected a promotional credit; it stays pending and is retried', {
-            alert: true,
-            operator_id: p.operator_id,
-            transaction_id: row.transaction_id,
-            error: outcome.error,
-          });
-          await recordUnresolved(row.transaction_id, `400 ${outcome.error}`, outcome.httpStatus);
-          throw ApplicationFailure.retryable(
-            `wallet rejected promo credit: ${outcome.error}`,
-            WALLET_REJECTED_RETRY,
-          );
-        case 'config_fault':
-          await recordUnresolved(
-            row.transaction_id,
-            `${outcome.error}: ${outcome.message ?? ''}`.slice(0, 500),
-            outcome.httpStatus,
-          );
-          throw ApplicationFailure.retryable(
-            `wallet configuration fault: ${outcome.error}`,
-            WALLET_CONFIG_FAULT,
-          );
-        case 'uncertain':
-          await recordUnresolved(row.transaction_id, outcome.reason, outcome.httpStatus);
-          throw ApplicationFailure.retryable(`uncertain wallet outcome: ${outcome.reason}`, WALLET_UNCERTAIN);
-      }
+      settledOrThrow(result);
+      // Never refused for good (rejectionIsFinal is false): a refusal is retried.
+      throw ApplicationFailure.nonRetryable(
+        `promotional credit ${row.transaction_id} refused`,
+        'JournalInconsistent',
+      );
     },
 
     /** The tournament's dates and status (the workflow's timers follow the stored dates). */

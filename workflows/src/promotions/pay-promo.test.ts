@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { promoTransactionId } from '@opi/wallet';
 import { recordHistory } from '../histories/corpus.js';
 import {
   eventually,
@@ -8,7 +9,6 @@ import {
   type SettlementEnv,
   startSettlementEnv,
 } from '../test-support/settlement-env.js';
-import { promoTransactionId } from './activities.js';
 import { startPayPromo } from './start.js';
 
 // A promotional payout (issue 25): one `promo_win` credit, journalled first, retried until the

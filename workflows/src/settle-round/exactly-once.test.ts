@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { FamilyId, RoundIntent, RoundOutcome } from '@opi/wallet/intent';
 import {
   OPERATOR_ID,
   type PlayerSession,
@@ -10,7 +11,6 @@ import {
   type SettlementEnv,
   startSettlementEnv,
 } from '../test-support/settlement-env.js';
-import type { FamilyId, RoundIntent, RoundOutcome } from './intent.js';
 import { startSettlement } from './start.js';
 
 // Exactly once under faults: a fifth of the wallet calls end uncertain (5xx, reset connections,

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { callbackRequestId } from '@opi/wallet';
 import {
   eventually,
   OPERATOR_ID,
   type SettlementEnv,
   startSettlementEnv,
 } from '../test-support/settlement-env.js';
-import { callbackRequestId } from './activities.js';
 import { staffCancelSignal } from './messages.js';
 import { startSettlement } from './start.js';
 import type { SettlementTuning } from './workflow.js';

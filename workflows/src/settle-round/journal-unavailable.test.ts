@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
+import type { RoundOutcome } from '@opi/wallet/intent';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { SERVICE_SECRET, type SettlementEnv, startSettlementEnv } from '../test-support/settlement-env.js';
 import { createSettlementActivities } from './activities.js';
-import type { RoundOutcome } from './intent.js';
 import { startSettlement } from './start.js';
 
 // Found by the reliability suite (PostgreSQL stopped under load): a prov_a debit whose every

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { RoundOutcome } from './intent.js';
+import type { RoundOutcome } from '@opi/wallet/intent';
 import { createLocalOutcomes, firstOutcome } from './local-outcomes.js';
 
 const completed: RoundOutcome = { status: 'completed', winMinor: '250', balance: '1000' };

@@ -1,4 +1,4 @@
-import type { RoundOutcome } from './intent.js';
+import type { RoundOutcome } from '@opi/wallet/intent';
 
 /**
  * Round outcomes announced inside one process. A worker's settlement activities announce a round's

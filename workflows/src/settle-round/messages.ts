@@ -1,7 +1,8 @@
 // The settlement workflow's messages, shared by the workflow and its callers (the API's game
 // runtimes, staff tools, tests). Definitions only: safe to import outside the workflow bundle.
+
+import type { RoundOutcome } from '@opi/wallet/intent';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { RoundOutcome } from './intent.js';
 
 export const finishUpdate = defineUpdate<RoundOutcome, [{ winMinor: string }]>('finish');
 export const cancelUpdate = defineUpdate<RoundOutcome, [{ reason: string }]>('cancel');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet/intent';
 import { ApplicationFailure } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
@@ -20,7 +21,6 @@ import {
   type WalletStepInput,
   type WalletStepResult,
 } from './activities.js';
-import { type RoundIntent, transactionIdsFor } from './intent.js';
 import { staffCancelSignal } from './messages.js';
 import { startSettlement } from './start.js';
 import type { SettlementTuning } from './workflow.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { FamilyId } from '@opi/wallet/intent';
 import { OPERATOR_ID, type SettlementEnv, startSettlementEnv } from '../test-support/settlement-env.js';
-import type { FamilyId } from './intent.js';
 import { settle } from './start.js';
 import type { SettlementTuning } from './workflow.js';
 

@@ -1,6 +1,6 @@
 import type { Pool } from '@opi/db';
+import type { RoundIntent } from '@opi/wallet/intent';
 import type { Client } from '@temporalio/client';
-import type { RoundIntent } from './intent.js';
 import { startSettlement } from './start.js';
 
 /**

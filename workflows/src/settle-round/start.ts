@@ -1,8 +1,8 @@
 import { currentTrace } from '@opi/config/trace';
 import type { Pool, PoolClient } from '@opi/db';
+import { journalEntry, journalInsertSql } from '@opi/wallet';
+import type { RoundIntent, RoundOutcome } from '@opi/wallet/intent';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { journalEntry } from './activities.js';
-import type { RoundIntent, RoundOutcome } from './intent.js';
 import type { SettlementTuning, settleRound } from './workflow.js';
 
 export interface RoundRecord {
@@ -30,9 +30,22 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
      )${
        debit
          ? `, journal AS (
-       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-       SELECT $11, $2, $3, round_id, $12, $5, 'debit', $8, $7, $13, $14, 1 FROM ins RETURNING 1
+       ${journalInsertSql(
+         {
+           transactionId: '$11',
+           operatorId: '$2',
+           sessionId: '$3',
+           roundId: 'round_id',
+           playerId: '$12',
+           gameSymbol: '$5',
+           type: `'debit'`,
+           amountMinor: '$8',
+           currency: '$7',
+           body: '$13',
+           requestHash: '$14',
+         },
+         { from: 'ins' },
+       )}
      )`
          : ''
      } SELECT 1`,

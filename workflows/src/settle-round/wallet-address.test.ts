@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSecretBox } from '@opi/db';
+import type { RoundOutcome } from '@opi/wallet/intent';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import {
@@ -11,7 +12,6 @@ import {
   startSettlementEnv,
 } from '../test-support/settlement-env.js';
 import { createSettlementActivities, WALLET_CONFIG_FAULT } from './activities.js';
-import type { RoundOutcome } from './intent.js';
 import { startSettlement } from './start.js';
 
 // Issue 23 point 5: the settlement connects only to a wallet address the network policy allows,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { RoundOutcome } from '@opi/wallet/intent';
 import type { WorkflowHandle } from '@temporalio/client';
 import { recordHistory } from '../histories/corpus.js';
 import {
@@ -9,7 +10,6 @@ import {
   startSettlementEnv,
   WALLET_SECRET,
 } from '../test-support/settlement-env.js';
-import type { RoundOutcome } from './intent.js';
 import { settle, startSettlement } from './start.js';
 import type { SettlementTuning } from './workflow.js';
 

@@ -1,3 +1,4 @@
+import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from '@opi/wallet/intent';
 import {
   condition,
   ParentClosePolicy,
@@ -16,7 +17,6 @@ import type {
   WalletStepInput,
   WalletStepResult,
 } from './activities.js';
-import { keepsDurableIntent, type RoundIntent, type RoundOutcome } from './intent.js';
 import { cancelUpdate, finishUpdate, staffCancelSignal, stageSignal, stateQuery } from './messages.js';
 import { versioned } from './versioning.js';
 

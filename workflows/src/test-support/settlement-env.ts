@@ -5,6 +5,7 @@ import { createLogger } from '@opi/config';
 import { createSecretBox, type Pool } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { replayLinkKey, roundDetailsUrl } from '@opi/signing';
+import { type FamilyId, type RoundIntent, transactionIdsFor } from '@opi/wallet/intent';
 import { createWalletApp, type WalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { Client, Connection } from '@temporalio/client';
@@ -12,7 +13,6 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities.js';
 import { WORKFLOW_BUNDLE_PATH } from '../bundle.js';
 import { installTemporalRuntime, testTemporalLevel } from '../runtime-logger.js';
-import { type FamilyId, type RoundIntent, transactionIdsFor } from '../settle-round/intent.js';
 import { recordRound } from '../settle-round/start.js';
 
 export const SERVICE_SECRET = 'settlement-test-service-secret-0123456789';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CONTRACT_VERSION } from '@opi/contract';
 import { HttpError } from '@opi/service-kit/http/errors';
-import { sendWalletCallback, type WalletOutcome } from '@opi/workflows';
+import { sendWalletCallback, type WalletOutcome } from '@opi/wallet';
 import type { PlayDeps } from '../deps.js';
 import type { RuntimeSession } from './runtime-session.js';
 

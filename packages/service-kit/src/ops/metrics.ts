@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { observeWalletCallbacks } from '@opi/workflows';
+import { observeWalletCallbacks } from '@opi/wallet';
 import client from 'prom-client';
 import { isResend, isTimeout, walletCallbackCounters } from './settlement-metrics.js';
 

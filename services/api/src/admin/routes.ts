@@ -14,7 +14,7 @@ import { withTransaction } from '@opi/db';
 import { isSafeSvg, sniffImageType } from '@opi/games';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
-import { walletUrlRefusal } from '@opi/workflows';
+import { walletUrlRefusal } from '@opi/wallet';
 import type { Context, Middleware } from 'koa';
 import { createApiKey } from '../auth/keys.js';
 import type { OperatorRow } from '../auth/operator-scope.js';

@@ -14,15 +14,9 @@ import { CATALOG } from '@opi/games';
 import { call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import {
-  cancelUpdate,
-  type RoundIntent,
-  recordRound,
-  startSettlement,
-  stateQuery,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { cancelUpdate, recordRound, startSettlement, stateQuery } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import { journalDrift } from './reconciliation.js';
 import { parseRfc4180, readReconciliationCsv } from './test-support/rfc4180.js';

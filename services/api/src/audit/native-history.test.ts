@@ -12,15 +12,9 @@ import { CATALOG } from '@opi/games';
 import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import {
-  finishUpdate,
-  type RoundIntent,
-  recordRound,
-  startSettlement,
-  stateQuery,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { finishUpdate, recordRound, startSettlement, stateQuery } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 
 // A native round with its stages, settled by the workflow (debit, stages, finish, credit) against

@@ -5,8 +5,9 @@ import { CATALOG, SLOT_SYMBOLS } from '@opi/games';
 import { call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
+import { journalEntry, type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { journalEntry, type RoundIntent, resumeUnstartedRounds, transactionIdsFor } from '@opi/workflows';
+import { resumeUnstartedRounds } from '@opi/workflows';
 import { recordHistory } from '@opi/workflows/histories';
 import { Client, Connection } from '@temporalio/client';
 

@@ -12,26 +12,22 @@ import {
   assign,
   call,
   createOperator,
-  GAME_BASE_URL,
   type Harness,
   SERVICE_SECRET,
   startApi,
 } from '@opi/testkit/harness';
 import { type DocumentValidator, documentValidator } from '@opi/testkit/openapi';
 import { until } from '@opi/testkit/until';
+import { buildCallbackBody, type RoundIntent, sendWalletCallback, transactionIdsFor } from '@opi/wallet';
 import { createWalletApp } from '@opi/wallet-sandbox';
 import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import {
-  buildCallbackBody,
   cancelUpdate,
   createActivities,
   finishUpdate,
-  type RoundIntent,
   recordRound,
-  sendWalletCallback,
   startSettlement,
   stateQuery,
-  transactionIdsFor,
   WORKFLOW_BUNDLE_PATH,
 } from '@opi/workflows';
 import { Validator } from '@seriousme/openapi-schema-validator';

@@ -19,7 +19,7 @@ import {
   type WalletNetworkPolicy,
   type WalletOutcome,
   walletUrlRefusal,
-} from '@opi/workflows';
+} from '@opi/wallet';
 import type { OperatorRow } from '../auth/operator-scope.js';
 
 /*

@@ -7,13 +7,14 @@ import { assertCycleInterval, recordCycleEnd, refuseAutoBet } from '@opi/play/se
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
-import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { roundDetailsUrl } from '@opi/signing';
-import { finishUpdate, type RoundIntent, recordRound, stageSignal, transactionIdsFor } from '@opi/workflows';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
+import { finishUpdate, recordRound, stageSignal } from '@opi/workflows';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
 import {
   applyAction,
   currentOffer,

@@ -7,15 +7,9 @@ import { replayLinkKey, roundDetailsPath, shareReplayUrl } from '@opi/signing';
 import { call, type Harness, SERVICE_SECRET } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import { until } from '@opi/testkit/until';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import {
-  cancelUpdate,
-  type RoundIntent,
-  recordRound,
-  startSettlement,
-  stateQuery,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { cancelUpdate, recordRound, startSettlement, stateQuery } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import { PAGE_CSP } from '../pages/routes.js';
 

@@ -3,7 +3,7 @@ import { refusalFacts } from '@opi/play/sessions/bets-blocked';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { HttpError } from '@opi/service-kit/http/errors';
-import type { RoundIntent } from '@opi/workflows';
+import type { RoundIntent } from '@opi/wallet';
 
 /** A round id as the spin makes them (`r_<uuid>`); anything else is not one of this session's. */
 const ROUND_ID = /^r_[0-9a-f-]{36}$/;

@@ -24,21 +24,40 @@ import {
   refuseSuspendedOperator,
   sessionRevokedError,
 } from '@opi/play/sessions/takes-bets';
-import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { roundDetailsUrl } from '@opi/signing';
 import {
   type JackpotWinIntent,
   journalEntry,
+  journalInsertSql,
   type RoundIntent,
   transactionIdsFor,
-  withTrace,
-} from '@opi/workflows';
+} from '@opi/wallet';
+import { withTrace } from '@opi/workflows';
 import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
 import { drawsPrize, PRIZE_DROP_OPEN_SQL, spinPrizeDrop } from '../promotions/prize-drop.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
 import { refusalLimitOf, type SpinRefusalLimit, wagersRefusedError } from './refused-wagers.js';
+
+/** The journal part of the spin's statement: the step's pending row, written with the round (`ins`). */
+const JOURNAL_AHEAD_SQL = journalInsertSql(
+  {
+    transactionId: '$11',
+    operatorId: '$2',
+    sessionId: '$3',
+    roundId: 'round_id',
+    playerId: '$12',
+    gameSymbol: '$5',
+    type: '$17',
+    amountMinor: '$18',
+    currency: '$7',
+    body: '$13',
+    requestHash: '$14',
+  },
+  { from: 'ins' },
+);
 
 export const SpinRequest = z.object({
   /** Total stake in minor units (integer, as a number or a decimal string). */
@@ -411,6 +430,7 @@ async function recordSpinRound(
        SELECT payout_id, 'prize_drop', ${pdId}, $2, $12, $4, $7, amount_minor, $3, $5 FROM dw
        RETURNING 1
      ), `;
+  // The round's first journal row, in the same statement (@opi/wallet writes every journal row).
   const sql = `WITH s AS (
        SELECT status, bets_blocked_code, bets_blocked_at, bets_blocked_round_id, min_spin_interval_ms,
               reality_check_due_at
@@ -453,10 +473,7 @@ async function recordSpinRound(
        ${jh || pd ? '' : `ON CONFLICT (session_id) WHERE status = 'open' AND (intent ->> 'journalAhead') = 'true' DO NOTHING`}
        RETURNING round_id
      ), journal AS (
-       INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-       SELECT $11, $2, $3, round_id, $12, $5, $17, $18, $7, $13, $14, 1 FROM ins
-       RETURNING 1
+       ${JOURNAL_AHEAD_SQL}
      )
      SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
             (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,

@@ -1,12 +1,7 @@
-import {
-  firstOutcome,
-  LOCAL_OUTCOME_GRACE_MS,
-  type RoundIntent,
-  type RoundOutcome,
-  startSettlement,
-} from '@opi/workflows';
+import type { RoundIntent, RoundOutcome } from '@opi/wallet/intent';
+import { firstOutcome, LOCAL_OUTCOME_GRACE_MS, startSettlement } from '@opi/workflows';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { PlayDeps } from '../deps.js';
+import type { GameDeps } from '../deps.js';
 
 export interface StartedRound {
   handle: WorkflowHandle<(input: unknown) => Promise<RoundOutcome>>;
@@ -27,7 +22,7 @@ export interface StartedRound {
  * long poll for the workflow's result. Otherwise an ordinary start on the process's client.
  */
 export async function startRoundSettlement(
-  temporal: NonNullable<PlayDeps['temporal']>,
+  temporal: NonNullable<GameDeps['temporal']>,
   intent: RoundIntent,
   options: {
     /** The caller will call `settled()`: listen for the outcome from the start on. */

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { CATALOG } from '@opi/games';
 import { ADMIN_KEY, call, type Harness } from '@opi/testkit/harness';
 import { startPlayWorld } from '@opi/testkit/play-world';
+import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
-import { type RoundIntent, recordRound, startSettlement, transactionIdsFor } from '@opi/workflows';
+import { recordRound, startSettlement } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 
 /*
