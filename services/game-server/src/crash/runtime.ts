@@ -25,20 +25,12 @@ import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/j
 import type { CrashSession } from '@opi/play/sessions/runtime-session';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
 import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
-import { startRoundSettlement } from '@opi/play/settlement/start-round';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { roundDetailsUrl } from '@opi/signing';
-import {
-  cancelUpdate,
-  finishUpdate,
-  type RoundIntent,
-  type RoundOutcome,
-  recordRound,
-  stageSignal,
-  startSettlement,
-  transactionIdsFor,
-} from '@opi/workflows';
+import { type RoundIntent, type RoundOutcome, transactionIdsFor } from '@opi/wallet';
+import { cancelUpdate, finishUpdate, recordRound, stageSignal, startSettlement } from '@opi/workflows';
 import type { GameDeps } from '../deps.js';
+import { startRoundSettlement } from '../settlement/start-round.js';
 import {
   consumePosition,
   liveChain,
