@@ -301,7 +301,6 @@ export class CrashRuntime {
     const money = await this.money(actor);
     const facts =
       actor.kind === 'wallet' ? await sessionRulesFacts(this.pool, actor.session.session_id) : null;
-      display: money.display,
     return {
       mode: actor.kind === 'wallet' ? 'operator-wallet' : 'demo',
       symbol,
@@ -310,6 +309,7 @@ export class CrashRuntime {
       rtp: entry?.rtp ?? null,
       currency: money.currency,
       currency_exponent: money.exponent,
+      display: money.display,
       balance_minor: money.balanceMinor,
       balance_error: money.error,
       stakes_minor: stakeLadder(money.limits.min, money.limits.max),
@@ -348,7 +348,6 @@ export class CrashRuntime {
       nonce: next.position,
       commitment: next.commitment,
     };
-    display: DisplayFacts;
   }
 
   private async money(actor: Actor): Promise<{
@@ -357,11 +356,11 @@ export class CrashRuntime {
     balanceMinor: string | null;
     error: string | null;
     limits: { min: bigint; max: bigint };
+    display: DisplayFacts;
   }> {
     if (actor.kind === 'demo') {
       const { rows } = await this.pool.query<{ balance_minor: bigint }>(
         `SELECT balance_minor FROM crash_demo_sessions WHERE demo_id = $1`,
-        display: displayFacts({ currency: DEMO_CURRENCY }),
         [actor.demo.demo_id],
       );
       return {
@@ -370,6 +369,7 @@ export class CrashRuntime {
         balanceMinor: rows[0]?.balance_minor.toString() ?? '0',
         error: null,
         limits: DEMO_LIMITS,
+        display: displayFacts({ currency: DEMO_CURRENCY }),
       };
     }
     const s = actor.session;
@@ -378,7 +378,6 @@ export class CrashRuntime {
       [s.operator_id],
     );
     const limits = { min: rows[0]?.bet_min_minor ?? 1n, max: rows[0]?.bet_max_minor ?? 1n };
-        display: displayFacts(s),
     try {
       const { balance } = await readWalletBalance(this.deps, s);
       return {
@@ -387,8 +386,8 @@ export class CrashRuntime {
         balanceMinor: decimalStringToMinor(balance, s.currency).toString(),
         error: null,
         limits,
-      };
         display: displayFacts(s),
+      };
     } catch (err) {
       return {
         currency: s.currency,
@@ -397,6 +396,7 @@ export class CrashRuntime {
         error:
           err instanceof HttpError && typeof err.detail === 'string' ? err.detail : 'balance unavailable',
         limits,
+        display: displayFacts(s),
       };
     }
   }
