@@ -363,10 +363,17 @@ async function runGolive(): Promise<{ ok: boolean; summary: string; seconds: num
   const timer = setTimeout(() => child.kill('SIGINT'), 20 * 60_000);
   const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
   clearTimeout(timer);
-  const lines = out.split('\n').filter((l) => /\d+ passed|\d+ failed|PASS|FAIL/.test(l));
+  // The summary table: one line per item (pass, fail, not_checkable), then one per game and device.
+  const items = [...out.matchAll(/^ {2}(pass|fail|not_checkable) +(\S+)/gm)];
+  const count = (k: string) => items.filter((m) => m[1] === k).length;
+  const failed = items.filter((m) => m[1] === 'fail').map((m) => m[2]);
+  const runs = [...out.matchAll(/^ {2}(passed|failed) +\S+ on \S+/gm)];
   return {
     ok: code === 0,
-    summary: `exit ${code}; ${lines.slice(-2).join(' / ').trim() || out.trim().split('\n').at(-1)}`,
+    summary:
+      `exit ${code}; items: ${count('pass')} pass, ${count('fail')} fail${failed.length ? ` (${failed.slice(0, 6).join(', ')})` : ''}, ` +
+      `${count('not_checkable')} not checkable; game/device runs: ${runs.filter((m) => m[1] === 'passed').length} passed, ` +
+      `${runs.filter((m) => m[1] === 'failed').length} failed${items.length ? '' : `; ${out.trim().split('\n').slice(-3).join(' / ')}`}`,
     seconds: (Date.now() - t0) / 1000,
   };
 }

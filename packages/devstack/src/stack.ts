@@ -393,6 +393,14 @@ try {
       : {}),
   };
   if (distBuild) await distBuild;
+  // The cluster stack's services run their dist/ under plain node: a `--conditions=source` in
+  // NODE_OPTIONS (the go-live suite sets one for its own TypeScript) would send their imports to
+  // the packages' src/*.ts, which plain node cannot load.
+  if (clusterMode && env.NODE_OPTIONS) {
+    const rest = env.NODE_OPTIONS.replace(/--conditions[= ]source/g, '').trim();
+    if (rest) env.NODE_OPTIONS = rest;
+    else delete env.NODE_OPTIONS;
+  }
   const tsx = ['--conditions=source', '--import', 'tsx'];
   // `npm start`: the TypeScript through tsx; the cluster stack: the built dist/ entry, plain node.
   const service = (name: string, entry: string, extraEnv: NodeJS.ProcessEnv = {}) => {
