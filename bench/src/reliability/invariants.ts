@@ -1,17 +1,14 @@
 import { journalDrift, reportDrift } from '@opi/api';
 import type { WireRecord } from '@opi/wallet-sandbox';
+import { type Check, fmtList, type InvariantContext, type JournalRow, type WalletTx } from './checks.js';
 import { signedCall } from './http.js';
-import type { RoundLoad } from './load.js';
 import { isJackpotCredit, isPromoPayout, promotionInvariants } from './promotions.js';
 import type { OperatorSetup, World } from './setup.js';
 import type { ReliabilityStack } from './stack.js';
 import { readWireLog } from './wire.js';
 
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
+/** The checks' result type, for the scenarios that add checks of their own. */
+export type { Check } from './checks.js';
 
 export const TERMINAL = new Set(['completed', 'rejected', 'cancelled', 'rolled_back']);
 
@@ -105,31 +102,6 @@ export async function backlog(stack: ReliabilityStack, world: World): Promise<Ba
 export const drained = (b: Backlog, known: Set<string> = new Set()) =>
   [...b.rounds].every((id) => known.has(id));
 
-export interface JournalRow {
-  transaction_id: string;
-  operator_id: string;
-  round_id: string;
-  player_id: string;
-  transaction_type: string;
-  amount_minor: bigint;
-  currency: string;
-  status: string;
-  error_code: string | null;
-}
-
-export interface WalletTx {
-  operator_id: string;
-  transaction_id: string;
-  transaction_type: string;
-  round_id: string;
-  player_id: string;
-  currency: string;
-  amount_minor: bigint;
-  status: string;
-  player_delta_minor: bigint;
-  reversed_by: string | null;
-}
-
 interface FreeRoundRow {
   round_id: string;
   operator_id: string;
@@ -138,17 +110,6 @@ interface FreeRoundRow {
   status: string;
   bet_minor: bigint;
 }
-
-export interface InvariantContext {
-  stack: ReliabilityStack;
-  world: World;
-  load: RoundLoad;
-  /** Rounds the audit API reported stuck while the fault was on. */
-  seenStuck: Set<string>;
-}
-
-export const fmtList = (xs: string[], n = 5) =>
-  `${xs.slice(0, n).join(', ')}${xs.length > n ? ` … (${xs.length})` : ''}`;
 
 /**
  * The invariants of the issue, over everything the run has done so far: the audit API (rounds,

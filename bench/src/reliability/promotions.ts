@@ -1,5 +1,5 @@
 import type { WireRecord } from '@opi/wallet-sandbox';
-import { type Check, fmtList, type InvariantContext, type JournalRow, type WalletTx } from './invariants.js';
+import { type Check, fmtList, type InvariantContext, type JournalRow, type WalletTx } from './checks.js';
 
 /** A jackpot win's credit: `<round>:jackpot:<level>` (of `roundId`, when given). */
 export function isJackpotCredit(transactionId: string, roundId?: string): boolean {
