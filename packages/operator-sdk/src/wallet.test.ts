@@ -27,7 +27,7 @@ import {
 } from './index.js';
 
 // The callback verifier on the operator's side, fed real callbacks from the platform's wallet
-// client (workflows/src/wallet/send.ts), in the three adapters; then a whole round: the running
+// client (packages/wallet/src/send.ts), in the three adapters; then a whole round: the running
 // API and a Temporal worker settle a spin against a wallet built on the SDK.
 const SECRET = 'wsec_sdk_wallet_secret_0123456789abcd';
 

@@ -91,7 +91,7 @@ export function walletCallbackCounters(registry: client.Registry) {
   return { timeouts, resends };
 }
 
-/** An uncertain outcome whose reason is the timeout (workflows/src/wallet/send.ts). */
+/** An uncertain outcome whose reason is the timeout (packages/wallet/src/send.ts). */
 export const isTimeout = (outcome: { kind: string; reason?: string }): boolean =>
   outcome.kind === 'uncertain' && (outcome.reason ?? '').startsWith('timeout');
 

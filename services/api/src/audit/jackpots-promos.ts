@@ -108,7 +108,7 @@ interface WinRow {
   micros: bigint;
 }
 
-/** The jackpot_win credit's id (workflows/src/settle-round/intent.ts: `<round>:jackpot:<level>`). */
+/** The jackpot_win credit's id (@opi/wallet/intent: `<round>:jackpot:<level>`). */
 const HIT_TRANSACTION_ID = `(round_id || ':jackpot:' || level)`;
 
 export async function searchJackpotWins(pool: Pool, operatorId: string, q: JackpotWinQuery) {
