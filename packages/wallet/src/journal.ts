@@ -306,6 +306,24 @@ export function journalInsertSql(
        } RETURNING 1`;
 }
 
+/** A row's values as the parameters $1..$12 of the journal's INSERTs (their column order). */
+function rowParams(v: JournalRowValues): unknown[] {
+  return [
+    v.transactionId,
+    v.operatorId,
+    v.sessionId,
+    v.roundId,
+    v.playerId,
+    v.gameSymbol,
+    v.type,
+    v.amountMinor,
+    v.currency,
+    v.originalTransactionId,
+    v.body,
+    v.requestHash,
+  ];
+}
+
 /**
  * Journal first: the step's pending row with its exact body is written (once) before any send;
  * each later claim counts an attempt on a pending row. Answers the row (a terminal one is answered
@@ -322,20 +340,7 @@ export async function claimJournalRow(db: Db, v: JournalRowValues): Promise<Jour
                              THEN wallet_transactions.attempts + 1 ELSE wallet_transactions.attempts END,
              updated_at = now()
        RETURNING transaction_id, status, request_body, attempts, error_code, wallet_balance`,
-      [
-        v.transactionId,
-        v.operatorId,
-        v.sessionId,
-        v.roundId,
-        v.playerId,
-        v.gameSymbol,
-        v.type,
-        v.amountMinor,
-        v.currency,
-        v.originalTransactionId,
-        v.body,
-        v.requestHash,
-      ],
+      rowParams(v),
     ),
   );
   return rows[0]!;
@@ -348,22 +353,10 @@ export async function claimJournalRow(db: Db, v: JournalRowValues): Promise<Jour
 export async function journalUnattempted(db: Db, v: JournalRowValues): Promise<void> {
   await db.query(
     `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-       transaction_type, amount_minor, currency, request_body, request_hash, attempts)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0)
+       transaction_type, amount_minor, currency, original_transaction_id, request_body, request_hash, attempts)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0)
      ON CONFLICT (transaction_id) DO NOTHING`,
-    [
-      v.transactionId,
-      v.operatorId,
-      v.sessionId,
-      v.roundId,
-      v.playerId,
-      v.gameSymbol,
-      v.type,
-      v.amountMinor,
-      v.currency,
-      v.body,
-      v.requestHash,
-    ],
+    rowParams(v),
   );
 }
 
