@@ -173,3 +173,205 @@ export type ReportingTimeZoneRequest = z.infer<typeof ReportingTimeZoneRequest>;
 export const ReportingTimeZoneResponse = successEnvelope(
   z.object({ operator_id: z.string(), time_zone: z.string() }),
 );
+
+/*
+ * The reconciliation diff (issue 38 point 4; docs/reports-and-invoices.md "The reconciliation
+ * diff"): the operator posts its own totals of the wallet transactions it applied, bucketed, and
+ * gets back the buckets that differ from the platform's journal; then it narrows (per hour, per
+ * title, per hash prefix of the transaction id) down to the transactions that differ.
+ */
+
+/** The version of the diff's definition (what a bucket counts, how its hash is made). */
+export const DIFF_DEFINITION_VERSION = 'opi-diff/1';
+/**
+ * Most buckets or transactions one diff request carries, and most of ours one transaction-level
+ * answer lists (narrow with `prefix` past it). The body's 64 KiB limit holds too: 400
+ * transactions with ids of up to about 60 characters fit.
+ */
+export const DIFF_MAX_ITEMS = 400;
+/** The levels of the walk: each narrows the one before. */
+export const DIFF_LEVELS = ['day', 'hour', 'title', 'prefix', 'transaction'] as const;
+export const DiffLevel = z.enum(DIFF_LEVELS);
+export type DiffLevel = z.infer<typeof DiffLevel>;
+
+const INT64_MAX = 9223372036854775807n;
+/** A non-negative integer of minor units: a JSON integer, or a decimal string for values past 2^53 (at most int64). */
+export const DiffAmount = z
+  .union([z.int().min(0), z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'a non-negative integer')])
+  // Runs on whatever the union was given (zod runs a union's checks after its issues): test first.
+  .refine(
+    (v) => typeof v !== 'string' || !/^(0|[1-9][0-9]{0,18})$/.test(v) || BigInt(v) <= INT64_MAX,
+    'at most 9223372036854775807',
+  );
+export type DiffAmount = z.infer<typeof DiffAmount>;
+
+/** A bucket's totals: what the operator's ledger (or the platform's journal) holds in it. */
+export const DiffTotalsInput = z.strictObject({
+  /**
+   * The bucket: its day `YYYY-MM-DD` (level `day`), its hour `00`–`23` (level `hour`), its title's
+   * game symbol (level `title`), or its hash prefix: the scope's `prefix` and one more hex digit
+   * (level `prefix`).
+   */
+  bucket: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'a day, an hour, a game symbol or a hex prefix'),
+  currency: CurrencyCode,
+  /** Successful (applied) debit, credit, cancel and rollback transactions in the bucket. */
+  transactions: z.int().min(0),
+  /** Σ amount_minor of the debits. */
+  debit_minor: DiffAmount,
+  /** Σ amount_minor of the credits. */
+  credit_minor: DiffAmount,
+  /** Σ amount_minor of the cancels and rollbacks (as the callbacks carried them). */
+  reversal_minor: DiffAmount,
+  /** Optional: the bucket's hash (32 lower-case hex digits; how it is made: docs/reports-and-invoices.md). */
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, '32 lower-case hex digits')
+    .optional(),
+});
+export type DiffTotalsInput = z.infer<typeof DiffTotalsInput>;
+
+/** One transaction of the operator's ledger (level `transaction`). */
+export const DiffTransactionInput = z.strictObject({
+  transaction_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((s) => !s.includes('\u0000'), 'no NUL'),
+  transaction_type: z.enum(['debit', 'credit', 'cancel', 'rollback']),
+  amount_minor: DiffAmount,
+  currency: CurrencyCode,
+});
+export type DiffTransactionInput = z.infer<typeof DiffTransactionInput>;
+
+/** `POST /api/operator/v1/reconciliation/diff`. */
+export const ReconciliationDiffRequest = z
+  .strictObject({
+    level: DiffLevel,
+    /** Level `day`: the first and last day compared (inclusive, the operator's reporting time zone; at most 366 days). */
+    from: CalendarDate.optional(),
+    to: CalendarDate.optional(),
+    /** Every other level: the day narrowed to. */
+    day: CalendarDate.optional(),
+    /** Optional at levels `title`, `prefix`, `transaction`: the hour narrowed to (0–23, local). */
+    hour: z.int().min(0).max(23).optional(),
+    /** Optional at levels `prefix` and `transaction`: the title narrowed to. */
+    game_symbol: GameSymbolFilter.optional(),
+    /** Optional at levels `prefix` and `transaction`: only transactions whose id's SHA-256 (hex) starts with it. */
+    prefix: z
+      .string()
+      .regex(/^[0-9a-f]{0,16}$/, 'up to 16 lower-case hex digits')
+      .optional(),
+    /** Only this currency. */
+    currency: CurrencyCode.optional(),
+    /** Levels `day` to `prefix`: the operator's buckets (a bucket it has nothing in may be left out). */
+    buckets: z.array(DiffTotalsInput).max(DIFF_MAX_ITEMS).optional(),
+    /** Level `transaction`: every transaction of the operator's ledger in the scope. */
+    transactions: z.array(DiffTransactionInput).max(DIFF_MAX_ITEMS).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const need = (field: keyof typeof b, why: string) => {
+      if (b[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: why });
+    };
+    const forbid = (field: keyof typeof b, why: string) => {
+      if (b[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: why });
+    };
+    if (b.level === 'day') {
+      need('from', 'required at level day');
+      need('to', 'required at level day');
+      forbid('day', 'not at level day (from and to)');
+      forbid('hour', 'not at level day');
+      if (b.from && b.to) periodChecks({ from: b.from, to: b.to }, ctx);
+    } else {
+      need('day', `required at level ${b.level}`);
+      forbid('from', 'only at level day');
+      forbid('to', 'only at level day');
+    }
+    if (b.level === 'day' || b.level === 'hour') {
+      forbid('hour', `not at level ${b.level}`);
+      forbid('game_symbol', `not at level ${b.level}`);
+      forbid('prefix', `not at level ${b.level}`);
+    }
+    if (b.level === 'title') {
+      forbid('game_symbol', 'not at level title');
+      forbid('prefix', 'not at level title');
+    }
+    if (b.level === 'prefix' && (b.prefix ?? '').length >= 16)
+      ctx.addIssue({ code: 'custom', path: ['prefix'], message: 'at most 15 digits at level prefix' });
+    if (b.level === 'transaction') {
+      need('transactions', 'required at level transaction');
+      forbid('buckets', 'not at level transaction');
+    } else {
+      need('buckets', `required at level ${b.level}`);
+      forbid('transactions', 'only at level transaction');
+    }
+  });
+export type ReconciliationDiffRequest = z.infer<typeof ReconciliationDiffRequest>;
+
+/** A bucket's totals as answered. */
+export const DiffTotals = z.object({
+  transactions: z.number().int(),
+  debit_minor: MinorAmount,
+  credit_minor: MinorAmount,
+  reversal_minor: MinorAmount,
+  hash: z.string(),
+});
+/** A bucket of ours (every one in the scope), with its totals. */
+export const DiffBucket = DiffTotals.extend({ bucket: z.string(), currency: z.string() });
+/** A bucket whose totals differ: ours (null: we have nothing in it) and theirs (null: the operator sent none). */
+export const DiffDifference = z.object({
+  bucket: z.string(),
+  currency: z.string(),
+  ours: DiffTotals.nullable(),
+  theirs: DiffTotals.extend({ hash: z.string().nullable() }).nullable(),
+  /** The fields that differ (`missing` when one side has no such bucket). */
+  fields: z.array(z.string()),
+});
+/** A transaction of ours, as the journal holds it. */
+export const DiffTransaction = z.object({
+  transaction_id: z.string(),
+  transaction_type: z.string(),
+  amount_minor: MinorAmount,
+  currency: z.string(),
+  round_id: z.string(),
+  game_symbol: z.string(),
+  /** When the platform journalled it (before its first send): the instant its bucket is taken from. */
+  journalled_at: z.string(),
+});
+export const ReconciliationDiff = z.object({
+  definition_version: z.string(),
+  operator_id: z.string(),
+  level: DiffLevel,
+  /** The operator's reporting time zone: days and hours are local to it. */
+  time_zone: z.string(),
+  /** The scope compared, as read. */
+  scope: z.object({
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    day: z.string().nullable(),
+    hour: z.number().int().nullable(),
+    game_symbol: z.string().nullable(),
+    prefix: z.string().nullable(),
+    currency: z.string().nullable(),
+  }),
+  /** True when every bucket (or transaction) agrees. */
+  matches: z.boolean(),
+  /** Levels `day` to `prefix`: every bucket of ours in the scope. */
+  buckets: z.array(DiffBucket),
+  /** Levels `day` to `prefix`: the buckets that differ. */
+  differences: z.array(DiffDifference),
+  /** Level `transaction`: ours, not in the operator's ledger. */
+  only_ours: z.array(DiffTransaction),
+  /** Level `transaction`: the operator's, not in our journal (as applied). */
+  only_theirs: z.array(DiffTransactionInput.extend({ amount_minor: MinorAmount })),
+  /** Level `transaction`: in both, with another type, amount or currency. */
+  mismatched: z.array(
+    z.object({ ours: DiffTransaction, theirs: DiffTransactionInput.extend({ amount_minor: MinorAmount }) }),
+  ),
+});
+export type ReconciliationDiff = z.infer<typeof ReconciliationDiff>;
+export const ReconciliationDiffResponse = successEnvelope(ReconciliationDiff);
+export type ReconciliationDiffResponse = z.infer<typeof ReconciliationDiffResponse>;

@@ -35,9 +35,13 @@ import type {
   PromoPayoutQuery,
   PromoPayoutResponse,
   PromoPayoutSearchResponse,
+  ReconciliationDiffRequest,
+  ReconciliationDiffResponse,
   ReconciliationQuery,
   ReconciliationResponse,
   ReplayUrlResponse,
+  RevenueReportQuery,
+  RevenueReportResponse,
   RoundDetailResponse,
   RoundSearchQuery,
   RoundSearchResponse,
@@ -380,6 +384,31 @@ export class OperatorClient {
       opts,
     );
     return res.text;
+  }
+
+  /** Issue 38: the daily figures, GGR and GGY of the operator's rounds (by day, title or currency). */
+  getRevenueReport(query: RevenueReportQuery, opts?: CallOptions): Promise<RevenueReportResponse> {
+    return this.json('GET', withQuery('/api/operator/v1/reports/revenue', query), 'idempotent', opts);
+  }
+  /** The same report as CSV text. */
+  async getRevenueReportCsv(query: RevenueReportQuery, opts?: CallOptions): Promise<string> {
+    const res = await this.request(
+      'GET',
+      withQuery('/api/operator/v1/reports/revenue.csv', query),
+      'idempotent',
+      opts,
+    );
+    return res.text;
+  }
+  /**
+   * Issue 38: one step of the reconciliation diff (a read: safe to retry). `findLedgerDifferences`
+   * (reconciliation-diff.ts) runs the whole walk from your ledger rows.
+   */
+  diffReconciliation(
+    body: ReconciliationDiffRequest,
+    opts?: CallOptions,
+  ): Promise<ReconciliationDiffResponse> {
+    return this.json('POST', '/api/operator/v1/reconciliation/diff', 'idempotent', opts, body);
   }
 
   // ── transport ─────────────────────────────────────────────────────────────────────────────

@@ -64,6 +64,12 @@ export type GamesListQuery = Query<'listGames'>;
 export type TransactionSearchQuery = Query<'searchOperatorTransactions'>;
 export type RoundSearchQuery = Query<'searchOperatorRounds'>;
 export type ReconciliationQuery = Query<'getReconciliation'>;
+/** Issue 38: the daily figures, GGR and GGY (GET /api/operator/v1/reports/revenue). */
+export type RevenueReportQuery = Query<'getRevenueReport'>;
+export type RevenueReportResponse = Schemas['RevenueReportResponse'];
+/** Issue 38: the reconciliation diff (POST /api/operator/v1/reconciliation/diff). */
+export type ReconciliationDiffRequest = Schemas['ReconciliationDiffRequest'];
+export type ReconciliationDiffResponse = Schemas['ReconciliationDiffResponse'];
 export type JackpotContributionQuery = Query<'searchJackpotContributions'>;
 export type JackpotWinQuery = Query<'searchJackpotWins'>;
 export type PromoPayoutQuery = Query<'searchPromoPayouts'>;

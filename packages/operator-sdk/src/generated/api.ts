@@ -593,6 +593,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/operator/v1/reconciliation/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Compare the operator’s ledger totals with the journal, and narrow to what differs
+     * @description The operator sends its totals of the wallet transactions it applied (debits, credits, cancels and rollbacks: count, Σ amount per type, optionally an order-free hash), bucketed at one `level`, and gets back every bucket of ours in the scope and those that differ. The walk: `day` (over `from`–`to`), then `hour` of a day, `title` of a day or hour, `prefix` (one more hex digit of the SHA-256 of the transaction id, while a bucket holds more than 400 transactions), and `transaction` (the operator’s transactions of the scope; answered with those only we have, only it has, or that differ). Days and hours are the operator’s reporting time zone; a transaction is bucketed by when the platform journalled it (before its first send). At most 400 buckets or transactions a request (and the 64 KiB body). A read: nothing is written, safe to retry. The SDK’s `findLedgerDifferences` runs the walk from the operator’s ledger rows (docs/reports-and-invoices.md has an example).
+     */
+    post: operations['diffReconciliation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'wallet-balance': {
@@ -1442,6 +1462,98 @@ export type components = {
         operator_id: string;
         time_zone: string;
       };
+    };
+    /** @description A bucket of ours (every one in the scope), with its totals. */
+    DiffBucket: {
+      transactions: number;
+      debit_minor: components['schemas']['MinorAmount'];
+      credit_minor: components['schemas']['MinorAmount'];
+      reversal_minor: components['schemas']['MinorAmount'];
+      hash: string;
+      bucket: string;
+      currency: string;
+    };
+    /** @description A bucket whose totals differ: ours (null: we have nothing in it) and theirs (null: the operator sent none). */
+    DiffDifference: {
+      bucket: string;
+      currency: string;
+      ours: {
+        transactions: number;
+        debit_minor: components['schemas']['MinorAmount'];
+        credit_minor: components['schemas']['MinorAmount'];
+        reversal_minor: components['schemas']['MinorAmount'];
+        hash: string;
+      } | null;
+      theirs: {
+        transactions: number;
+        debit_minor: components['schemas']['MinorAmount'];
+        credit_minor: components['schemas']['MinorAmount'];
+        reversal_minor: components['schemas']['MinorAmount'];
+        hash: string | null;
+      } | null;
+      /** @description The fields that differ (`missing` when one side has no such bucket). */
+      fields: string[];
+    };
+    /** @description A transaction of ours, as the journal holds it. */
+    DiffTransaction: {
+      transaction_id: string;
+      transaction_type: string;
+      amount_minor: components['schemas']['MinorAmount'];
+      currency: string;
+      round_id: string;
+      game_symbol: string;
+      /** @description When the platform journalled it (before its first send): the instant its bucket is taken from. */
+      journalled_at: string;
+    };
+    ReconciliationDiff: {
+      definition_version: string;
+      operator_id: string;
+      /** @enum {string} */
+      level: 'day' | 'hour' | 'title' | 'prefix' | 'transaction';
+      /** @description The operator's reporting time zone: days and hours are local to it. */
+      time_zone: string;
+      /** @description The scope compared, as read. */
+      scope: {
+        from: string | null;
+        to: string | null;
+        day: string | null;
+        hour: number | null;
+        game_symbol: string | null;
+        prefix: string | null;
+        currency: string | null;
+      };
+      /** @description True when every bucket (or transaction) agrees. */
+      matches: boolean;
+      /** @description Levels `day` to `prefix`: every bucket of ours in the scope. */
+      buckets: components['schemas']['DiffBucket'][];
+      /** @description Levels `day` to `prefix`: the buckets that differ. */
+      differences: components['schemas']['DiffDifference'][];
+      /** @description Level `transaction`: ours, not in the operator's ledger. */
+      only_ours: components['schemas']['DiffTransaction'][];
+      /** @description Level `transaction`: the operator's, not in our journal (as applied). */
+      only_theirs: {
+        transaction_id: string;
+        /** @enum {string} */
+        transaction_type: 'debit' | 'credit' | 'cancel' | 'rollback';
+        amount_minor: components['schemas']['MinorAmount'];
+        currency: components['schemas']['CurrencyCode'];
+      }[];
+      /** @description Level `transaction`: in both, with another type, amount or currency. */
+      mismatched: {
+        ours: components['schemas']['DiffTransaction'];
+        theirs: {
+          transaction_id: string;
+          /** @enum {string} */
+          transaction_type: 'debit' | 'credit' | 'cancel' | 'rollback';
+          amount_minor: components['schemas']['MinorAmount'];
+          currency: components['schemas']['CurrencyCode'];
+        };
+      }[];
+    };
+    ReconciliationDiffResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['ReconciliationDiff'];
     };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
     OperatorSession: {
@@ -2589,6 +2701,52 @@ export type components = {
     ReportingTimeZoneRequest: {
       /** @description An IANA time zone name PostgreSQL knows (`Europe/Malta`, `UTC`): the operator's reporting days. */
       time_zone: string;
+    };
+    /** @description A bucket's totals: what the operator's ledger (or the platform's journal) holds in it. */
+    DiffTotalsInput: {
+      /** @description The bucket: its day `YYYY-MM-DD` (level `day`), its hour `00`–`23` (level `hour`), its title's game symbol (level `title`), or its hash prefix: the scope's `prefix` and one more hex digit (level `prefix`). */
+      bucket: string;
+      currency: string;
+      /** @description Successful (applied) debit, credit, cancel and rollback transactions in the bucket. */
+      transactions: number;
+      /** @description Σ amount_minor of the debits. */
+      debit_minor: number | string;
+      /** @description Σ amount_minor of the credits. */
+      credit_minor: number | string;
+      /** @description Σ amount_minor of the cancels and rollbacks (as the callbacks carried them). */
+      reversal_minor: number | string;
+      /** @description Optional: the bucket's hash (32 lower-case hex digits; how it is made: docs/reports-and-invoices.md). */
+      hash?: string;
+    };
+    /** @description One transaction of the operator's ledger (level `transaction`). */
+    DiffTransactionInput: {
+      transaction_id: string;
+      /** @enum {string} */
+      transaction_type: 'debit' | 'credit' | 'cancel' | 'rollback';
+      amount_minor: number | string;
+      currency: string;
+    };
+    /** @description `POST /api/operator/v1/reconciliation/diff`. */
+    ReconciliationDiffRequest: {
+      /** @enum {string} */
+      level: 'day' | 'hour' | 'title' | 'prefix' | 'transaction';
+      /** @description Level `day`: the first and last day compared (inclusive, the operator's reporting time zone; at most 366 days). */
+      from?: string;
+      to?: string;
+      /** @description Every other level: the day narrowed to. */
+      day?: string;
+      /** @description Optional at levels `title`, `prefix`, `transaction`: the hour narrowed to (0–23, local). */
+      hour?: number;
+      /** @description Optional at levels `prefix` and `transaction`: the title narrowed to. */
+      game_symbol?: string;
+      /** @description Optional at levels `prefix` and `transaction`: only transactions whose id's SHA-256 (hex) starts with it. */
+      prefix?: string;
+      /** @description Only this currency. */
+      currency?: string;
+      /** @description Levels `day` to `prefix`: the operator's buckets (a bucket it has nothing in may be left out). */
+      buckets?: components['schemas']['DiffTotalsInput'][];
+      /** @description Level `transaction`: every transaction of the operator's ledger in the scope. */
+      transactions?: components['schemas']['DiffTransactionInput'][];
     };
   };
   responses: never;
@@ -6020,6 +6178,142 @@ export interface operations {
         };
       };
       /** @description A malformed or unknown parameter, `to` before `from`, or a period over 366 days */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  diffReconciliation: {
+    parameters: {
+      query?: {
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReconciliationDiffRequest'];
+      };
+    };
+    responses: {
+      /** @description The comparison */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReconciliationDiffResponse'];
+        };
+      };
+      /** @description Malformed JSON; a provider master key that names no operator, or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body did not arrive within 10 s (answered with `Connection: close`) */
+      408: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 64 KiB: refused before it is read when `Content-Length` says so, else as soon as it passes the limit; answered with `Connection: close` */
+      413: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown field, a field the level does not take or lacks, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`) */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -1058,6 +1058,31 @@ describe('real answers agree with the document', () => {
     });
   });
 
+  test('reconciliation diff (issue 38)', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const d = await hit('POST', '/api/operator/v1/reconciliation/diff', {
+      key: keyA,
+      body: { level: 'day', from: day, to: day, buckets: [] },
+      expect: 200,
+    });
+    await hit('POST', '/api/operator/v1/reconciliation/diff', {
+      key: keyA,
+      body: { level: 'hour', day, buckets: [] },
+      expect: 200,
+    });
+    await hit('POST', '/api/operator/v1/reconciliation/diff', {
+      key: keyA,
+      body: { level: 'transaction', day, hour: 0, prefix: 'ff', transactions: [] },
+      expect: 200,
+    });
+    await hit('POST', '/api/operator/v1/reconciliation/diff', {
+      key: keyA,
+      body: { level: 'hour', buckets: [] },
+      expect: 422,
+    });
+    assert.equal(typeof d.json.data.matches, 'boolean');
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];

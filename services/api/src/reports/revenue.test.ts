@@ -570,6 +570,9 @@ describe('access and bad input', () => {
     }
     const wide = await get(keyA, '/api/operator/v1/reports/revenue?from=2026-01-01&to=2026-12-31');
     assert.equal(wide.status, 200, wide.text);
+    const last = await get(keyA, '/api/operator/v1/reports/revenue?from=9999-12-01&to=9999-12-31');
+    assert.equal(last.status, 200, last.text);
+    assert.equal(last.json.data.rows.length, 31);
     const admin = await get(
       ADMIN_KEY,
       '/api/admin/v1/reports/revenue?from=2026-03-01&to=2026-03-02&operator_id=Op%00',

@@ -1,11 +1,17 @@
 import Router from '@koa/router';
-import { AdminRevenueReportQuery, ReportingTimeZoneRequest, RevenueReportQuery } from '@opi/contract';
+import {
+  AdminRevenueReportQuery,
+  ReconciliationDiffRequest,
+  ReportingTimeZoneRequest,
+  RevenueReportQuery,
+} from '@opi/contract';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import { reconciliationDiff } from './diff.js';
 import { type RevenueParams, revenueCsv, revenueReport } from './revenue.js';
 
 /*
@@ -14,6 +20,7 @@ import { type RevenueParams, revenueCsv, revenueReport } from './revenue.js';
  *   GET /api/operator/v1/reports/revenue(.csv)   the operator's own figures, GGR and GGY (signed, like every audit read)
  *   GET /api/admin/v1/reports/revenue(.csv)      the same across operators (provider-admin key)
  *   PUT /api/admin/v1/operators/{operator_id}/reporting-time-zone   the operator's reporting days
+ *   POST /api/operator/v1/reconciliation/diff    the operator's totals against the journal (point 4; diff.ts)
  */
 
 /** The query without `operator_id` (a master key's scope, already resolved by operatorScope). */
@@ -51,6 +58,20 @@ export function reportRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminGu
   r.get('/api/operator/v1/reports/revenue', ...operatorGuard, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, { success: true, data: await revenueReport(deps.pool, operatorParams(ctx)) });
+  });
+
+  // A read (nothing is written): answered 200, safe to retry.
+  r.post('/api/operator/v1/reconciliation/diff', ...operatorGuard, async (ctx) => {
+    // A master key may name its operator in the body (operatorScope has read it).
+    let input: unknown = ctx.state.body ?? {};
+    if (input && typeof input === 'object' && !Array.isArray(input)) {
+      const { operator_id: _scope, ...rest } = input as Record<string, unknown>;
+      input = rest;
+    }
+    const body = parseOr422(ReconciliationDiffRequest, input, 'body');
+    const data = await reconciliationDiff(deps.pool, (ctx.state.operator as OperatorRow).operator_id, body);
+    ctx.set('Cache-Control', 'no-store');
+    sendJson(ctx, { success: true, data });
   });
 
   const adminParams = (ctx: Context): RevenueParams => {

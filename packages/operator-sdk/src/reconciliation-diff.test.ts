@@ -1,0 +1,310 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
+import {
+  bucketHash,
+  createOperatorClient,
+  findLedgerDifferences,
+  type LedgerRow,
+  type OperatorClient,
+} from './index.js';
+
+/*
+ * Issue 38 point 4: the reconciliation diff, through the SDK's walk. A day of 3,000 journalled
+ * transactions (three titles, every hour, one an hour of 1,200 to force a hash-prefix step) is the
+ * provider's side; the operator's ledger is the same rows booked 50 ms later, less a credit it
+ * never applied, with one amount changed, one transaction of its own, and one booked across an
+ * hour boundary. The walk finds exactly those, in a handful of requests.
+ */
+let h: Harness;
+let client: OperatorClient;
+let clientB: OperatorClient;
+let keyA = '';
+const DAY = '2026-04-10';
+const TITLES = ['diff_t1', 'diff_t2', 'diff_t3'];
+
+interface Ours {
+  transaction_id: string;
+  transaction_type: LedgerRow['transaction_type'];
+  amount_minor: bigint;
+  currency: string;
+  game_symbol: string;
+  created_at: Date;
+}
+
+before(async () => {
+  h = await startApi();
+  keyA = (await createOperator(h.base, 'op_diff_a')).key;
+  const keyB = (await createOperator(h.base, 'op_diff_b')).key;
+  client = createOperatorClient({ baseUrl: h.base, apiKey: keyA });
+  clientB = createOperatorClient({ baseUrl: h.base, apiKey: keyB });
+  // 1,800 transactions spread over the day's 24 hours, and 1,200 more in hour 13 of title 1; each
+  // round a debit and a credit (a third of the rounds also a rollback of a debit, journalled as
+  // the wallet applied it). Plus rows that must not count: failed, a balance read, another day of
+  // another operator.
+  await h.db.pool.query(
+    `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+       transaction_type, amount_minor, currency, request_body, request_hash, status, created_at, completed_at)
+     SELECT 'dr' || i || ':' || ty, 'op_diff_a', 's', 'dr' || i, 'p', ($2::text[])[1 + i % 3],
+            ty, CASE ty WHEN 'debit' THEN 100 + i % 7 WHEN 'credit' THEN (i * 37) % 500 ELSE 100 + i % 7 END,
+            CASE WHEN i % 10 = 0 THEN 'USD' ELSE 'EUR' END, '{}', repeat('0', 64), 'success',
+            ts, ts + interval '40 milliseconds'
+       FROM generate_series(1, 900) i, unnest(ARRAY['debit', 'credit']) ty,
+            LATERAL (SELECT ($1::date + (i % 24) * interval '1 hour' + (i * 7 % 3600) * interval '1 second') AS ts) t
+     UNION ALL
+     SELECT 'dh' || i || ':' || ty, 'op_diff_a', 's', 'dh' || i, 'p', ($2::text[])[1],
+            ty, 10 + i % 3, 'EUR', '{}', repeat('0', 64), 'success',
+            $1::date + interval '13 hours' + i * interval '2 seconds', NULL
+       FROM generate_series(1, 600) i, unnest(ARRAY['debit', 'credit']) ty`,
+    [DAY, TITLES],
+  );
+  await h.db.pool.query(
+    `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+       transaction_type, amount_minor, currency, request_body, request_hash, status, created_at, original_transaction_id)
+     VALUES ('dr3:rollback', 'op_diff_a', 's', 'dr3', 'p', 'diff_t1', 'rollback', 103, 'EUR', '{}', repeat('0', 64),
+             'success', $1::date + interval '3 hours 30 seconds', 'dr3:debit'),
+            ('dx1:debit', 'op_diff_a', 's', 'dx1', 'p', 'diff_t1', 'debit', 999, 'EUR', '{}', repeat('0', 64),
+             'failed', $1::date + interval '5 hours', NULL),
+            ('dx2:balance', 'op_diff_a', 's', 'dx2', 'p', 'diff_t1', 'balance', 0, 'EUR', '{}', repeat('0', 64),
+             'success', $1::date + interval '5 hours', NULL),
+            ('dz1:debit', 'op_diff_b', 's', 'dz1', 'p', 'diff_t1', 'debit', 5, 'EUR', '{}', repeat('0', 64),
+             'success', $1::date + interval '5 hours', NULL)`,
+    [DAY],
+  );
+});
+after(() => h?.close());
+
+async function ourRows(): Promise<Ours[]> {
+  const { rows } = await h.db.pool.query<Ours>(
+    `SELECT transaction_id, transaction_type, amount_minor, trim(currency) AS currency, game_symbol, created_at
+       FROM wallet_transactions WHERE operator_id = 'op_diff_a' AND status = 'success' AND transaction_type <> 'balance'`,
+  );
+  return rows;
+}
+const ledgerOf = (rows: Ours[]): LedgerRow[] =>
+  rows.map((r) => ({ ...r, booked_at: new Date(r.created_at.getTime() + 50) }));
+
+describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => {
+  test('a ledger that agrees: one request, nothing differs; the bucket hash is the same on both sides', async () => {
+    const rows = await ourRows();
+    assert.equal(rows.length, 3001);
+    const res = await findLedgerDifferences(client, ledgerOf(rows), { from: DAY, to: DAY });
+    assert.equal(res.calls, 1);
+    assert.deepEqual([res.onlyOurs, res.onlyTheirs, res.mismatched, res.shifted], [[], [], [], []]);
+    const day = await client.diffReconciliation({ level: 'day', from: DAY, to: DAY, buckets: [] });
+    const eur = day.data.buckets.find((b) => b.currency === 'EUR')!;
+    assert.equal(eur.hash, bucketHash(ledgerOf(rows).filter((r) => r.currency === 'EUR')));
+    assert.equal(eur.transactions, rows.filter((r) => r.currency === 'EUR').length);
+  });
+
+  test('one credit missing from a busy hour: found in five requests (day, hour, title, prefix, transactions)', async () => {
+    const rows = await ourRows();
+    const lost = 'dh321:credit';
+    const res = await findLedgerDifferences(client, ledgerOf(rows.filter((r) => r.transaction_id !== lost)), {
+      from: DAY,
+      to: DAY,
+    });
+    assert.deepEqual(
+      res.onlyOurs.map((t) => [t.transaction_id, t.transaction_type, String(t.amount_minor), t.game_symbol]),
+      [[lost, 'credit', String(10 + (321 % 3)), 'diff_t1']],
+    );
+    assert.deepEqual(res.onlyTheirs, []);
+    assert.equal(res.calls, 5, JSON.stringify(res.steps));
+    assert.deepEqual(
+      res.steps.map((s) => s.level),
+      ['day', 'hour', 'title', 'prefix', 'transaction'],
+    );
+  });
+
+  test('missing, changed, extra and shifted transactions, in several hours and currencies', async () => {
+    const rows = await ourRows();
+    const ledger = ledgerOf(rows.filter((r) => r.transaction_id !== 'dr5:credit'));
+    const changed = ledger.find((r) => r.transaction_id === 'dr20:debit')!; // USD
+    changed.amount_minor = BigInt(changed.amount_minor) + 1n;
+    ledger.push({
+      transaction_id: 'op-own-1',
+      transaction_type: 'credit',
+      amount_minor: 77n,
+      currency: 'EUR',
+      game_symbol: 'diff_t2',
+      booked_at: `${DAY}T08:15:00Z`,
+    });
+    // Journalled at the end of an hour, booked in the next one.
+    const edge = rows.find(
+      (r) =>
+        r.created_at.getUTCHours() < 23 &&
+        r.created_at.getUTCMinutes() === 59 &&
+        r.created_at.getUTCSeconds() > 50,
+    )!;
+    const moved = ledger.find((r) => r.transaction_id === edge.transaction_id)!;
+    moved.booked_at = new Date(edge.created_at.getTime() + 15_000);
+    const res = await findLedgerDifferences(client, ledger, { from: DAY, to: DAY });
+    assert.deepEqual(
+      res.onlyOurs.map((t) => t.transaction_id),
+      ['dr5:credit'],
+    );
+    assert.deepEqual(
+      res.onlyTheirs.map((t) => t.transaction_id),
+      ['op-own-1'],
+    );
+    assert.deepEqual(
+      res.mismatched.map((m) => [
+        m.ours.transaction_id,
+        String(m.ours.amount_minor),
+        String(m.theirs.amount_minor),
+      ]),
+      [['dr20:debit', String(changed.amount_minor - 1n), String(changed.amount_minor)]],
+    );
+    assert.deepEqual(res.shifted, [edge.transaction_id]);
+  });
+
+  test('another operator’s journal is never compared; a wrong time zone is refused by the helper', async () => {
+    const res = await findLedgerDifferences(clientB, [], { from: DAY, to: DAY });
+    assert.deepEqual(
+      res.onlyOurs.map((t) => t.transaction_id),
+      ['dz1:debit'],
+    );
+    await assert.rejects(
+      findLedgerDifferences(client, [], { from: DAY, to: DAY, timeZone: 'Europe/Malta' }),
+      /reporting time zone is UTC/,
+    );
+  });
+});
+
+describe('the diff API', () => {
+  const post = (body: unknown, key = keyA) =>
+    call(h.base, 'POST', '/api/operator/v1/reconciliation/diff', { key, sign: true, body });
+
+  test('bucket totals per level, and buckets only one side has', async () => {
+    const hour = await post({
+      level: 'hour',
+      day: DAY,
+      currency: 'EUR',
+      buckets: [
+        {
+          bucket: '13',
+          currency: 'EUR',
+          transactions: 1,
+          debit_minor: 1,
+          credit_minor: 0,
+          reversal_minor: 0,
+        },
+        {
+          bucket: '23',
+          currency: 'EUR',
+          transactions: 0,
+          debit_minor: 0,
+          credit_minor: 0,
+          reversal_minor: 0,
+        },
+      ],
+    });
+    assert.equal(hour.status, 200, hour.text);
+    const d = hour.json.data;
+    assert.equal(d.matches, false);
+    assert.equal(d.buckets.length, 24);
+    const h13 = d.differences.find((x: { bucket: string }) => x.bucket === '13');
+    assert.deepEqual(h13.fields, ['transactions', 'debit_minor', 'credit_minor']);
+    assert.equal(h13.theirs.hash, null);
+    // Hour 3 holds the rollback: reversals are counted apart.
+    const h03 = d.buckets.find((x: { bucket: string }) => x.bucket === '03');
+    assert.equal(h03.reversal_minor, 103);
+    // Every hour of ours the operator left out is a difference, `missing`.
+    assert.equal(d.differences.length, 24);
+    const title = await post({ level: 'title', day: DAY, hour: 13, buckets: [] });
+    assert.deepEqual(
+      title.json.data.buckets.map((b: { bucket: string; transactions: number }) => [
+        b.bucket,
+        b.transactions,
+      ]),
+      [
+        ['diff_t1', 1200],
+        ['diff_t2', 74],
+      ],
+    );
+    const prefix = await post({
+      level: 'prefix',
+      day: DAY,
+      hour: 13,
+      game_symbol: 'diff_t1',
+      prefix: 'a',
+      buckets: [],
+    });
+    assert.equal(prefix.status, 200, prefix.text);
+    for (const b of prefix.json.data.buckets) assert.match(b.bucket, /^a[0-9a-f]$/);
+  });
+
+  test('a transaction-level scope over 400 of ours is refused: narrow first', async () => {
+    const res = await post({ level: 'transaction', day: DAY, hour: 13, transactions: [] });
+    assert.equal(res.status, 422, res.text);
+    assert.match(res.text, /narrow it first/);
+  });
+
+  test('malformed requests are 422 naming the field, never a 5xx', async () => {
+    const ok = {
+      bucket: DAY,
+      currency: 'EUR',
+      transactions: 1,
+      debit_minor: 1,
+      credit_minor: 0,
+      reversal_minor: 0,
+    };
+    const cases: [unknown, string][] = [
+      [{ level: 'day', to: DAY, buckets: [] }, 'from'],
+      [{ level: 'day', from: '2026-01-01', to: '2027-01-05', buckets: [] }, 'to'],
+      [{ level: 'day', from: DAY, to: DAY, day: DAY, buckets: [] }, 'day'],
+      [{ level: 'hour', buckets: [] }, 'day'],
+      [{ level: 'hour', day: DAY, game_symbol: 'x', buckets: [] }, 'game_symbol'],
+      [{ level: 'title', day: DAY, hour: 24, buckets: [] }, 'hour'],
+      [{ level: 'prefix', day: DAY, prefix: 'G', buckets: [] }, 'prefix'],
+      [{ level: 'prefix', day: DAY, prefix: 'a'.repeat(16), buckets: [] }, 'prefix'],
+      [{ level: 'transaction', day: DAY }, 'transactions'],
+      [{ level: 'transaction', day: DAY, transactions: [], buckets: [] }, 'buckets'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [ok, ok] }, 'buckets'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, debit_minor: -1 }] }, 'debit_minor'],
+      [
+        { level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, debit_minor: '9223372036854775808' }] },
+        'debit_minor',
+      ],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, debit_minor: 1.5 }] }, 'debit_minor'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, hash: 'XYZ' }] }, 'hash'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, bucket: 'a\u0000' }] }, 'bucket'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: Array.from({ length: 401 }, () => ok) }, 'buckets'],
+      [{ level: 'day', from: DAY, to: DAY, buckets: [], extra: 1 }, ''],
+      [{ level: 'week' }, 'level'],
+      [[1], ''],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post(body);
+      assert.equal(res.status, 422, `${JSON.stringify(body).slice(0, 200)}: ${res.text.slice(0, 300)}`);
+      if (field) assert.ok(res.text.includes(field), `${field}: ${res.text.slice(0, 300)}`);
+    }
+    const big = await post({
+      level: 'day',
+      from: DAY,
+      to: DAY,
+      currency: 'EUR',
+      buckets: [{ ...ok, debit_minor: '9223372036854775807' }],
+    });
+    assert.equal(big.status, 200, big.text);
+    // The last day there is: its end is year 10000, which the database takes.
+    for (const body of [
+      { level: 'hour', day: '9999-12-31', buckets: [] },
+      { level: 'transaction', day: '9999-12-31', hour: 23, transactions: [] },
+      { level: 'day', from: '9999-01-01', to: '9999-12-31', buckets: [] },
+    ]) {
+      const res = await post(body);
+      assert.equal(res.status, 200, res.text);
+    }
+    assert.equal(
+      (
+        await call(h.base, 'POST', '/api/operator/v1/reconciliation/diff', {
+          key: ADMIN_KEY,
+          sign: true,
+          body: {},
+        })
+      ).status,
+      403,
+    );
+  });
+});
