@@ -14,7 +14,7 @@ export interface ActivityDeps {
 /** Every activity the worker registers, built from real dependencies (tests pass their own). */
 export function createActivities(deps: ActivityDeps) {
   // The floor's no-op steps (floorRound) are registered everywhere: benchmarks run them on any worker.
-  // Both announce a round's end in this process the same way (settle-round/local-outcomes.ts).
+  // Both announce a round's end in this process the same way (the game server's settlement/local-outcomes.ts).
   const base = {
     ...createProbeActivities(deps),
     ...createFloorActivities(deps.settlement?.announce),

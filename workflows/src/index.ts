@@ -14,7 +14,6 @@ export type {
   TournamentResult,
 } from './promotions/workflow.js';
 export * from './settle-round/activities.js';
-export * from './settle-round/local-outcomes.js';
 export * from './settle-round/messages.js';
 export * from './settle-round/resume.js';
 export * from './settle-round/start.js';

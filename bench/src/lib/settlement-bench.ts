@@ -18,15 +18,17 @@ import {
   temporalPostgresFromUrl,
   waitForPort,
 } from '@opi/devstack';
+import {
+  createLocalOutcomes,
+  firstOutcome,
+  LOCAL_OUTCOME_GRACE_MS,
+} from '@opi/game-server/settlement/local-outcomes';
 import { buildCallbackBody, type RoundIntent, sendWalletCallback, transactionIdsFor } from '@opi/wallet';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import {
   buildWorkflowBundle,
   createActivities,
-  createLocalOutcomes,
-  firstOutcome,
-  LOCAL_OUTCOME_GRACE_MS,
   recordRound,
   startFloorRound,
   startSettlement,

@@ -3,10 +3,10 @@ import { createPlayDeps, gameBaseUrl, replayKeyringOf } from '@opi/play/create-d
 import { createSlotPlayer } from '@opi/play/engines/slot-player';
 import { ConfigCache } from '@opi/service-kit/cache/change-feed';
 import { walletNetworkPolicy } from '@opi/wallet';
-import { createLocalOutcomes } from '@opi/workflows';
 import type { GameDeps } from './deps.js';
 import { JackpotTicker } from './jackpots/ticker.js';
 import { type HostedWorker, startHostedWorker } from './settlement/hosted-worker.js';
+import { createLocalOutcomes } from './settlement/local-outcomes.js';
 
 /** Builds the game server's dependencies: the shared play ones, the engines, the hosted worker. */
 export async function createGameDeps(config: Config): Promise<GameDeps & { close(): Promise<void> }> {

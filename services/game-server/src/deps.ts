@@ -2,11 +2,11 @@ import type { PlayDeps } from '@opi/play/deps';
 import type { SlotPlayer } from '@opi/play/engines/slot-player';
 import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
 import type { ReplayKeyring } from '@opi/signing';
-import type { LocalOutcomes } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
 import type { JackpotTicker } from './jackpots/ticker.js';
 import type { SpinPrizeDrop } from './promotions/prize-drop.js';
 import type { HostedWorker } from './settlement/hosted-worker.js';
+import type { LocalOutcomes } from './settlement/local-outcomes.js';
 
 /** Everything the game server's routes need, built once by its create-deps.ts (or a test). */
 export interface GameDeps extends PlayDeps {

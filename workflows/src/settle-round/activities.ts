@@ -27,7 +27,7 @@ export interface SettlementDeps extends WalletStepDeps {
   stuckAfterAttempts: number;
   /**
    * Told a round's outcome once the statement recording its last money step has committed (see
-   * local-outcomes.ts): the process that started the round can answer without the workflow's result.
+   * services/game-server/src/settlement/local-outcomes.ts): the process that started the round can answer without the workflow's result.
    */
   announce?: (roundId: string, outcome: RoundOutcome) => void;
 }

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '@opi/config';
 import type { Pool, SecretBox } from '@opi/db';
-import { type LocalOutcomes, WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
+import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { createSettlementWorker } from '@opi/workflows/worker';
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { LocalOutcomes } from './local-outcomes.js';
 
 export interface HostedWorkerOptions {
   address: string;

@@ -1,7 +1,8 @@
 import type { RoundIntent, RoundOutcome } from '@opi/wallet/intent';
-import { firstOutcome, LOCAL_OUTCOME_GRACE_MS, startSettlement } from '@opi/workflows';
+import { startSettlement } from '@opi/workflows';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { GameDeps } from '../deps.js';
+import { firstOutcome, LOCAL_OUTCOME_GRACE_MS } from './local-outcomes.js';
 
 export interface StartedRound {
   handle: WorkflowHandle<(input: unknown) => Promise<RoundOutcome>>;
@@ -18,7 +19,7 @@ export interface StartedRound {
  * Starts (or attaches to) a round's settlement workflow from a runtime route. With the process's
  * hosted settlement worker polling, the start is eager on the client that shares its connection:
  * the first workflow task comes back in the start response and runs in this process, which then
- * learns the outcome from its own activities (settle-round/local-outcomes.ts) instead of a
+ * learns the outcome from its own activities (local-outcomes.ts) instead of a
  * long poll for the workflow's result. Otherwise an ordinary start on the process's client.
  */
 export async function startRoundSettlement(

@@ -4,7 +4,7 @@ import type { RoundOutcome } from '@opi/wallet/intent';
  * Round outcomes announced inside one process. A worker's settlement activities announce a round's
  * outcome as soon as the statement that records its last money step commits (the journal row and
  * the round's final status, in one transaction). Whoever started the round in the same process
- * (an API process whose hosted worker took the eager start) can answer from it instead of asking
+ * (a game-server process whose hosted worker took the eager start) can answer from it instead of asking
  * Temporal for the workflow's result: one server round trip and the wait for the workflow's last
  * task to be persisted fewer per round. The outcome is the one the workflow returns (the same
  * fields, built from the same step result), and it is announced only after the database holds it.
