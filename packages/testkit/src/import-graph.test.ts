@@ -298,6 +298,21 @@ describe('the import graph of the two services, workflows and their shared packa
         [],
         `${pkg} imports workflows or a service: what both need belongs in the shared package (the wallet protocol, the journal and the intent in @opi/wallet)`,
       );
+    // workflows is a leaf: no package's code imports it, but the tools that compose the stack and
+    // its tests (packages/devstack, packages/testkit); tests elsewhere may run a real worker.
+    const packages = readdirSync(path.join(REPO, 'packages')).filter(
+      (name) =>
+        !['devstack', 'testkit'].includes(name) && existsSync(path.join(REPO, 'packages', name, 'src')),
+    );
+    assert.ok(packages.includes('wallet') && packages.includes('play'));
+    assert.deepEqual(
+      boundaryViolations(
+        packages.flatMap((name) => sourceFiles(path.join(REPO, 'packages', name, 'src'))),
+        [workflows],
+      ),
+      [],
+      'a package imports @opi/workflows (the Temporal application is a leaf: docs/architecture.md)',
+    );
     assert.deepEqual(
       boundaryViolations(allFiles(path.join(REPO, WORKFLOWS)), [
         ...services,
