@@ -7,6 +7,7 @@ export * from './constants.js';
 export * from './errors.js';
 export * from './exchange-rates.js';
 export * from './free-rounds.js';
+export * from './invoices.js';
 export * from './jackpots.js';
 export * from './launch.js';
 export * from './native-history.js';

@@ -14,6 +14,8 @@ import type {
   GameResponse,
   GamesListQuery,
   GamesListResponse,
+  InvoiceListResponse,
+  InvoiceResponse,
   JackpotContributionQuery,
   JackpotContributionSearchResponse,
   JackpotListResponse,
@@ -409,6 +411,14 @@ export class OperatorClient {
     opts?: CallOptions,
   ): Promise<ReconciliationDiffResponse> {
     return this.json('POST', '/api/operator/v1/reconciliation/diff', 'idempotent', opts, body);
+  }
+  /** Issue 38: your invoices and credit notes (newest month first), optionally of one month (`YYYY-MM`). */
+  listInvoices(query: { period?: string } = {}, opts?: CallOptions): Promise<InvoiceListResponse> {
+    return this.json('GET', withQuery('/api/operator/v1/invoices', query), 'idempotent', opts);
+  }
+  /** One of your invoices or credit notes (404 when unknown or another operator's). */
+  getInvoice(invoiceId: string, opts?: CallOptions): Promise<InvoiceResponse> {
+    return this.json('GET', `/api/operator/v1/invoices/${seg(invoiceId)}`, 'idempotent', opts);
   }
 
   // ── transport ─────────────────────────────────────────────────────────────────────────────

@@ -70,6 +70,10 @@ export type RevenueReportResponse = Schemas['RevenueReportResponse'];
 /** Issue 38: the reconciliation diff (POST /api/operator/v1/reconciliation/diff). */
 export type ReconciliationDiffRequest = Schemas['ReconciliationDiffRequest'];
 export type ReconciliationDiffResponse = Schemas['ReconciliationDiffResponse'];
+/** Issue 38: invoices and credit notes (GET /api/operator/v1/invoices). */
+export type Invoice = Schemas['Invoice'];
+export type InvoiceResponse = Schemas['InvoiceResponse'];
+export type InvoiceListResponse = Schemas['InvoiceListResponse'];
 export type JackpotContributionQuery = Query<'searchJackpotContributions'>;
 export type JackpotWinQuery = Query<'searchJackpotWins'>;
 export type PromoPayoutQuery = Query<'searchPromoPayouts'>;

@@ -28,6 +28,7 @@ import { launchRoutes } from './launch/routes.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { adminPrizeDropRoutes, prizeDropRoutes } from './prize-drops/routes.js';
 import { exchangeRateRoutes } from './reports/exchange-rates.js';
+import { invoiceRoutes } from './reports/invoices.js';
 import { reportRoutes } from './reports/routes.js';
 import { staffAdminRoutes } from './staff/admin-routes.js';
 import { staffRoutes } from './staff/routes.js';
@@ -110,6 +111,7 @@ export function createApp(deps: ApiDeps): Koa {
     adminPrizeDropRoutes(deps, adminGuard),
     exchangeRateRoutes(deps, adminGuard),
     reportRoutes(deps, operatorGuard, adminGuard),
+    invoiceRoutes(deps, operatorGuard, adminGuard),
   ]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

@@ -613,6 +613,43 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/operator/v1/invoices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The operator’s invoices and credit notes, newest month first */
+    get: operations['listInvoices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/operator/v1/invoices/{invoice_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One of the operator’s invoices or credit notes
+     * @description Another operator’s invoice is 404, exactly as an unknown one.
+     */
+    get: operations['getInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'wallet-balance': {
@@ -1554,6 +1591,103 @@ export type components = {
       /** @constant */
       success: true;
       data: components['schemas']['ReconciliationDiff'];
+    };
+    BillingContract: {
+      operator_id: string;
+      billing_currency: string;
+      minimum_fee_minor: components['schemas']['MinorAmount'];
+      tiers: {
+        from_ggr_minor: components['schemas']['MinorAmount'];
+        rate_ppm: number;
+      }[];
+      updated_at: string;
+      updated_by: string | null;
+    };
+    BillingContractResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['BillingContract'];
+    };
+    /** @description One line: one currency and title group (the titles' provider family), converted at a frozen rate. */
+    InvoiceLine: {
+      line_no: number;
+      currency: string;
+      /** @description The title group: the provider family of the titles (`prov_a`, `prov_b`, ...). */
+      title_group: string;
+      /** @description The titles of the group that had activity. */
+      titles: string[];
+      /** @description Rounds counted (as in the reports). */
+      rounds: number;
+      /** @description The line's GGR in its own currency (definition opi-revenue/1). */
+      ggr_minor: components['schemas']['MinorAmount'];
+      /** @description The rate used: units of the billing currency per unit of `currency` (or its inverse, see `rate_direction`), as loaded. */
+      rate: string;
+      rate_date: string;
+      rate_source: string;
+      /**
+       * @description `direct` (loaded currency→billing), `inverse` (loaded billing→currency, divided by), `identity` (the billing currency).
+       * @enum {string}
+       */
+      rate_direction: 'direct' | 'inverse' | 'identity';
+      /** @description The GGR converted, minor units of the billing currency (one rounding, half away from zero). */
+      ggr_billing_minor: components['schemas']['MinorAmount'];
+      /** @description SHA-256 (hex) of the line's round ids, sorted byte by byte, joined by `\n`. */
+      round_set_hash: string;
+      /** @description How many rounds the hash covers (every round of the line with a successful debit or credit). */
+      round_set_size: number;
+    };
+    Invoice: {
+      /** @description Null on a preview. */
+      invoice_id: string | null;
+      /** @enum {string} */
+      kind: 'invoice' | 'credit_note' | 'preview';
+      definition_version: string;
+      operator_id: string;
+      /** @description `YYYY-MM`. */
+      period: string;
+      /** @description The month's first and last day, in `time_zone`. */
+      period_start: string;
+      period_end: string;
+      time_zone: string;
+      billing_currency: string;
+      /** @description The contract's terms as used. */
+      contract: {
+        minimum_fee_minor: components['schemas']['MinorAmount'];
+        tiers: {
+          from_ggr_minor: components['schemas']['MinorAmount'];
+          rate_ppm: number;
+        }[];
+      };
+      lines: components['schemas']['InvoiceLine'][];
+      /** @description Σ of the lines, billing currency. */
+      ggr_billing_minor: components['schemas']['MinorAmount'];
+      /** @description The revenue share of that GGR by the tiers (0 when the GGR is negative). */
+      share_minor: components['schemas']['MinorAmount'];
+      minimum_fee_minor: components['schemas']['MinorAmount'];
+      /** @description What the operator owes: the share, at least the minimum fee (a credit note: the negative of its invoice's). */
+      amount_due_minor: components['schemas']['MinorAmount'];
+      /** @description A credit note: the invoice it reverses. */
+      credits_invoice_id: string | null;
+      /** @description A credit note's reason. */
+      reason: string | null;
+      /** @description True when a credit note reverses this invoice. */
+      credited: boolean;
+      issued_at: string | null;
+      issued_by: string | null;
+      /** @description SHA-256 of the document's canonical JSON (everything above but `credited` and this). */
+      invoice_hash: string;
+    };
+    InvoiceResponse: {
+      /** @constant */
+      success: true;
+      data: components['schemas']['Invoice'];
+    };
+    InvoiceListResponse: {
+      /** @constant */
+      success: true;
+      data: {
+        items: components['schemas']['Invoice'][];
+      };
     };
     /** @description `data` of `GET /api/operator/v1/sessions/{session_id}`. */
     OperatorSession: {
@@ -2747,6 +2881,35 @@ export type components = {
       buckets?: components['schemas']['DiffTotalsInput'][];
       /** @description Level `transaction`: every transaction of the operator's ledger in the scope. */
       transactions?: components['schemas']['DiffTransactionInput'][];
+    };
+    /** @description One tier of the revenue share: `rate_ppm` millionths of the month's GGR from `from_ggr_minor` up to the next tier. */
+    BillingTier: {
+      /** @description Where the tier starts: the month's GGR in minor units of the billing currency (the first tier starts at 0). */
+      from_ggr_minor: number | string;
+      /** @description The share in millionths (150000 is 15 %), 0 to 1000000. */
+      rate_ppm: number;
+    };
+    /** @description `PUT /api/admin/v1/operators/{operator_id}/billing-contract`. */
+    BillingContractRequest: {
+      /** @description The currency the operator is invoiced in. */
+      billing_currency: string;
+      /** @description The least a month's invoice asks, in minor units of the billing currency. */
+      minimum_fee_minor: number | string;
+      /** @description A flat rate is one tier from 0; more tiers share the month's GGR marginally (each rate on the part inside its tier). */
+      tiers: components['schemas']['BillingTier'][];
+    };
+    /** @description `POST /api/admin/v1/invoices`: issue (or preview) an operator's invoice for a month that is over. */
+    IssueInvoiceRequest: {
+      operator_id: string;
+      /** @description The month, `YYYY-MM`, in the operator's reporting time zone; it must be over. */
+      period: string;
+      /** @description True: compute and answer it without issuing it (200, nothing stored, no id). */
+      preview?: boolean;
+    };
+    /** @description `POST /api/admin/v1/invoices/{invoice_id}/credit-note`. */
+    CreditNoteRequest: {
+      /** @description Why the invoice is reversed (1 to 500 characters). */
+      reason: string;
     };
   };
   responses: never;
@@ -6315,6 +6478,198 @@ export interface operations {
       };
       /** @description A malformed or unknown field, a field the level does not take or lacks, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`) */
       422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  listInvoices: {
+    parameters: {
+      query?: {
+        /** @description Only this month (`YYYY-MM`). */
+        period?: string;
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoices */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceListResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description The operator a master key names does not exist */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description A malformed or unknown parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description PostgreSQL or Temporal cannot be reached: nothing was half written; retry after Retry-After seconds */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+    };
+  };
+  getInvoice: {
+    parameters: {
+      query?: {
+        /** @description Only for provider master keys (or the `x-operator-id` header): the operator read. */
+        operator_id?: string;
+      };
+      header?: {
+        /** @description W3C trace context; the work this request causes (wallet callbacks included) joins the trace. */
+        traceparent?: components['parameters']['TraceParent'];
+        /** @description Your correlation id, echoed (1 to 128 of `A-Za-z0-9._:-`; otherwise a new one is made). */
+        'x-request-id'?: components['parameters']['RequestIdIn'];
+        /** @description Provider master keys only: the operator (as `operator_id`). Outside the signature: on a signed request it must repeat the `operator_id` of the query or body (the header alone is 401). */
+        'x-operator-id'?: components['parameters']['OperatorIdHeader'];
+      };
+      path: {
+        /** @description The invoice or credit note */
+        invoice_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceResponse'];
+        };
+      };
+      /** @description A provider master key that names no operator (operator_id or x-operator-id), or names several */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Missing or invalid API key, or (when signing is required or the signature headers are sent) a missing, stale, invalid or reused signature, or a master key naming its operator only in `x-operator-id` on a signed request */
+      401: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Inactive operator, wrong key scope (an operator key naming another operator, an admin key here) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          traceresponse: components['headers']['TraceResponse'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceErrorResponse'];
+        };
+      };
+      /** @description Invoice not found (or another operator’s) */
+      404: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
           traceresponse: components['headers']['TraceResponse'];

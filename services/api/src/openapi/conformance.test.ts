@@ -1083,6 +1083,52 @@ describe('real answers agree with the document', () => {
     assert.equal(typeof d.json.data.matches, 'boolean');
   });
 
+  test('invoices (issue 38)', async () => {
+    const op = (await hit('GET', '/api/operator/v1/contract', { key: keyA, expect: 200 })).json.data
+      .operator_id;
+    await hit('GET', `/api/admin/v1/operators/${op}/billing-contract`, { key: ADMIN_KEY, expect: 404 });
+    await hit('PUT', `/api/admin/v1/operators/${op}/billing-contract`, {
+      key: ADMIN_KEY,
+      body: {
+        billing_currency: 'EUR',
+        minimum_fee_minor: 100,
+        tiers: [{ from_ggr_minor: 0, rate_ppm: 150000 }],
+      },
+      expect: 200,
+    });
+    await hit('GET', `/api/admin/v1/operators/${op}/billing-contract`, { key: ADMIN_KEY, expect: 200 });
+    const body = { operator_id: op, period: '2025-12' };
+    await hit('POST', '/api/admin/v1/invoices', {
+      key: ADMIN_KEY,
+      body: { ...body, preview: true },
+      expect: 200,
+    });
+    const inv = await hit('POST', '/api/admin/v1/invoices', { key: ADMIN_KEY, body, expect: 201 });
+    const id = inv.json.data.invoice_id as string;
+    await hit('POST', '/api/admin/v1/invoices', { key: ADMIN_KEY, body, expect: 409 });
+    await hit('GET', `/api/admin/v1/invoices?operator_id=${op}`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', `/api/admin/v1/invoices/${id}`, { key: ADMIN_KEY, expect: 200 });
+    await hit('GET', '/api/admin/v1/invoices/nope', { key: ADMIN_KEY, expect: 404 });
+    await hit('GET', '/api/operator/v1/invoices', { key: keyA, expect: 200 });
+    await hit('GET', `/api/operator/v1/invoices/${id}`, { key: keyA, expect: 200 });
+    await hit('GET', '/api/operator/v1/invoices/nope', { key: keyA, expect: 404 });
+    await hit('POST', `/api/admin/v1/invoices/${id}/credit-note`, {
+      key: ADMIN_KEY,
+      body: { reason: 'test' },
+      expect: 201,
+    });
+    await hit('POST', `/api/admin/v1/invoices/${id}/credit-note`, {
+      key: ADMIN_KEY,
+      body: { reason: 'test' },
+      expect: 409,
+    });
+    await hit('POST', '/api/admin/v1/invoices', {
+      key: ADMIN_KEY,
+      body: { ...body, period: '2025-13' },
+      expect: 422,
+    });
+  });
+
   test('every documented operation was answered and validated', () => {
     const answered = new Set([...seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     const missing: string[] = [];
