@@ -1428,7 +1428,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'admin',
     summary: 'Issue (or preview) an operator’s invoice for a month that is over',
     description:
-      'Lines per currency and title group (the titles’ provider family): the month’s GGR (report definition opi-revenue/1, in the operator’s reporting time zone), converted into the billing currency at the rate in force on the month’s last day (the latest loaded on or before it, either way round), each line recording the rate, its date, source and direction and the SHA-256 of its round ids (sorted, joined by newlines). The share follows the contract’s tiers (nothing on a negative GGR), at least the minimum fee. 201: issued and immutable (`invoice_hash`: SHA-256 of its canonical JSON); `preview: true` answers 200 and stores nothing. One live invoice per operator and month: another is 409 until a credit note reverses it.',
+      'Lines per currency and title group (the titles’ provider family): the month’s GGR (report definition opi-revenue/1, in the operator’s reporting time zone), converted into the billing currency at the rate in force on the month’s last day (the latest loaded on or before it, either way round), each line recording the rate, its date, source and direction and the SHA-256 of its round ids (sorted, joined by newlines). The share follows the contract’s tiers (nothing on a negative GGR), at least the minimum fee. 201: issued and immutable (`invoice_hash`: SHA-256 of its canonical JSON); `preview: true` answers 200 and stores nothing (and may be of the month under way: the month to date). One live invoice per operator and month: another is 409 until a credit note reverses it.',
     auth: 'admin',
     body: { schema: c.IssueInvoiceRequest, required: true },
     ok: {
@@ -1441,7 +1441,7 @@ export const OPERATIONS: Operation[] = [
       404: 'Operator not found',
       409: 'No billing contract, no exchange rate for a currency by the month’s last day, or the month already has a live invoice',
       ...JSON_BODY,
-      422: 'A malformed or unknown field, or a month that is not over',
+      422: 'A malformed or unknown field, or a month that is not over (a preview: a month that has not begun)',
     },
   },
   {

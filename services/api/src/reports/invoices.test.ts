@@ -122,8 +122,14 @@ describe('invoices', () => {
     assert.equal(res.status, 409, res.text);
     assert.match(res.text, /exchange rate/);
     const month = new Date().toISOString().slice(0, 7);
-    const now = await admin('POST', '/invoices', { operator_id: 'op_inv_a', period: month, preview: true });
+    const now = await admin('POST', '/invoices', { operator_id: 'op_inv_a', period: month });
     assert.equal(now.status, 422, now.text);
+    const later = await admin('POST', '/invoices', {
+      operator_id: 'op_inv_a',
+      period: '2099-01',
+      preview: true,
+    });
+    assert.equal(later.status, 422, later.text);
     const loaded = await admin('POST', '/exchange-rates', {
       rates: [
         { base_currency: 'EUR', quote_currency: 'GBP', rate_date: '2026-03-31', rate: '0.85', source: 'ECB' },

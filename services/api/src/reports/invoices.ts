@@ -106,6 +106,8 @@ export async function computeInvoice(
   q: Pool | PoolClient,
   operatorId: string,
   period: string,
+  /** A preview may be of the month under way (the month to date); an invoice only of a month that is over. */
+  monthToDate = false,
 ): Promise<Omit<Invoice, 'invoice_hash' | 'credited'>> {
   const op = (
     await q.query<{ tz: string; today: string }>(
@@ -128,11 +130,11 @@ export async function computeInvoice(
     );
   const start = `${period}-01`;
   const end = lastDay(period);
-  if (end >= op.today)
+  if (start > op.today || (end >= op.today && !monthToDate))
     throw new HttpError(422, [
       {
         loc: ['body', 'period'],
-        msg: `the month is not over in the operator's time zone (${op.tz}, today ${op.today})`,
+        msg: `the month is not over in the operator's time zone (${op.tz}, today ${op.today}); a preview may be of the month under way, not of a later one`,
         type: 'value_error',
       },
     ]);
@@ -461,7 +463,7 @@ export function invoiceRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminG
     const body = parseOr422(IssueInvoiceRequest, ctx.state.body ?? {}, 'body');
     noStore(ctx);
     if (body.preview) {
-      const doc = await computeInvoice(deps.pool, body.operator_id, body.period);
+      const doc = await computeInvoice(deps.pool, body.operator_id, body.period, true);
       sendJson(ctx, { success: true, data: { ...doc, credited: false, invoice_hash: hashOf(doc) } });
       return;
     }
