@@ -80,6 +80,33 @@ export const LaunchUrlRequest = z
   });
 export type LaunchUrlRequest = z.infer<typeof LaunchUrlRequest>;
 
+/**
+ * Extension (issue 39; docs/currencies.md "Stake ladders"): the stake ladder a session in a crypto
+ * currency is frozen with: a title's EUR reference ladder converted at a loaded exchange rate and
+ * snapped to 1-2-5 steps of the currency's minor unit. Every round of the session records it.
+ */
+export const StakeLadderInfo = z.object({
+  /** The ladder's id (`sl_…`). */
+  ladder_id: z.string(),
+  /** Its version for this title and currency (a new one only when the rate drifts past the band). */
+  version: z.number().int(),
+  /** The currency of the reference ladder (`EUR`). */
+  reference_currency: z.string(),
+  /** The stakes, minor units of the session currency (decimal strings), ascending; the operator's limits still apply. */
+  stakes_minor: z.array(z.string()),
+  /** The exchange rate it was derived at, as loaded: `value` units of `quote` per unit of `base` on `date`. */
+  rate: z.object({
+    base: z.string(),
+    quote: z.string(),
+    date: z.string(),
+    source: z.string(),
+    value: z.string(),
+    /** `direct`: used as loaded (EUR → currency); `inverse`: a currency/EUR rate, divided by. */
+    direction: z.enum(['direct', 'inverse']),
+  }),
+});
+export type StakeLadderInfo = z.infer<typeof StakeLadderInfo>;
+
 /** A launched session. The `launch_url` is a bearer secret, opened unchanged in the player's browser. */
 export const LaunchUrlData = z.object({
   symbol: z.string(),
@@ -114,6 +141,11 @@ export const LaunchUrlData = z.object({
    * operator read stay minor units of `currency`.
    */
   display_unit: z.string().optional(),
+  /**
+   * Extension (issue 39): the stake ladder the session is frozen with (a crypto currency launched
+   * without a coin), or null (fiat: 1-2-5 steps of the currency's minor unit, as before).
+   */
+  stake_ladder: StakeLadderInfo.nullable().optional(),
 });
 export type LaunchUrlData = z.infer<typeof LaunchUrlData>;
 

@@ -6,6 +6,7 @@
 
 import { currencyInfo } from './registry.js';
 
+export * from './ladder.js';
 export * from './registry.js';
 export * from './units.js';
 

@@ -960,6 +960,22 @@ export type components = {
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
       /** @description Extension (issue 39): the display unit the pages show amounts in (the request's `display_unit`, else the currency's default unit). Amounts in this answer and in every operator read stay minor units of `currency`. */
       display_unit?: string;
+      /** @description Extension (issue 39): the stake ladder the session is frozen with (a crypto currency launched without a coin), or null (fiat: 1-2-5 steps of the currency's minor unit, as before). */
+      stake_ladder?: {
+        ladder_id: string;
+        version: number;
+        reference_currency: string;
+        stakes_minor: string[];
+        rate: {
+          base: string;
+          quote: string;
+          date: string;
+          source: string;
+          value: string;
+          /** @enum {string} */
+          direction: 'direct' | 'inverse';
+        };
+      } | null;
     };
     /** @description 200 of the launch: LaunchUrlData at top level plus `success: true`, and the same object under `data`. */
     LaunchUrlResponse: {
@@ -991,6 +1007,21 @@ export type components = {
       };
       free_rounds?: components['schemas']['SessionFreeRounds'] | null;
       display_unit?: string;
+      stake_ladder?: {
+        ladder_id: string;
+        version: number;
+        reference_currency: string;
+        stakes_minor: string[];
+        rate: {
+          base: string;
+          quote: string;
+          date: string;
+          source: string;
+          value: string;
+          /** @enum {string} */
+          direction: 'direct' | 'inverse';
+        };
+      } | null;
       /** @constant */
       success: true;
       data: components['schemas']['LaunchUrlData'];

@@ -29,19 +29,27 @@ function ladder(max: bigint): bigint[] {
 /**
  * The stakes a slot page offers, computed on the server from the operator's bet limits
  * (`bet_min_minor` to `bet_max_minor`), the title's engine config (lines, special bet levels) and
- * the launch coin: with a coin the stakes are coin x lines x level, else the 1-2-5 ladder.
+ * the launch coin: with a coin the stakes are coin x lines x level, else the session's stake ladder
+ * by rate (crypto currencies, issue 39), else the 1-2-5 ladder.
  */
 export function stakeOptions(input: {
   betMinMinor: bigint;
   betMaxMinor: bigint;
   coinMinor: bigint | null;
   config: Pick<SlotConfig, 'lines' | 'special'>;
+  /**
+   * The session's frozen stake ladder (issue 39: a crypto currency; sessions/stake-ladders.ts),
+   * minor units ascending; it replaces the 1-2-5 ladder. The operator's limits still apply.
+   */
+  ladderMinor?: readonly bigint[] | null;
 }): StakeOptions {
   const { betMinMinor: min, betMaxMinor: max, coinMinor, config } = input;
   const candidates =
     coinMinor !== null && coinMinor > 0n
       ? COIN_LEVELS.map((level) => coinMinor * BigInt(config.lines) * BigInt(level))
-      : ladder(max);
+      : input.ladderMinor
+        ? [...input.ladderMinor]
+        : ladder(max);
   const inLimits = (cost: bigint) => cost >= min && cost <= max;
   const base = candidates.filter(inLimits).slice(0, MAX_STAKES);
   const bet_levels = (config.special ?? [])

@@ -35,6 +35,11 @@ export interface RuntimeSession {
    * currency's first unit. docs/currencies.md.
    */
   display_unit?: string | null;
+  /**
+   * The stake ladder the session is frozen with (issue 39: a crypto currency launched without a
+   * coin; sessions/stake-ladders.ts), or null.
+   */
+  stake_ladder_id?: string | null;
 }
 
 /** A runtime session with what authentication checks: its status and (prov_c) its grant's deadline. */
@@ -45,7 +50,7 @@ export type CrashSession = RuntimeSession & { status: string; authorization_id: 
 
 const SESSION_COLUMNS = `s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
        trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.max_stake_minor,
-       s.display_unit,
+       s.display_unit, s.stake_ladder_id,
        (SELECT o.status = 'active' FROM operators o WHERE o.operator_id = s.operator_id) AS operator_active`;
 
 /**

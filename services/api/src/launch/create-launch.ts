@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest, rulesFor } from '@opi/contract';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
+import { ladderById, ladderForLaunch, presentLadder } from '@opi/play/sessions/stake-ladders';
 import { LIFETIMES, newLaunchToken } from '@opi/play/sessions/tokens';
 import { settlementProbe } from '@opi/play/settlement/settlement-probe';
 import { HttpError } from '@opi/service-kit/http/errors';
@@ -52,7 +53,8 @@ function named(
  * (issue 18): $16 jurisdiction, $17 min_spin_interval_ms, $18 autoplay, $19 turbo, $20 reality-check
  * interval in seconds (a resumed session keeps a reality check already scheduled or due); the UK's
  * rules for every family (issue 26): $21 min_cycle_interval_ms, $22 age_band, $23 max_stake_minor;
- * issue 39: $24 display_unit (null: the currency's first unit).
+ * issue 39: $24 display_unit (null: the currency's first unit), $25 stake_ladder_id (a resumed
+ * session keeps the ladder it was launched with: frozen for its life).
  */
 function launchStatement(scope: 'global' | 'crash'): string {
   const existing =
@@ -98,26 +100,27 @@ function launchStatement(scope: 'global' | 'crash'): string {
            reality_check_due_at = CASE WHEN $20::int IS NULL THEN NULL
                                        ELSE coalesce(reality_check_due_at, now() + make_interval(secs => $20::int)) END,
            min_cycle_interval_ms = $21::int, age_band = $22::text, max_stake_minor = $23::bigint,
-           display_unit = $24::text
+           display_unit = $24::text, stake_ladder_id = coalesce(stake_ladder_id, $25::text)
     WHERE session_id = (SELECT session_id FROM live) AND EXISTS (SELECT 1 FROM ok)
-    RETURNING session_id
+    RETURNING session_id, stake_ladder_id
   ), created AS (
     INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency, token_hash,
                           device, lang, return_url, coin_minor, expires_at, grant_expires_at,
                           jurisdiction, min_spin_interval_ms, autoplay_allowed, turbo_allowed,
                           reality_check_interval_seconds, reality_check_due_at,
-                          min_cycle_interval_ms, age_band, max_stake_minor, display_unit)
+                          min_cycle_interval_ms, age_band, max_stake_minor, display_unit, stake_ladder_id)
     SELECT $7, $2, ok.player_id, $5, $8, $6::char(3), $9, $10, $11, $12, $13::bigint, $14, $15,
            $16, $17, $18, $19, $20::int, now() + make_interval(secs => $20::int),
-           $21::int, $22::text, $23::bigint, $24::text
+           $21::int, $22::text, $23::bigint, $24::text, $25::text
     FROM ok WHERE NOT EXISTS (SELECT 1 FROM live)
-    RETURNING session_id
+    RETURNING session_id, stake_ladder_id
   )
   SELECT (SELECT player_id FROM player) AS player_id,
          (SELECT operator_id FROM player) AS player_operator_id,
          (SELECT round_id FROM open_round) AS round_id,
          (SELECT currency FROM open_round) AS round_currency,
          coalesce((SELECT session_id FROM refreshed), (SELECT session_id FROM created)) AS session_id,
+         coalesce((SELECT stake_ladder_id FROM refreshed), (SELECT stake_ladder_id FROM created)) AS stake_ladder_id,
          -- Whether the player holds any free-round grant with rounds left (as authentication reads
          -- it): none, and the launch answers free_rounds: null without a query of its own.
          EXISTS (SELECT 1 FROM free_round_grants g
@@ -134,6 +137,7 @@ interface LaunchRow {
   round_id: string | null;
   round_currency: string | null;
   session_id: string | null;
+  stake_ladder_id: string | null;
   free_rounds_granted: boolean;
 }
 
@@ -271,6 +275,25 @@ export async function createLaunch(
   // neither 503 nor 502 writes anything.
   const launchPath = runtimePathOf(game);
   requireRuntimeAvailable(deps);
+  // Stakes in a crypto currency come from the title's EUR ladder at the rate in force (issue 39):
+  // no rate loaded is 422 at body.currency. A coin launch keeps its coin ladder.
+  const ladder =
+    coinMinor === null
+      ? await ladderForLaunch(deps.pool, {
+          symbol: game.symbol,
+          currency,
+          today: new Date().toISOString().slice(0, 10),
+        })
+      : ({ kind: 'none' } as const);
+  if (ladder.kind === 'no_rate') {
+    throw new HttpError(422, [
+      {
+        loc: ['body', 'currency'],
+        msg: `stakes in ${currency} are derived from an exchange rate and none is loaded for ${ladder.pair}`,
+        type: 'value_error',
+      },
+    ]);
+  }
   const { token, hash } = newLaunchToken();
   const now = Date.now();
   const expiresAt =
@@ -311,6 +334,7 @@ export async function createLaunch(
     rules.age_band,
     rules.max_stake_minor,
     req.display_unit === undefined ? null : displayUnit,
+    ladder.kind === 'ladder' ? ladder.ladder.ladder_id : null,
   ];
   const statement = named(`launch_${scope}`, scope === 'crash' ? LAUNCH_CRASH : LAUNCH_GLOBAL, values);
   let row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
@@ -346,6 +370,9 @@ export async function createLaunch(
     operator_integration: integration,
     rules,
     display_unit: displayUnit,
+    stake_ladder: row.stake_ladder_id
+      ? presentLadder((await ladderById(deps.pool, row.stake_ladder_id))!)
+      : null,
     ...(family === 'prov_a' || family === 'prov_b'
       ? {
           free_rounds: await sessionFreeRounds(deps.pool, {

@@ -27,6 +27,17 @@ before(async () => {
     allowed_currencies: ['EUR', 'GBP', ...CRYPTO],
   });
   await assign(h.base, 'op_cur', [slot.symbol, native.symbol, ...(crash ? [crash.symbol] : [])]);
+  // Stakes in a crypto currency come from a rate (issue 39 point 3): one for each.
+  const rates = await admin('POST', '/exchange-rates', {
+    rates: CRYPTO.map((quote) => ({
+      base_currency: 'EUR',
+      quote_currency: quote,
+      rate_date: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+      rate: '1',
+      source: 'test',
+    })),
+  });
+  assert.equal(rates.status, 201, rates.text);
   for (const symbol of [native.symbol, ...(crash ? [crash.symbol] : [])]) {
     // prov_c/prov_d titles take operator-wallet launches once their per-title flag is on.
     const on = await admin('PUT', `/games/${symbol}/operator-wallet`, { enabled: true });

@@ -23,6 +23,13 @@ import { type DisplayFacts, displayFacts } from '@opi/play/sessions/display';
 import { assertCycleInterval, recordCycleEnd } from '@opi/play/sessions/gb-rules';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { CrashSession } from '@opi/play/sessions/runtime-session';
+import {
+  assertOnLadder,
+  ladderById,
+  ladderStakesWithin,
+  presentLadder,
+  type StakeLadder,
+} from '@opi/play/sessions/stake-ladders';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
 import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
 import { HttpError } from '@opi/service-kit/http/errors';
@@ -312,7 +319,10 @@ export class CrashRuntime {
       display: money.display,
       balance_minor: money.balanceMinor,
       balance_error: money.error,
-      stakes_minor: stakeLadder(money.limits.min, money.limits.max),
+      stakes_minor: money.ladder
+        ? ladderStakesWithin(money.ladder, money.limits.min, money.limits.max)
+        : stakeLadder(money.limits.min, money.limits.max),
+      stake_ladder: money.ladder ? presentLadder(money.ladder) : null,
       bet_limits: { min_minor: money.limits.min.toString(), max_minor: money.limits.max.toString() },
       return_url: actor.kind === 'wallet' ? actor.session.return_url : null,
       session_id: actor.kind === 'wallet' ? actor.session.session_id : null,
@@ -357,6 +367,7 @@ export class CrashRuntime {
     error: string | null;
     limits: { min: bigint; max: bigint };
     display: DisplayFacts;
+    ladder?: StakeLadder | null;
   }> {
     if (actor.kind === 'demo') {
       const { rows } = await this.pool.query<{ balance_minor: bigint }>(
@@ -378,6 +389,7 @@ export class CrashRuntime {
       [s.operator_id],
     );
     const limits = { min: rows[0]?.bet_min_minor ?? 1n, max: rows[0]?.bet_max_minor ?? 1n };
+    const ladder = s.stake_ladder_id ? await ladderById(this.pool, s.stake_ladder_id) : null;
     try {
       const { balance } = await readWalletBalance(this.deps, s);
       return {
@@ -387,6 +399,7 @@ export class CrashRuntime {
         error: null,
         limits,
         display: displayFacts(s),
+        ladder,
       };
     } catch (err) {
       return {
@@ -397,6 +410,7 @@ export class CrashRuntime {
           err instanceof HttpError && typeof err.detail === 'string' ? err.detail : 'balance unavailable',
         limits,
         display: displayFacts(s),
+        ladder,
       };
     }
   }
@@ -443,6 +457,8 @@ export class CrashRuntime {
         },
       ]);
     }
+    // A session frozen with a stake ladder (issue 39: a crypto currency) takes its stakes only.
+    if (actor.kind === 'wallet') await assertOnLadder(this.pool, actor.session, stake, 'stake_minor');
     if (actor.kind === 'wallet' && !this.deps.temporal)
       throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
 

@@ -6,6 +6,7 @@ import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { assertCycleInterval, recordCycleEnd, refuseAutoBet } from '@opi/play/sessions/gb-rules';
 import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { assertOnLadder } from '@opi/play/sessions/stake-ladders';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
@@ -271,6 +272,8 @@ export async function placeBet(
     [session.operator_id],
   );
   stakeWithinLimits(stake, ops[0]!);
+  // A session frozen with a stake ladder (issue 39: a crypto currency) takes its stakes only.
+  await assertOnLadder(deps.pool, session, stake, 'stake_minor');
   let started: ReturnType<typeof startRound>;
   try {
     started = startRound(family, rng, stake, parseBetParams(family, req));

@@ -6,6 +6,12 @@ import { authenticateRuntime } from '@opi/play/sessions/authenticate';
 import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import {
+  ladderById,
+  ladderStakeFor,
+  ladderStakesWithin,
+  presentLadder,
+} from '@opi/play/sessions/stake-ladders';
 import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
@@ -102,8 +108,16 @@ export function nativeRoutes(deps: GameDeps): Router {
        WHERE s.session_id = $1`,
       [s.session_id],
     );
-    const stakes = nativeStakes(rows[0]!.bet_min_minor, rows[0]!.bet_max_minor);
     const session = await sessionForToken(deps, s.session_id);
+    // A session frozen with a stake ladder (issue 39: a crypto currency) offers its stakes.
+    const ladder = session.stake_ladder_id ? await ladderById(deps.pool, session.stake_ladder_id) : null;
+    const ladderStakes = ladder
+      ? ladderStakesWithin(ladder, rows[0]!.bet_min_minor, rows[0]!.bet_max_minor)
+      : [];
+    const stakes =
+      ladderStakes.length > 0 ? ladderStakes : nativeStakes(rows[0]!.bet_min_minor, rows[0]!.bet_max_minor);
+    // The ladder's default: the stake derived from EUR 1 (the reference ladder's 100), else its middle.
+    const ladderDefault = ladder ? ladderStakeFor(ladder, 100n) : undefined;
     ctx.body = {
       token,
       expires_at: s.expires_at?.toISOString() ?? null,
@@ -121,7 +135,13 @@ export function nativeRoutes(deps: GameDeps): Router {
       },
       rtp: STORED_RTP[s.symbol as keyof typeof STORED_RTP],
       stakes_minor: stakes,
-      default_stake_minor: stakes.find((v) => BigInt(v) >= 100n) ?? stakes[0],
+      default_stake_minor:
+        ladderStakes.length > 0
+          ? ladderDefault && ladderStakes.includes(ladderDefault)
+            ? ladderDefault
+            : ladderStakes[Math.floor(ladderStakes.length / 2)]
+          : (stakes.find((v) => BigInt(v) >= 100n) ?? stakes[0]),
+      stake_ladder: ladder ? presentLadder(ladder) : null,
       ...titleFacts(family),
       ...(await nativeState(deps, session)),
     };
@@ -154,7 +174,8 @@ export function nativeRoutes(deps: GameDeps): Router {
 async function sessionForToken(deps: GameDeps, sessionId: string): Promise<RuntimeSession> {
   const { rows } = await deps.pool.query<RuntimeSession>(
     `SELECT s.session_id, s.operator_id, p.external_player_id, s.player_id, s.symbol, s.provider_id,
-            trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at
+            trim(s.currency) AS currency, s.return_url, s.coin_minor, s.device, s.lang, s.expires_at,
+            s.stake_ladder_id
      FROM sessions s JOIN players p ON p.player_id = s.player_id WHERE s.session_id = $1`,
     [sessionId],
   );

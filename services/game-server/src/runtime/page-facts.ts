@@ -4,6 +4,7 @@ import { currencyExponent } from '@opi/money';
 import { type StakeOptions, stakeOptions } from '@opi/play/engines/stakes';
 import { type DisplayFacts, displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { ladderById, presentLadder } from '@opi/play/sessions/stake-ladders';
 
 /** What the game page needs beyond the session row (added to `GET /api/runtime/session`). */
 export interface PageFacts extends StakeOptions {
@@ -13,6 +14,8 @@ export interface PageFacts extends StakeOptions {
   currency_exponent: number;
   /** The display unit the page shows amounts in (issue 39; docs/currencies.md). */
   display: DisplayFacts;
+  /** The stake ladder the session is frozen with (issue 39: crypto currencies), or null. */
+  stake_ladder: ReturnType<typeof presentLadder> | null;
   /** The operator's bet limits in minor units (decimal strings). */
   bet_limits: { min_minor: string; max_minor: string };
   /** Names of the engine's symbol ids as they appear in a spin's `outcome.grid` (slots; else []). */
@@ -35,8 +38,10 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
   const isSlot =
     (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
     SLOT_SYMBOLS.includes(session.symbol);
+  const ladder = session.stake_ladder_id ? await ladderById(pool, session.stake_ladder_id) : null;
   const stakes = isSlot
     ? stakeOptions({
+        ladderMinor: ladder ? ladder.stakes_minor.map(BigInt) : null,
         betMinMinor: row.bet_min_minor,
         // GB: only stakes within the session's cap per spin are offered (the spin refuses others).
         betMaxMinor:
@@ -51,6 +56,7 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
     title: row.title,
     currency_exponent: currencyExponent(session.currency),
     display: displayFacts(session),
+    stake_ladder: ladder ? presentLadder(ladder) : null,
     bet_limits: { min_minor: row.bet_min_minor.toString(), max_minor: row.bet_max_minor.toString() },
     ...stakes,
     symbol_names: isSlot ? [...SYMBOL_NAMES] : [],

@@ -19,6 +19,7 @@ import {
 } from '@opi/play/sessions/jurisdiction-rules';
 import { loadOperator } from '@opi/play/sessions/operators';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
+import { assertOnLadder } from '@opi/play/sessions/stake-ladders';
 import {
   operatorSuspendedError,
   refuseSuspendedOperator,
@@ -147,6 +148,9 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
   // launch). A free round's stake is the operator's, not the player's: not capped.
   const cap = req.free_round ? null : (session.max_stake_minor ?? null);
   if (cap !== null && betMinor > cap) throw stakeAboveCapError('bet_minor', betMinor, cap, 'GB');
+  // A session frozen with a stake ladder (issue 39: a crypto currency) takes its stakes only; a
+  // free round's stake is the campaign's.
+  if (!req.free_round) await assertOnLadder(deps.pool, session, betMinor, 'bet_minor');
   let result: SlotPlayResult;
   try {
     result = play(session.symbol, {
