@@ -11,6 +11,18 @@
 export const PROVIDER_IDS = ['prov_a', 'prov_b', 'prov_c', 'prov_d'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
+/** The provider families whose titles are video slots (prov_a, prov_b): the slot engine's titles. */
+export const SLOT_PROVIDER_IDS = ['prov_a', 'prov_b'] as const;
+export type SlotProviderId = (typeof SLOT_PROVIDER_IDS)[number];
+
+/**
+ * Whether a title is a slot, by its provider family: every title of prov_a and prov_b is a video
+ * slot (spins, free rounds, jackpots, tournaments), no other family's is. The one test of it.
+ */
+export function isSlotTitle(providerId: string | null | undefined): providerId is SlotProviderId {
+  return providerId === 'prov_a' || providerId === 'prov_b';
+}
+
 export type IntegrationMode = 'operator-wallet' | 'demo-only' | 'sandbox-only';
 
 export type GameFamily = 'video-slot' | 'mines' | 'hilo' | 'dice' | 'plinko' | 'limbo' | 'crash';

@@ -9,7 +9,7 @@
  * document is to its own gradient (`url(#g)`), so every SVG passes the uploaded-artwork checks of
  * `svgSafetyIssues` (artwork.ts); art.test.ts runs every one through them.
  */
-import { CATALOG } from '../catalog.js';
+import { CATALOG, isSlotTitle } from '../catalog.js';
 import { SYMBOL_NAMES } from './configs.js';
 
 /** The symbol names art exists for (the engine's names: WILD, SCATTER, H1..H4, L1..L4). */
@@ -17,9 +17,7 @@ export const ART_SYMBOL_NAMES: readonly string[] = SYMBOL_NAMES;
 
 /** The slot titles art is drawn for: the catalog's prov_a / prov_b video slots. */
 export const ART_GAME_SYMBOLS: readonly string[] = Object.freeze(
-  CATALOG.filter(
-    (e) => (e.provider_id === 'prov_a' || e.provider_id === 'prov_b') && e.family === 'video-slot',
-  ).map((e) => e.symbol),
+  CATALOG.filter((e) => isSlotTitle(e.provider_id) && e.family === 'video-slot').map((e) => e.symbol),
 );
 
 /** Where the game server serves a symbol's SVG (`GET /gs2c/art/:game/:file`). */

@@ -10,7 +10,7 @@
  * CALIBRATION_TOLERANCE of the stored value. The buy-feature price and the
  * special-bet levels are derived from the calibrated base game.
  */
-import { CATALOG, type CatalogEntry, STORED_RTP } from '../catalog.js';
+import { CATALOG, type CatalogEntry, isSlotTitle, STORED_RTP } from '../catalog.js';
 import { M_SCALE, REELS, SCATTER, type SlotConfig, type SpecialLevel, WILD } from './engine.js';
 import { breakdown, featureValue, lineWeights, scatterWeights } from './math.js';
 
@@ -342,7 +342,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 const SLOT_ENTRIES: readonly CatalogEntry[] = CATALOG.filter(
-  (e) => (e.provider_id === 'prov_a' || e.provider_id === 'prov_b') && e.family === 'video-slot',
+  (e) => isSlotTitle(e.provider_id) && e.family === 'video-slot',
 );
 const built = new Map<string, SlotConfig>();
 

@@ -1,3 +1,4 @@
+import { isSlotTitle } from '@opi/games';
 import { HttpError } from '@opi/service-kit/http/errors';
 import type { Context, Next } from 'koa';
 import type { PlayDeps } from '../deps.js';
@@ -48,7 +49,7 @@ export function authenticateRuntime(deps: PlayDeps) {
     // A suspended operator's sessions do not slide: their deadline stays where the suspension
     // found it (they start no round meanwhile: sessions/takes-bets.ts).
     if (
-      (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
+      isSlotTitle(session.provider_id) &&
       session.operator_active !== false &&
       needsExtension(session.expires_at)
     ) {

@@ -1,5 +1,6 @@
 import type { SessionFreeRounds } from '@opi/contract';
 import { type Pool, type PoolClient, prepared } from '@opi/db';
+import { isSlotTitle } from '@opi/games';
 import type { RuntimeSession } from './runtime-session.js';
 
 /**
@@ -21,7 +22,7 @@ export async function sessionFreeRounds(
     | 'free_rounds_granted'
   >,
 ): Promise<SessionFreeRounds | null> {
-  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
+  if (!isSlotTitle(session.provider_id)) return null;
   // Authentication read the session with whether any grant has rounds left: none, no query.
   if (session.free_rounds_granted === false) return null;
   const { rows } = await db.query<{

@@ -10,7 +10,7 @@ import {
   ListCampaignsQuery,
 } from '@opi/contract';
 import { type PoolClient, withTransaction } from '@opi/db';
-import { SLOT_SYMBOLS, slotConfig } from '@opi/games';
+import { isSlotTitle, SLOT_SYMBOLS, slotConfig } from '@opi/games';
 import { stakeOptions } from '@opi/play/engines/stakes';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
@@ -211,7 +211,7 @@ export async function createCampaign(
   for (const symbol of symbols) {
     const game = games.find((g) => g.symbol === symbol);
     if (!game?.assigned) throw new HttpError(404, `Game ${symbol} not found in the operator catalog`);
-    if ((game.provider_id !== 'prov_a' && game.provider_id !== 'prov_b') || !SLOT_SYMBOLS.includes(symbol)) {
+    if (!isSlotTitle(game.provider_id) || !SLOT_SYMBOLS.includes(symbol)) {
       throw new HttpError(
         409,
         `Unsupported provider operation: free rounds are for prov_a and prov_b slot titles; ${symbol} is a ${game.provider_id} title whose stakes are chosen per stage or per bet in-game, so it has no fixed-stake round to give away`,

@@ -1,4 +1,5 @@
 import type { Pool } from '@opi/db';
+import { isSlotTitle } from '@opi/games';
 import { HttpError } from '@opi/service-kit/http/errors';
 
 /**
@@ -22,7 +23,7 @@ export async function resolveSlotTitles(pool: Pool, names: string[], what: strin
         type: 'value_error',
       },
     ]);
-  const notSlots = rows.filter((r) => r.provider_id !== 'prov_a' && r.provider_id !== 'prov_b');
+  const notSlots = rows.filter((r) => !isSlotTitle(r.provider_id));
   if (notSlots.length)
     throw new HttpError(422, [
       {

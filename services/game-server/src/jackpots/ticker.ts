@@ -1,4 +1,5 @@
 import type { Pool } from '@opi/db';
+import { isSlotTitle } from '@opi/games';
 import type { PlayDeps } from '@opi/play/deps';
 import { loadSpinJackpot } from '@opi/play/jackpots/spin-jackpot';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
@@ -149,7 +150,7 @@ export async function sessionJackpotId(
   deps: Pick<PlayDeps, 'pool' | 'caches'>,
   session: RuntimeSession,
 ): Promise<string | null> {
-  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return null;
+  if (!isSlotTitle(session.provider_id)) return null;
   const jackpot = await deps.caches.jackpots.get(
     `${session.operator_id}|${session.symbol}|${session.currency}`,
     () => loadSpinJackpot(deps.pool, session.operator_id, session.symbol, session.currency),

@@ -1,3 +1,4 @@
+import { isSlotTitle } from '@opi/games';
 import { leaderboard, leaderboardDisplayId, playerStanding } from '@opi/play/promotions/leaderboard';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { HttpError } from '@opi/service-kit/http/errors';
@@ -101,7 +102,7 @@ export async function sessionTournaments(deps: GameDeps, session: RuntimeSession
       { error: 'tournament_reads_limited', retry_after_ms: Math.ceil(waitMs) },
       { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
     );
-  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') return [];
+  if (!isSlotTitle(session.provider_id)) return [];
   const { rows } = await deps.pool.query<{
     tournament_id: string;
     name: string;

@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { type CrashFairnessRow, presentFairnessRecord } from '@opi/games';
+import { type CrashFairnessRow, isSlotTitle, presentFairnessRecord } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
@@ -109,7 +109,7 @@ function fairnessOf(r: CrashRow): FairnessView {
 const FAMILY_BY_SYMBOL: Record<string, ReplayFamily> = { cnmines: 'mines', cnhilo: 'hilo', cndice: 'dice' };
 
 function familyOf(providerId: string, symbol: string): ReplayFamily {
-  if (providerId === 'prov_a' || providerId === 'prov_b') return 'slot';
+  if (isSlotTitle(providerId)) return 'slot';
   if (providerId === 'prov_d') return 'crash';
   if (providerId === 'prov_c') return FAMILY_BY_SYMBOL[symbol] ?? 'other';
   return 'other';

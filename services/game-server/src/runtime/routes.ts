@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { isSlotTitle } from '@opi/games';
 import { readBetsBlocked, refusalFacts } from '@opi/play/sessions/bets-blocked';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import { acknowledgeRealityCheck, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
@@ -46,8 +47,7 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
   // stay granted and are shown; another session of the player offers them again).
   router.post('/free-rounds/decline', ...guard, async (ctx) => {
     const s = ctx.state.session as RuntimeSession;
-    if (s.provider_id !== 'prov_a' && s.provider_id !== 'prov_b')
-      throw new HttpError(409, 'This title has no free rounds');
+    if (!isSlotTitle(s.provider_id)) throw new HttpError(409, 'This title has no free rounds');
     await deps.pool.query(
       `UPDATE sessions SET free_rounds_declined_at = coalesce(free_rounds_declined_at, now()) WHERE session_id = $1`,
       [s.session_id],
