@@ -14,21 +14,18 @@ import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
-import { signalTournamentCancel } from '@opi/workflows';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { searchJackpotWins, searchPromoPayouts } from '../audit/jackpots-promos.js';
 import type { ApiDeps } from '../deps.js';
 import { jackpotsOfOperator } from '../jackpots/repository.js';
 import { readPrizeDrops } from '../prize-drops/repository.js';
+import { operatorTakesPart, readTournament, tournamentsOfOperator } from '../tournaments/repository.js';
 import {
-  cancelTournament,
-  operatorTakesPart,
-  readTournament,
-  type TournamentRecord,
-  tournamentsOfOperator,
-} from '../tournaments/repository.js';
-import { defineAndStartTournament } from '../tournaments/routes.js';
+  cancelAndSignalTournament,
+  defineAndStartTournament,
+  presentTournament,
+} from '../tournaments/service.js';
 import { writeAudit } from './audit-log.js';
 import { operatorOf, type StaffPrincipal, staffOf } from './auth.js';
 
@@ -38,8 +35,9 @@ import { operatorOf, type StaffPrincipal, staffOf } from './auth.js';
  * operator audit API's searchJackpotWins), its tournaments (tournamentsOfOperator, readTournament)
  * with the shared leaderboard (@opi/play/promotions/leaderboard: other operators' players by
  * leaderboardDisplayId), its prize drops (readPrizeDrops) and their awards (searchPromoPayouts).
- * Provider admins create a tournament through the admin API's own code (defineAndStartTournament)
- * and cancel one (cancelTournament and the workflow's signal); both are written to the audit log.
+ * Provider admins create and cancel a tournament through the admin API's own commands
+ * (tournaments/service.ts: defineAndStartTournament, cancelAndSignalTournament), shown by its one
+ * presenter (presentTournament, the staff view); both are written to the audit log.
  */
 
 const notFound = (what: string) => new HttpError(404, `${what} not found`);
@@ -99,30 +97,12 @@ export const StaffTournamentCancelRequest = z.strictObject({
   reason: z.string().trim().max(500).optional(),
 });
 
-/** A tournament as the portal lists it: the definition, never another operator's payouts. */
-function presentTournament(t: TournamentRecord) {
-  return {
-    tournament_id: t.tournament_id,
-    name: t.name,
-    scoring: t.scoring,
-    starts_at: t.starts_at,
-    ends_at: t.ends_at,
-    status: t.status,
-    created_at: t.created_at,
-    cancelled_at: t.cancelled_at,
-    frozen_at: t.frozen_at,
-    paid_at: t.paid_at,
-    titles: t.titles,
-    currencies: t.currencies,
-  };
-}
-
 /** The tournaments the operator is opted in to, the latest start first. */
 export async function staffTournaments(pool: Pool, operatorId: string) {
   const list = await tournamentsOfOperator(pool, operatorId);
   return {
     items: list
-      .map(presentTournament)
+      .map((t) => presentTournament(t, 'staff'))
       .sort(
         (a, b) => b.starts_at.localeCompare(a.starts_at) || a.tournament_id.localeCompare(b.tournament_id),
       ),
@@ -165,7 +145,7 @@ export async function staffTournament(
     : [];
   const currencies = t.currencies.filter((c) => q.currency === undefined || c.currency === q.currency);
   return {
-    ...presentTournament(t),
+    ...presentTournament(t, 'staff'),
     frozen,
     leaderboards: currencies.map((c) => {
       const board = rows.filter((r) => r.currency === c.currency);
@@ -256,7 +236,7 @@ export async function staffCreateTournament(
       currencies: t.currencies,
     },
   });
-  return { result, tournament: presentTournament(t), audit };
+  return { result, tournament: presentTournament(t, 'staff'), audit };
 }
 
 /** A provider admin's cancel (before the end only; a repeat is `already_cancelled`), audit-logged. */
@@ -273,9 +253,7 @@ export async function staffCancelTournament(
   if (!(await operatorTakesPart(deps.pool, input.id, input.operatorId))) throw notFound('Tournament');
   const before = await readTournament(deps.pool, input.id);
   if (!before) throw notFound('Tournament');
-  await cancelTournament(deps.pool, input.id);
-  // The workflow reads the database when woken; a missed signal only delays its end to the timer's.
-  if (deps.temporal) await signalTournamentCancel(deps.temporal.client, input.id);
+  await cancelAndSignalTournament(deps, input.id);
   const t = (await readTournament(deps.pool, input.id))!;
   const result = before.status === 'cancelled' ? 'already_cancelled' : 'cancelled';
   const audit = await writeAudit(deps.pool, {
@@ -296,7 +274,7 @@ export async function staffCancelTournament(
           : `Tournament ${input.id} was already cancelled at ${t.cancelled_at}.`,
     },
   });
-  return { result, tournament: presentTournament(t), audit };
+  return { result, tournament: presentTournament(t, 'staff'), audit };
 }
 
 // ---------------------------------------------------------------------------------------------
