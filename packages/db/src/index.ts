@@ -6,3 +6,4 @@ export * from './pool.js';
 export * from './round-reconciliation.js';
 export * from './secret-box.js';
 export * from './seed.js';
+export * from './sql-agreements.js';

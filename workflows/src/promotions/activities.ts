@@ -1,3 +1,4 @@
+import { ADVISORY_LOCK_CLASS, leaderboardOrderSql } from '@opi/db';
 import {
   claimJournalRow,
   createWalletStep,
@@ -119,7 +120,10 @@ export function createPromotionActivities(deps: SettlementDeps) {
         await c.query('BEGIN');
         // Every round counted so far has committed (the scoring trigger holds this lock shared
         // until its transaction ends); rounds that come later wait, then find the tournament ended.
-        await c.query(`SELECT pg_advisory_xact_lock(21, hashtext($1))`, [input.tournamentId]);
+        await c.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [
+          ADVISORY_LOCK_CLASS.tournamentScoring,
+          input.tournamentId,
+        ]);
         const { rows: locked } = await c.query<{ status: string; over: boolean }>(
           `SELECT status, now() >= ends_at AS over FROM tournaments WHERE tournament_id = $1 FOR UPDATE`,
           [input.tournamentId],
@@ -136,9 +140,7 @@ export function createPromotionActivities(deps: SettlementDeps) {
           await c.query(
             `WITH ranked AS (
                SELECT s.*, row_number() OVER (
-                        PARTITION BY s.currency
-                        ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
-                                 s.operator_id COLLATE "C") AS rank
+                        PARTITION BY s.currency ORDER BY ${leaderboardOrderSql('s')}) AS rank
                  FROM tournament_scores s WHERE s.tournament_id = $1
              ), placed AS MATERIALIZED (
                SELECT r.*, CASE WHEN r.score > 0 THEN p.amount_minor END AS prize_minor,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { PassThrough } from 'node:stream';
-import { type Pool, type PoolClient, withTransaction } from '@opi/db';
+import { ADVISORY_LOCK_CLASS, type Pool, type PoolClient, withTransaction } from '@opi/db';
 import type { PgListener } from '@opi/service-kit/cache/pg-listener';
 import type { Logger } from '@opi/service-kit/http/logger';
 import { z } from 'zod';
@@ -39,9 +39,9 @@ export const MAX_STREAMS_PER_SESSION = 3;
  * The advisory lock class of a session's presence rows: `pg_advisory_xact_lock(3, hashtext(session_id))`
  * serialises the stream opens (and heartbeat trims) of one session across processes. Two-key locks
  * are their own key space beside the one-bigint ones (node-pg-migrate, crash demo, hashtext keys);
- * class 21 is the tournaments' (migration 21), 3 is this table's migration.
+ * every class is named in @opi/db (ADVISORY_LOCK_CLASS); 3 is this table's migration.
  */
-export const PRESENCE_LOCK_CLASS = 3;
+export const PRESENCE_LOCK_CLASS = ADVISORY_LOCK_CLASS.presence;
 /** Sessions trimmed per transaction by a heartbeat (each takes one advisory lock). */
 const TRIM_BATCH = 50;
 /**

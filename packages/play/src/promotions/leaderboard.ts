@@ -1,4 +1,4 @@
-import { type Pool, prepared, type SecretBox } from '@opi/db';
+import { leaderboardOrderSql, type Pool, prepared, type SecretBox } from '@opi/db';
 
 /** One place on a tournament's leaderboard in one currency. */
 export interface BoardRow {
@@ -47,14 +47,11 @@ export async function leaderboard(
                 CASE WHEN r.score > 0 THEN p.amount_minor::text END AS prize_minor
            FROM tournament_currencies c
            CROSS JOIN LATERAL (
-             SELECT t.*, row_number() OVER (
-                      ORDER BY t.score DESC, t.score_reached_at, t.external_player_id COLLATE "C",
-                               t.operator_id COLLATE "C") AS rank
+             SELECT t.*, row_number() OVER (ORDER BY ${leaderboardOrderSql('t')}) AS rank
                FROM (SELECT s.operator_id, s.external_player_id, s.score, s.score_reached_at
                        FROM tournament_scores s
                       WHERE s.tournament_id = c.tournament_id AND s.currency = c.currency
-                      ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
-                               s.operator_id COLLATE "C"
+                      ORDER BY ${leaderboardOrderSql('s')}
                       LIMIT $2) t
            ) r
            LEFT JOIN tournament_prizes p ON p.tournament_id = c.tournament_id AND p.currency = c.currency AND p.rank = r.rank

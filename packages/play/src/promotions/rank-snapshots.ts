@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@opi/db';
+import { ADVISORY_LOCK_CLASS, leaderboardOrderSql, type Pool, type PoolClient } from '@opi/db';
 
 /**
  * The published snapshot of every live leaderboard (issue 34 point 8, migration 31,
@@ -16,10 +16,10 @@ import type { Pool, PoolClient } from '@opi/db';
 
 /**
  * `pg_try_advisory_lock(31, 1)`: the rebuild's lock, held (session level) from the decision to
- * the commit. Two-key classes in use: 3 (balance refresh presence), 21 (a tournament's scoring and
- * freeze); 31 is this migration's.
+ * the commit. The two-key classes in use are named in @opi/db (ADVISORY_LOCK_CLASS); 31 is this
+ * migration's.
  */
-export const RANK_SNAPSHOT_LOCK = [31, 1] as const;
+export const RANK_SNAPSHOT_LOCK = [ADVISORY_LOCK_CLASS.rankSnapshotRebuild, 1] as const;
 /** The least time between two rebuilds of the same boards. */
 export const RANK_SNAPSHOT_MIN_INTERVAL_MS = 15_000;
 /**
@@ -64,7 +64,7 @@ const key = (b: Board) => `${b.tournament_id}|${b.currency}`;
  */
 const boardIndexSql = (slot: 0 | 1) =>
   `CREATE INDEX IF NOT EXISTS tournament_rank_snapshot_${slot}_board ON tournament_rank_snapshot_${slot}
-     (tournament_id, currency, score DESC, score_reached_at, external_player_id COLLATE "C", operator_id COLLATE "C")`;
+     (tournament_id, currency, ${leaderboardOrderSql()})`;
 
 /**
  * Empties one slot and drops its index in one short transaction, waiting at most
@@ -179,12 +179,11 @@ export async function rebuildRankSnapshots(
           `INSERT INTO tournament_rank_snapshot_${slot}
              (tournament_id, currency, rank, score, score_reached_at, external_player_id, operator_id)
            SELECT s.tournament_id, s.currency,
-                  row_number() OVER (ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C",
-                                              s.operator_id COLLATE "C"),
+                  row_number() OVER (ORDER BY ${leaderboardOrderSql('s')}),
                   s.score, s.score_reached_at, s.external_player_id, s.operator_id
              FROM tournament_scores s
             WHERE s.tournament_id = $1 AND s.currency = $2
-            ORDER BY s.score DESC, s.score_reached_at, s.external_player_id COLLATE "C", s.operator_id COLLATE "C"`,
+            ORDER BY ${leaderboardOrderSql('s')}`,
           [b.tournament_id, b.currency],
         );
         boards.push({ ...b, entrants: inserted.rowCount ?? 0 });
