@@ -1,11 +1,33 @@
 const exponents = new Map<string, number>();
 
 /**
- * ISO 4217 minor-unit exponent of a currency (EUR 2, JPY 0, BHD 3), from the platform's Intl data.
- * Remembered per code: building an Intl.NumberFormat costs tens of microseconds, and a chart page
- * asks for every amount it shows (hundreds per overview).
+ * The crypto currencies of the platform's registry (packages/money/src/registry.ts,
+ * docs/currencies.md) and their minor units: Intl knows none of them (it would say 2). The portal
+ * keeps this copy because its pages import no workspace code at run time;
+ * packages/testkit/src/money-floats.test.ts checks it equals the registry.
+ */
+export const CRYPTO_EXPONENTS: Readonly<Record<string, number>> = {
+  BTC: 8,
+  ETH: 9,
+  LTC: 8,
+  XRP: 6,
+  SOL: 9,
+  TRX: 6,
+  BNB: 8,
+  UDT: 6,
+  UDC: 6,
+  XDG: 8,
+};
+
+/**
+ * Minor-unit exponent of a currency: a crypto currency's from the registry (BTC 8, ETH 9), an ISO
+ * 4217 currency's from the platform's Intl data (EUR 2, JPY 0, BHD 3). Remembered per code:
+ * building an Intl.NumberFormat costs tens of microseconds, and a chart page asks for every amount
+ * it shows (hundreds per overview).
  */
 export function exponent(currency: string): number {
+  const crypto = CRYPTO_EXPONENTS[currency];
+  if (crypto !== undefined) return crypto;
   const known = exponents.get(currency);
   if (known !== undefined) return known;
   let e = 2;
@@ -40,6 +62,7 @@ export function money(minor: number | string | bigint, currency: string): string
 
 /** Minor units as a number of currency units (for chart scales only, never for money shown as text). */
 export function units(minor: number | string | bigint, currency: string): number {
+  // money-float-ok: a bar's height on a chart, never an amount shown or computed with
   return Number(minor) / 10 ** exponent(currency);
 }
 
@@ -60,6 +83,24 @@ export function offset(fromIso: string, toIso: string | null): string {
 
 export function percent(ratio: number, digits = 2): string {
   return `${(ratio * 100).toFixed(digits)}%`;
+}
+
+/**
+ * `num / den` as a percentage with `digits` decimals, from the integers themselves (no float:
+ * minor-unit totals can pass 2^53), rounded half up: percentOf(9650n, 10000n) → "96.50%".
+ */
+export function percentOf(num: number | string | bigint, den: number | string | bigint, digits = 2): string {
+  const n = BigInt(num);
+  const d = BigInt(den);
+  if (d === 0n) return '—';
+  const negative = n < 0n !== d < 0n;
+  const an = n < 0n ? -n : n;
+  const ad = d < 0n ? -d : d;
+  const scaled = (an * 10n ** BigInt(digits + 2) * 2n + ad) / (2n * ad);
+  const text = scaled.toString().padStart(digits + 1, '0');
+  const whole = digits > 0 ? text.slice(0, -digits) : text;
+  const frac = digits > 0 ? `.${text.slice(-digits)}` : '';
+  return `${negative && scaled > 0n ? '−' : ''}${whole}${frac}%`;
 }
 
 export const short = (id: string, n = 18) => (id.length > n ? `${id.slice(0, n - 1)}…` : id);

@@ -118,6 +118,7 @@ export function stakeAboveCapError(field: string, costMinor: bigint, capMinor: b
         type: 'value_error',
       },
     ],
+    // money-float-ok: a GB cap is at most 600 minor units (a fixed table): exact as a JSON number.
     { error: 'stake_above_cap', max_stake_minor: Number(capMinor) },
   );
 }

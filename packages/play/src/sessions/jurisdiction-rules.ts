@@ -166,6 +166,7 @@ export async function sessionRulesFacts(pool: Pool, sessionId: string): Promise<
       autoplay: r.autoplay_allowed,
       turbo: r.turbo_allowed,
       reality_check_interval_seconds: r.reality_check_interval_seconds,
+      // money-float-ok: a GB cap is at most 600 minor units (a fixed table): exact as a JSON number.
       max_stake_minor: r.max_stake_minor === null ? null : Number(r.max_stake_minor),
       age_band: r.age_band,
     },

@@ -131,6 +131,8 @@ export function parseCoin(
   currency: string,
 ): RuleResult<bigint | null> {
   if (coin === undefined || (family !== 'prov_a' && family !== 'prov_b')) return ok(null);
+  // money-float-ok: the contract's coin is a number (or a numeric string, exponent forms included):
+  // read for its sign and finiteness only; its minor units come from exact digits below.
   const n =
     typeof coin === 'number' ? coin : /^[0-9.eE+-]+$/.test(coin.trim()) ? Number(coin.trim()) : Number.NaN;
   if (!Number.isFinite(n) || n <= 0) return fail('coin', 'must be a finite number greater than zero');

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Facts, Field, Problem } from '../../../components/ui';
 import { load, operatorParam, qs } from '../../../lib/api';
 import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
-import { money, percent, units } from '../../../lib/format';
+import { money, percentOf, units } from '../../../lib/format';
 import type { Charts, OperatorInfo } from '../../../lib/types';
 
 export const metadata: Metadata = { title: 'Overview' };
@@ -96,7 +96,7 @@ export default async function Overview({
                 <figcaption>
                   {cur}: {t.rounds.toLocaleString('en')} rounds, bet {money(t.bet, cur)}, win{' '}
                   {money(t.win, cur)}
-                  {t.bet > 0n ? `, measured payout ${percent(Number(t.win) / Number(t.bet))}` : ''}
+                  {t.bet > 0n ? `, measured payout ${percentOf(t.win, t.bet)}` : ''}
                 </figcaption>
                 <BarChart
                   id={`bw-${cur}`}
@@ -218,7 +218,9 @@ export default async function Overview({
                       <td className="num">{t.rounds}</td>
                       <td className="num">{money(t.bet_minor, t.currency)}</td>
                       <td className="num">{money(t.win_minor, t.currency)}</td>
-                      <td className="num">{t.bet_minor > 0 ? percent(t.win_minor / t.bet_minor) : '—'}</td>
+                      <td className="num">
+                        {BigInt(t.bet_minor) > 0n ? percentOf(t.win_minor, t.bet_minor) : '—'}
+                      </td>
                       <td className="num">{t.stored_rtp ? `${t.stored_rtp}%` : '—'}</td>
                     </tr>
                   ))}
