@@ -136,18 +136,409 @@ function minorOf(o: WalletOutcome, currency: string): bigint | null {
   }
 }
 
-/** Runs every check in order; a check that depends on an earlier failure says so. */
-export async function runWalletDiagnostics(
+// ---------------------------------------------------------------------------------------------
+// The checks, a table: each names what it checks and what it expects, in the order they run
+
+/** What a check found. `status` only when it is neither passed nor failed (`not_configured`). */
+interface CheckOutcome {
+  passed: boolean;
+  detail: string;
+  http_status: number | null;
+  status?: WalletCheckStatus;
+}
+
+/** A run's state: the wallet, the test amount, and what the earlier checks found. */
+interface Run {
+  c: Ctx;
+  /** The test amount (the operator's minimum bet). */
+  amount: bigint;
+  fmt(minor: bigint): string;
+  readBalance(): Promise<WalletOutcome>;
+  /** The balance the balance check read (null: it failed). */
+  start: bigint | null;
+  /** The debit check's round and body, which the duplicate and credit checks send again. */
+  debit: { intent: RoundIntent; body: string; outcome?: WalletOutcome };
+}
+
+interface WalletCheck {
+  id: string;
+  name: string;
+  expected(r: Run): string;
+  run(r: Run): Promise<CheckOutcome>;
+}
+
+const notRun = (why: string): CheckOutcome => ({
+  passed: false,
+  detail: `not run: ${why}`,
+  http_status: null,
+});
+const answer = (o: WalletOutcome, passed: boolean, detail: string): CheckOutcome => ({
+  passed,
+  detail,
+  http_status: statusOf(o),
+});
+
+/** Checks that move money need the balance read and at least the test amount on it. */
+function needBalance(r: Run): CheckOutcome | null {
+  if (r.start === null) return notRun('the balance check failed');
+  if (r.start < r.amount)
+    return notRun(`the test player needs at least ${r.fmt(r.amount)} (has ${r.fmt(r.start)})`);
+  return null;
+}
+
+/** 1. A request signed with the wrong secret must be refused with 401. */
+async function badSignatureRefused({ c }: Run): Promise<CheckOutcome> {
+  const b = balanceBody(c);
+  const o = await send(c, 'balance', b.body, `wsec_wrong_${randomBytes(16).toString('hex')}`);
+  const http = statusOf(o);
+  if (http === 401)
+    return { passed: true, detail: 'HTTP 401: the wallet refused a bad signature', http_status: 401 };
+  return {
+    passed: false,
+    detail: `expected HTTP 401, got ${describe(o)}: the wallet accepts requests it cannot authenticate`,
+    http_status: http,
+  };
+}
+
+/** 2. Balance: a decimal string of the currency (the start of every later comparison). */
+async function balanceRead(r: Run): Promise<CheckOutcome> {
+  const o = await r.readBalance();
+  r.start = minorOf(o, r.c.currency);
+  if (o.kind === 'success' && r.start !== null) return answer(o, true, `balance ${r.fmt(r.start)}`);
+  return answer(o, false, describe(o));
+}
+
+/** 3. Debit: the balance lowered by the amount. */
+async function debitLowers(r: Run): Promise<CheckOutcome> {
+  const skip = needBalance(r);
+  if (skip) return skip;
+  const { fmt, amount } = r;
+  const start = r.start!;
+  const o = await send(r.c, 'debit', r.debit.body);
+  r.debit.outcome = o;
+  const after = minorOf(o, r.c.currency);
+  if (after === null) return answer(o, false, describe(o));
+  const ok = after === start - amount;
+  return answer(
+    o,
+    ok,
+    ok
+      ? `balance ${fmt(start)} → ${fmt(after)}`
+      : `balance ${fmt(start)} → ${fmt(after)}: expected ${fmt(start - amount)}`,
+  );
+}
+
+/** 4. The same debit again: the original result, the money moved once. */
+async function duplicateIsIdempotent(r: Run): Promise<CheckOutcome> {
+  const first = r.debit.outcome;
+  if (first?.kind !== 'success') return notRun('the debit check failed');
+  const again = await send(r.c, 'debit', r.debit.body);
+  if (again.kind !== 'success') return answer(again, false, describe(again));
+  const now = minorOf(await r.readBalance(), r.c.currency);
+  const same = again.balance === first.balance;
+  const once = now === r.start! - r.amount;
+  return answer(
+    again,
+    same && once,
+    !same
+      ? `the repeat answered balance ${again.balance}, the original ${first.balance}`
+      : !once
+        ? `the balance is ${now === null ? 'unreadable' : r.fmt(now)}: the debit was applied twice`
+        : `the original result (balance ${again.balance}) came back; the money moved once`,
+  );
+}
+
+/** 5. Credit back: the balance where it started. */
+async function creditRaises(r: Run): Promise<CheckOutcome> {
+  if (r.debit.outcome?.kind !== 'success') return notRun('the debit check failed');
+  const o = await send(r.c, 'credit', money(r.debit.intent, 'credit', r.amount));
+  return balanceBackToStart(r, o, (after) => `balance back to ${r.fmt(after)}`);
+}
+
+/** The answer to a step that should leave the balance where it started. */
+function balanceBackToStart(r: Run, o: WalletOutcome, done: (after: bigint) => string): CheckOutcome {
+  const after = minorOf(o, r.c.currency);
+  if (after === null) return answer(o, false, describe(o));
+  const start = r.start!;
+  return answer(
+    o,
+    after === start,
+    after === start ? done(after) : `balance ${r.fmt(after)}: expected ${r.fmt(start)}`,
+  );
+}
+
+/**
+ * 6 and 7. A debit of its own round, then the round's cancel (the wager returned) or a rollback
+ * carrying original_transaction_id (the debit reversed): the balance where it started.
+ */
+function debitThenReversed(reversal: 'cancel' | 'rollback', done: string) {
+  return async (r: Run): Promise<CheckOutcome> => {
+    const skip = needBalance(r);
+    if (skip) return skip;
+    const intent = intentFor(r.c);
+    const d = await send(r.c, 'debit', money(intent, 'debit', r.amount));
+    if (d.kind !== 'success') return answer(d, false, `the debit before the ${reversal}: ${describe(d)}`);
+    const o = await send(r.c, reversal, money(intent, reversal, r.amount));
+    return balanceBackToStart(r, o, (after) => `${done}, balance ${r.fmt(after)}`);
+  };
+}
+
+/** 8. Insufficient funds: a debit of more than the balance is refused (HTTP 400). */
+async function insufficientFundsRefused(r: Run): Promise<CheckOutcome> {
+  const { c, fmt, start } = r;
+  if (start === null) return notRun('the balance check failed');
+  const intent = intentFor(c);
+  const tooMuch = start + 1n;
+  const o = await send(c, 'debit', money(intent, 'debit', tooMuch));
+  if (o.kind === 'rejected' && o.error === 'insufficient_funds')
+    return answer(o, true, `a debit of ${fmt(tooMuch)} was refused: insufficient_funds`);
+  if (o.kind === 'success') {
+    // Leave nothing behind: reverse the debit the wallet should have refused.
+    await send(c, 'rollback', money(intent, 'rollback', tooMuch));
+    return answer(
+      o,
+      false,
+      `a debit of ${fmt(tooMuch)} over a balance of ${fmt(start)} was accepted (rolled back again)`,
+    );
+  }
+  return answer(o, false, `expected insufficient_funds, got ${describe(o)}`);
+}
+
+/**
+ * 9. Protection refusal (optional): the operator's protection test player, a known self-excluded
+ * or blocked test account, must be refused with a player-protection code.
+ */
+async function protectionPlayerRefused(r: Run): Promise<CheckOutcome> {
+  const protectionPlayer = r.c.operator.diagnostics_protection_player_id;
+  if (!protectionPlayer)
+    return {
+      passed: false,
+      status: 'not_configured',
+      detail:
+        "not configured: name a test player your wallet always refuses (a self-excluded or blocked test account) as the operator's diagnostics_protection_player_id (PATCH /api/admin/v1/operators/{operator_id}); this check then debits it and expects a player-protection refusal",
+      http_status: null,
+    };
+  const p: Ctx = { ...r.c, playerId: protectionPlayer };
+  const intent = intentFor(p);
+  const o = await send(p, 'debit', money(intent, 'debit', r.amount));
+  const who = `a debit of ${r.fmt(r.amount)} for ${protectionPlayer}`;
+  if (o.kind === 'rejected' && (PLAYER_PROTECTION_CODES as readonly string[]).includes(o.error))
+    return answer(o, true, `${who} was refused: ${o.error}`);
+  if (o.kind === 'success') {
+    // Leave nothing behind: reverse the debit the wallet should have refused.
+    const back = await send(p, 'rollback', money(intent, 'rollback', r.amount));
+    return answer(
+      o,
+      false,
+      `${who} was accepted: the wallet does not refuse its protection test player (${back.kind === 'success' ? 'rolled back again' : `the rollback answered ${describe(back)}`})`,
+    );
+  }
+  if (o.kind === 'rejected')
+    return answer(
+      o,
+      false,
+      `${who} was refused with ${o.error}, not a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')})`,
+    );
+  return answer(o, false, `expected a protection refusal, got ${describe(o)}`);
+}
+
+/** The promotional credit's body and the rollback that takes it back whatever the outcome. */
+function promoCredit(r: Run) {
+  const { c, amount, fmt } = r;
+  const payoutId = `diag_pp_${randomBytes(12).toString('hex')}`;
+  const body = buildPromoCallbackBody({
+    payout_id: payoutId,
+    promo_type: 'tournament',
+    promo_id: 'diag_promo',
+    operator_id: c.operator.operator_id,
+    external_player_id: c.playerId,
+    currency: c.currency,
+    amount_minor: amount.toString(),
+    rank: 1,
+    session_id: c.sessionId,
+    game_symbol: c.gameSymbol,
+    status: 'pending',
+  });
+  // Leave nothing behind: the credit is rolled back whatever the outcome (after no definite
+  // answer too: a rollback of a credit the wallet never took changes nothing).
+  const reverse = async () => {
+    const txId = `${payoutId}:rollback`;
+    const back = await send(
+      c,
+      'rollback',
+      JSON.stringify({
+        ...(JSON.parse(body) as Record<string, unknown>),
+        promo_type: undefined,
+        promo_id: undefined,
+        rank: undefined,
+        request_id: callbackRequestId(txId),
+        transaction_id: txId,
+        transaction_type: 'rollback',
+        action_type: 'rollback',
+        original_transaction_id: `${payoutId}:credit`,
+      }),
+    );
+    return back.kind === 'success'
+      ? 'rolled back again'
+      : `its rollback answered ${describe(back)}: the test player keeps ${fmt(amount)}`;
+  };
+  const what = `a promo_win credit of ${fmt(amount)} in round ${payoutId} (no debit, no open round)`;
+  return { body, reverse, what };
+}
+
+/**
+ * 10. A promotional credit (issue 25): `action_type: promo_win` with no open round and no debit,
+ * as a tournament prize or prize drop is paid (its round_id a payout id, the player's session
+ * possibly long over); its repeat must answer the same and credit once. Then rolled back. Last,
+ * so that a wallet which keeps it (a refused rollback) cannot change an earlier check.
+ */
+async function promoCreditOnce(r: Run): Promise<CheckOutcome> {
+  const { c, amount, fmt } = r;
+  if (r.start === null) return notRun('the balance check failed');
+  const before = minorOf(await r.readBalance(), c.currency);
+  if (before === null) return notRun('the balance could not be read again');
+  const { body, reverse, what } = promoCredit(r);
+  const first = await send(c, 'credit', body);
+  if (first.kind !== 'success') {
+    const definite = first.kind === 'rejected' || first.kind === 'config_fault';
+    return answer(
+      first,
+      false,
+      `${what} was not accepted: ${describe(first)}. The wallet must take a credit whose round has no debit (a tournament prize or prize drop, paid after the player's session may have ended)${definite ? '' : ` (${await reverse()})`}`,
+    );
+  }
+  const after = minorOf(first, c.currency);
+  if (after !== before + amount) {
+    const undo = await reverse();
+    return answer(
+      first,
+      false,
+      `${what}: balance ${fmt(before)} → ${after === null ? first.balance : fmt(after)}, expected ${fmt(before + amount)} (${undo})`,
+    );
+  }
+  const again = await send(c, 'credit', body);
+  const now = minorOf(await r.readBalance(), c.currency);
+  const undo = await reverse();
+  if (again.kind !== 'success')
+    return answer(
+      again,
+      false,
+      `${what} was accepted, but its repeat (same transaction_id) answered ${describe(again)}, not the original result (${undo})`,
+    );
+  if (again.balance !== first.balance || now !== before + amount)
+    return answer(
+      again,
+      false,
+      again.balance !== first.balance
+        ? `the repeated promo_win credit answered balance ${again.balance}, the original ${first.balance} (${undo})`
+        : `the balance is ${now === null ? 'unreadable' : fmt(now)} after the repeat: the promo_win credit was applied twice (${undo})`,
+    );
+  return answer(
+    first,
+    true,
+    `${what}: balance ${fmt(before)} → ${fmt(after)}; the repeat answered the original result, credited once (${undo})`,
+  );
+}
+
+/** Every check, in the order they run (later ones read what earlier ones found). */
+const WALLET_CHECKS: readonly WalletCheck[] = [
+  {
+    id: 'signature',
+    name: 'Bad signature refused',
+    expected: () => 'HTTP 401 invalid_signature',
+    run: badSignatureRefused,
+  },
+  {
+    id: 'balance',
+    name: 'Balance',
+    expected: () => 'HTTP 200, success, a decimal-string balance',
+    run: balanceRead,
+  },
+  {
+    id: 'debit',
+    name: 'Debit',
+    expected: (r) => `HTTP 200, balance lowered by ${r.fmt(r.amount)}`,
+    run: debitLowers,
+  },
+  {
+    id: 'duplicate',
+    name: 'Duplicate transaction_id',
+    expected: () => 'the repeated debit returns the original result; no second debit',
+    run: duplicateIsIdempotent,
+  },
+  {
+    id: 'credit',
+    name: 'Credit',
+    expected: (r) => `HTTP 200, balance raised by ${r.fmt(r.amount)}`,
+    run: creditRaises,
+  },
+  {
+    id: 'cancel',
+    name: 'Cancel',
+    expected: () => 'HTTP 200, the cancelled wager returned',
+    run: debitThenReversed('cancel', 'wager returned'),
+  },
+  {
+    id: 'rollback',
+    name: 'Rollback',
+    expected: () => 'HTTP 200, the debit reversed',
+    run: debitThenReversed('rollback', 'debit reversed'),
+  },
+  {
+    id: 'insufficient_funds',
+    name: 'Insufficient funds',
+    expected: () => 'HTTP 400 insufficient_funds',
+    run: insufficientFundsRefused,
+  },
+  {
+    id: 'protection_refusal',
+    name: 'Protection refusal',
+    expected: () =>
+      `HTTP 400 with a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')}) for the protection test player`,
+    run: protectionPlayerRefused,
+  },
+  {
+    id: 'promo_win',
+    name: 'Promotional credit (promo_win)',
+    expected: (r) =>
+      `HTTP 200, balance raised by ${r.fmt(r.amount)} for a promo_win credit with no open round and no debit; its repeat answers the same and credits once`,
+    run: promoCreditOnce,
+  },
+];
+
+/** Runs one check, timed; a check that throws has failed. */
+async function runCheck(check: WalletCheck, r: Run): Promise<WalletCheckResult> {
+  const expected = check.expected(r);
+  const t = performance.now();
+  let o: CheckOutcome;
+  try {
+    o = await check.run(r);
+  } catch (err) {
+    o = { passed: false, detail: `check failed: ${(err as Error).message}`, http_status: null };
+  }
+  const status: WalletCheckStatus = o.status ?? (o.passed ? 'passed' : 'failed');
+  return {
+    id: check.id,
+    name: check.name,
+    expected,
+    passed: status === 'passed',
+    status,
+    detail: o.detail,
+    http_status: o.http_status,
+    duration_ms: Math.round(performance.now() - t),
+  };
+}
+
+/**
+ * The wallet to check, refused before anything is sent when it is not configured, its URL is
+ * refused by the address policy, or the currency is not the operator's.
+ */
+async function walletUnderTest(
   pool: Pool,
   box: SecretBox,
   operator: OperatorRow,
-  input: {
-    playerId: string;
-    currency: string;
-    /** Where the wallet may be (address-policy.ts); absent: anywhere but link-local and metadata. */
-    network?: WalletNetworkPolicy & { requireHttps: boolean };
-  },
-): Promise<DiagnosticsRun> {
+  input: { playerId: string; currency: string; network?: WalletNetworkPolicy & { requireHttps: boolean } },
+): Promise<Ctx> {
   if (!operator.wallet_base_url || !operator.wallet_secret_enc) {
     throw new HttpError(409, 'The operator wallet is not configured (URL and secret)');
   }
@@ -169,7 +560,7 @@ export async function runWalletDiagnostics(
     `SELECT symbol FROM operator_games WHERE operator_id = $1 ORDER BY symbol LIMIT 1`,
     [operator.operator_id],
   );
-  const c: Ctx = {
+  return {
     network: { allowPrivate: network.allowPrivate },
     baseUrl: operator.wallet_base_url,
     secret: box.decrypt(operator.wallet_secret_enc),
@@ -179,358 +570,33 @@ export async function runWalletDiagnostics(
     gameSymbol: rows[0]?.symbol ?? 'diagnostics',
     sessionId: `diag_session_${randomBytes(6).toString('hex')}`,
   };
+}
+
+/** Runs every check in order (WALLET_CHECKS); a check that depends on an earlier failure says so. */
+export async function runWalletDiagnostics(
+  pool: Pool,
+  box: SecretBox,
+  operator: OperatorRow,
+  input: {
+    playerId: string;
+    currency: string;
+    /** Where the wallet may be (address-policy.ts); absent: anywhere but link-local and metadata. */
+    network?: WalletNetworkPolicy & { requireHttps: boolean };
+  },
+): Promise<DiagnosticsRun> {
+  const c = await walletUnderTest(pool, box, operator, input);
   const amount = operator.bet_min_minor;
+  const debitIntent = intentFor(c);
+  const run: Run = {
+    c,
+    amount,
+    fmt: (minor) => `${minorToDecimalString(minor, c.currency)} ${c.currency}`,
+    readBalance: () => send(c, 'balance', balanceBody(c).body),
+    start: null,
+    debit: { intent: debitIntent, body: money(debitIntent, 'debit', amount) },
+  };
   const checks: WalletCheckResult[] = [];
-  const check = async (
-    id: string,
-    name: string,
-    expected: string,
-    run: () => Promise<{
-      passed: boolean;
-      detail: string;
-      http_status: number | null;
-      status?: WalletCheckStatus;
-    }>,
-  ) => {
-    const t = performance.now();
-    let r: { passed: boolean; detail: string; http_status: number | null; status?: WalletCheckStatus };
-    try {
-      r = await run();
-    } catch (err) {
-      r = { passed: false, detail: `check failed: ${(err as Error).message}`, http_status: null };
-    }
-    const status: WalletCheckStatus = r.status ?? (r.passed ? 'passed' : 'failed');
-    checks.push({
-      id,
-      name,
-      expected,
-      passed: status === 'passed',
-      status,
-      detail: r.detail,
-      http_status: r.http_status,
-      duration_ms: Math.round(performance.now() - t),
-    });
-    return r.passed;
-  };
-  const fmt = (minor: bigint) => `${minorToDecimalString(minor, c.currency)} ${c.currency}`;
-  const readBalance = async () => {
-    const b = balanceBody(c);
-    return send(c, 'balance', b.body);
-  };
-
-  // 1. A request signed with the wrong secret must be refused with 401.
-  await check('signature', 'Bad signature refused', 'HTTP 401 invalid_signature', async () => {
-    const b = balanceBody(c);
-    const o = await send(c, 'balance', b.body, `wsec_wrong_${randomBytes(16).toString('hex')}`);
-    const http = statusOf(o);
-    if (http === 401)
-      return { passed: true, detail: 'HTTP 401: the wallet refused a bad signature', http_status: 401 };
-    return {
-      passed: false,
-      detail: `expected HTTP 401, got ${describe(o)}: the wallet accepts requests it cannot authenticate`,
-      http_status: http,
-    };
-  });
-
-  // 2. Balance.
-  let start: bigint | null = null;
-  await check('balance', 'Balance', 'HTTP 200, success, a decimal-string balance', async () => {
-    const o = await readBalance();
-    start = minorOf(o, c.currency);
-    if (o.kind === 'success' && start !== null)
-      return { passed: true, detail: `balance ${fmt(start)}`, http_status: statusOf(o) };
-    return { passed: false, detail: describe(o), http_status: statusOf(o) };
-  });
-
-  const needBalance = (): { passed: false; detail: string; http_status: null } | null =>
-    start === null
-      ? { passed: false, detail: 'not run: the balance check failed', http_status: null }
-      : start < amount
-        ? {
-            passed: false,
-            detail: `not run: the test player needs at least ${fmt(amount)} (has ${fmt(start)})`,
-            http_status: null,
-          }
-        : null;
-
-  // 3. Debit, 4. the same debit again (idempotent), 5. credit back.
-  const r1 = intentFor(c);
-  const debitBody = money(r1, 'debit', amount);
-  let firstDebit: WalletOutcome | undefined;
-  await check('debit', 'Debit', `HTTP 200, balance lowered by ${fmt(amount)}`, async () => {
-    const skip = needBalance();
-    if (skip) return skip;
-    firstDebit = await send(c, 'debit', debitBody);
-    const after = minorOf(firstDebit, c.currency);
-    if (after === null)
-      return { passed: false, detail: describe(firstDebit), http_status: statusOf(firstDebit) };
-    const ok = after === start! - amount;
-    return {
-      passed: ok,
-      detail: ok
-        ? `balance ${fmt(start!)} → ${fmt(after)}`
-        : `balance ${fmt(start!)} → ${fmt(after)}: expected ${fmt(start! - amount)}`,
-      http_status: statusOf(firstDebit),
-    };
-  });
-  await check(
-    'duplicate',
-    'Duplicate transaction_id',
-    'the repeated debit returns the original result; no second debit',
-    async () => {
-      if (firstDebit?.kind !== 'success')
-        return { passed: false, detail: 'not run: the debit check failed', http_status: null };
-      const again = await send(c, 'debit', debitBody);
-      if (again.kind !== 'success')
-        return { passed: false, detail: describe(again), http_status: statusOf(again) };
-      const now = minorOf(await readBalance(), c.currency);
-      const same = again.balance === firstDebit.balance;
-      const once = now === start! - amount;
-      return {
-        passed: same && once,
-        detail: !same
-          ? `the repeat answered balance ${again.balance}, the original ${firstDebit.balance}`
-          : !once
-            ? `the balance is ${now === null ? 'unreadable' : fmt(now)}: the debit was applied twice`
-            : `the original result (balance ${again.balance}) came back; the money moved once`,
-        http_status: statusOf(again),
-      };
-    },
-  );
-  await check('credit', 'Credit', `HTTP 200, balance raised by ${fmt(amount)}`, async () => {
-    if (firstDebit?.kind !== 'success')
-      return { passed: false, detail: 'not run: the debit check failed', http_status: null };
-    const o = await send(c, 'credit', money(r1, 'credit', amount));
-    const after = minorOf(o, c.currency);
-    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
-    return {
-      passed: after === start!,
-      detail:
-        after === start! ? `balance back to ${fmt(after)}` : `balance ${fmt(after)}: expected ${fmt(start!)}`,
-      http_status: statusOf(o),
-    };
-  });
-
-  // 6. Cancel: a debit, then the round's cancel gives the wager back.
-  await check('cancel', 'Cancel', 'HTTP 200, the cancelled wager returned', async () => {
-    const skip = needBalance();
-    if (skip) return skip;
-    const r = intentFor(c);
-    const d = await send(c, 'debit', money(r, 'debit', amount));
-    if (d.kind !== 'success')
-      return {
-        passed: false,
-        detail: `the debit before the cancel: ${describe(d)}`,
-        http_status: statusOf(d),
-      };
-    const o = await send(c, 'cancel', money(r, 'cancel', amount));
-    const after = minorOf(o, c.currency);
-    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
-    return {
-      passed: after === start!,
-      detail:
-        after === start!
-          ? `wager returned, balance ${fmt(after)}`
-          : `balance ${fmt(after)}: expected ${fmt(start!)}`,
-      http_status: statusOf(o),
-    };
-  });
-
-  // 7. Rollback: a debit, then a rollback carrying original_transaction_id.
-  await check('rollback', 'Rollback', 'HTTP 200, the debit reversed', async () => {
-    const skip = needBalance();
-    if (skip) return skip;
-    const r = intentFor(c);
-    const d = await send(c, 'debit', money(r, 'debit', amount));
-    if (d.kind !== 'success')
-      return {
-        passed: false,
-        detail: `the debit before the rollback: ${describe(d)}`,
-        http_status: statusOf(d),
-      };
-    const o = await send(c, 'rollback', money(r, 'rollback', amount));
-    const after = minorOf(o, c.currency);
-    if (after === null) return { passed: false, detail: describe(o), http_status: statusOf(o) };
-    return {
-      passed: after === start!,
-      detail:
-        after === start!
-          ? `debit reversed, balance ${fmt(after)}`
-          : `balance ${fmt(after)}: expected ${fmt(start!)}`,
-      http_status: statusOf(o),
-    };
-  });
-
-  // 8. Insufficient funds: a debit of more than the balance is refused (HTTP 400).
-  await check('insufficient_funds', 'Insufficient funds', 'HTTP 400 insufficient_funds', async () => {
-    if (start === null)
-      return { passed: false, detail: 'not run: the balance check failed', http_status: null };
-    const r = intentFor(c);
-    const tooMuch = start + 1n;
-    const o = await send(c, 'debit', money(r, 'debit', tooMuch));
-    if (o.kind === 'rejected' && o.error === 'insufficient_funds')
-      return {
-        passed: true,
-        detail: `a debit of ${fmt(tooMuch)} was refused: insufficient_funds`,
-        http_status: statusOf(o),
-      };
-    if (o.kind === 'success') {
-      // Leave nothing behind: reverse the debit the wallet should have refused.
-      await send(c, 'rollback', money(r, 'rollback', tooMuch));
-      return {
-        passed: false,
-        detail: `a debit of ${fmt(tooMuch)} over a balance of ${fmt(start)} was accepted (rolled back again)`,
-        http_status: statusOf(o),
-      };
-    }
-    return {
-      passed: false,
-      detail: `expected insufficient_funds, got ${describe(o)}`,
-      http_status: statusOf(o),
-    };
-  });
-
-  // 9. Protection refusal (optional): the operator's protection test player, a known self-excluded
-  // or blocked test account, must be refused with a player-protection code.
-  const protectionPlayer = operator.diagnostics_protection_player_id;
-  await check(
-    'protection_refusal',
-    'Protection refusal',
-    `HTTP 400 with a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')}) for the protection test player`,
-    async () => {
-      if (!protectionPlayer)
-        return {
-          passed: false,
-          status: 'not_configured',
-          detail:
-            "not configured: name a test player your wallet always refuses (a self-excluded or blocked test account) as the operator's diagnostics_protection_player_id (PATCH /api/admin/v1/operators/{operator_id}); this check then debits it and expects a player-protection refusal",
-          http_status: null,
-        };
-      const p: Ctx = { ...c, playerId: protectionPlayer };
-      const r = intentFor(p);
-      const o = await send(p, 'debit', money(r, 'debit', amount));
-      const who = `a debit of ${fmt(amount)} for ${protectionPlayer}`;
-      if (o.kind === 'rejected' && (PLAYER_PROTECTION_CODES as readonly string[]).includes(o.error))
-        return { passed: true, detail: `${who} was refused: ${o.error}`, http_status: statusOf(o) };
-      if (o.kind === 'success') {
-        // Leave nothing behind: reverse the debit the wallet should have refused.
-        const back = await send(p, 'rollback', money(r, 'rollback', amount));
-        return {
-          passed: false,
-          detail: `${who} was accepted: the wallet does not refuse its protection test player (${back.kind === 'success' ? 'rolled back again' : `the rollback answered ${describe(back)}`})`,
-          http_status: statusOf(o),
-        };
-      }
-      if (o.kind === 'rejected')
-        return {
-          passed: false,
-          detail: `${who} was refused with ${o.error}, not a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')})`,
-          http_status: statusOf(o),
-        };
-      return {
-        passed: false,
-        detail: `expected a protection refusal, got ${describe(o)}`,
-        http_status: statusOf(o),
-      };
-    },
-  );
-
-  // 10. A promotional credit (issue 25): `action_type: promo_win` with no open round and no debit,
-  // as a tournament prize or prize drop is paid (its round_id a payout id, the player's session
-  // possibly long over); its repeat must answer the same and credit once. Then rolled back. Last,
-  // so that a wallet which keeps it (a refused rollback) cannot change an earlier check.
-  await check(
-    'promo_win',
-    'Promotional credit (promo_win)',
-    `HTTP 200, balance raised by ${fmt(amount)} for a promo_win credit with no open round and no debit; its repeat answers the same and credits once`,
-    async () => {
-      if (start === null)
-        return { passed: false, detail: 'not run: the balance check failed', http_status: null };
-      const before = minorOf(await readBalance(), c.currency);
-      if (before === null)
-        return { passed: false, detail: 'not run: the balance could not be read again', http_status: null };
-      const payoutId = `diag_pp_${randomBytes(12).toString('hex')}`;
-      const body = buildPromoCallbackBody({
-        payout_id: payoutId,
-        promo_type: 'tournament',
-        promo_id: 'diag_promo',
-        operator_id: c.operator.operator_id,
-        external_player_id: c.playerId,
-        currency: c.currency,
-        amount_minor: amount.toString(),
-        rank: 1,
-        session_id: c.sessionId,
-        game_symbol: c.gameSymbol,
-        status: 'pending',
-      });
-      const what = `a promo_win credit of ${fmt(amount)} in round ${payoutId} (no debit, no open round)`;
-      // Leave nothing behind: the credit is rolled back whatever the outcome (after no definite
-      // answer too: a rollback of a credit the wallet never took changes nothing).
-      const reverse = async () => {
-        const txId = `${payoutId}:rollback`;
-        const back = await send(
-          c,
-          'rollback',
-          JSON.stringify({
-            ...(JSON.parse(body) as Record<string, unknown>),
-            promo_type: undefined,
-            promo_id: undefined,
-            rank: undefined,
-            request_id: callbackRequestId(txId),
-            transaction_id: txId,
-            transaction_type: 'rollback',
-            action_type: 'rollback',
-            original_transaction_id: `${payoutId}:credit`,
-          }),
-        );
-        return back.kind === 'success'
-          ? 'rolled back again'
-          : `its rollback answered ${describe(back)}: the test player keeps ${fmt(amount)}`;
-      };
-      const first = await send(c, 'credit', body);
-      if (first.kind !== 'success') {
-        const definite = first.kind === 'rejected' || first.kind === 'config_fault';
-        return {
-          passed: false,
-          detail: `${what} was not accepted: ${describe(first)}. The wallet must take a credit whose round has no debit (a tournament prize or prize drop, paid after the player's session may have ended)${definite ? '' : ` (${await reverse()})`}`,
-          http_status: statusOf(first),
-        };
-      }
-      const after = minorOf(first, c.currency);
-      if (after !== before + amount) {
-        const undo = await reverse();
-        return {
-          passed: false,
-          detail: `${what}: balance ${fmt(before)} → ${after === null ? first.balance : fmt(after)}, expected ${fmt(before + amount)} (${undo})`,
-          http_status: statusOf(first),
-        };
-      }
-      const again = await send(c, 'credit', body);
-      const now = minorOf(await readBalance(), c.currency);
-      const undo = await reverse();
-      if (again.kind !== 'success')
-        return {
-          passed: false,
-          detail: `${what} was accepted, but its repeat (same transaction_id) answered ${describe(again)}, not the original result (${undo})`,
-          http_status: statusOf(again),
-        };
-      if (again.balance !== first.balance || now !== before + amount)
-        return {
-          passed: false,
-          detail:
-            again.balance !== first.balance
-              ? `the repeated promo_win credit answered balance ${again.balance}, the original ${first.balance} (${undo})`
-              : `the balance is ${now === null ? 'unreadable' : fmt(now)} after the repeat: the promo_win credit was applied twice (${undo})`,
-          http_status: statusOf(again),
-        };
-      return {
-        passed: true,
-        detail: `${what}: balance ${fmt(before)} → ${fmt(after)}; the repeat answered the original result, credited once (${undo})`,
-        http_status: statusOf(first),
-      };
-    },
-  );
-
+  for (const check of WALLET_CHECKS) checks.push(await runCheck(check, run));
   return {
     passed: checks.every((x) => x.status !== 'failed'),
     wallet_base_url: c.baseUrl,
