@@ -215,26 +215,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     ? `Temporal server v${TEMPORAL_SERVER_VERSION} on its own PostgreSQL, ${shards} history shard${shards > 1 ? 's' : ''}`
     : 'Temporal CLI dev server';
   const stack = await startBenchStack({ temporalPostgres: cluster });
-  /**
-   * The CPU snapshot of cpu.ts, with the cluster's parts apart: the Temporal server's process is
-   * `temporal server`, and the second PostgreSQL's process tree (its postmaster and backends) is
-   * `temporal postgresql`, taken out of `postgresql` (the platform's and the wallet's).
-   */
-  const snapshot = (): CpuSnapshot => {
-    const s = cpuSnapshot();
-    if (!cluster) return s;
-    const server = s.get(DEV_SERVER_LABEL);
-    if (server !== undefined) {
-      s.delete(DEV_SERVER_LABEL);
-      s.set(CLUSTER_SERVER_LABEL, server);
-    }
-    const tpg = stack.temporalPostgres ? postgresTreeSeconds(stack.temporalPostgres.pid) : undefined;
-    if (tpg !== undefined) {
-      s.set('postgresql', (s.get('postgresql') ?? 0) - tpg);
-      s.set(TEMPORAL_PG_LABEL, tpg);
-    }
-    return s;
-  };
+  const snapshot = clusterCpuSnapshot(cluster, stack);
   const children: ChildProcess[] = [];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
   const spawnService = (entry: string, env: Record<string, string>) => {
@@ -290,48 +271,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
   };
   try {
     await migrateWallet(stack.databaseUrl);
-    let temporal: { address: string; stop(): Promise<void> };
-    if (cluster) {
-      // The real server, everything else as with the dev server: the schema by its tool on the
-      // second PostgreSQL, deploy/temporal/config.yaml and dynamicconfig.yaml (eager workflow start
-      // is on by default there too; the floor-eager mode checks it), its log in the temp folder.
-      const binaries = await findOrBuildTemporalServer({ log });
-      const tpg = temporalPostgresFromUrl(stack.temporalPostgres!.url);
-      await setupTemporalSchema({ sqlTool: binaries.sqlTool, pg: tpg });
-      if (process.env.TEMPORAL_DB || process.env.TEMPORAL_DYNAMIC_CONFIG)
-        log('TEMPORAL_DB and TEMPORAL_DYNAMIC_CONFIG apply to the dev server only: ignored on the cluster');
-      const server = await startTemporalClusterServer({
-        binaries,
-        pg: tpg,
-        numHistoryShards: shards,
-        namespace: 'default',
-        // TEMPORAL_LOG=<file>: keep the server's log (default: in the temp folder, removed at the end).
-        logFile: process.env.TEMPORAL_LOG ?? path.join(tmp, 'temporal-server.log'),
-        processName: 'bench-temporal-server',
-      });
-      temporal = server;
-    } else {
-      const cli = await findOrBuildTemporalCli({
-        ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
-      });
-      // Eager workflow start needs no dynamic config: system.enableEagerWorkflowStart defaults to true
-      // on the CLI's server (v1.29); the floor-eager mode checks that every start was eager.
-      temporal = await startTemporalDevServer({
-        cliPath: cli,
-        port: await freePort(),
-        headless: true,
-        // TEMPORAL_DB=memory: the dev server without its SQLite file (default: a file with WAL, as npm start).
-        ...(process.env.TEMPORAL_DB === 'memory' ? {} : { dbFile: path.join(tmp, 'temporal.db') }),
-        ...(process.env.TEMPORAL_DYNAMIC_CONFIG
-          ? {
-              dynamicConfig: JSON.parse(process.env.TEMPORAL_DYNAMIC_CONFIG) as Record<
-                string,
-                string | number | boolean
-              >,
-            }
-          : {}),
-      });
-    }
+    const temporal = await startTemporal({ cluster, shards, stack, tmp, log });
     const stopIt = temporal;
     stopTemporal = () => stopIt.stop();
     const bundlePath = await buildWorkflowBundle();
@@ -362,21 +302,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         WORKER_METRICS_PORT: String(port),
       });
     }
-    /** Debits (credits: free rounds have none) the standalone workers have sent so far; NaN if unknown. */
-    const standaloneDebits = async (type: 'debit' | 'credit' = 'debit'): Promise<number> => {
-      let total = 0;
-      for (const url of workerMetrics) {
-        try {
-          const text = await (await fetch(url)).text();
-          for (const line of text.split('\n'))
-            if (new RegExp(`^opi_wallet_callback_duration_seconds_count\\{[^}]*type="${type}"`).test(line))
-              total += Number(line.slice(line.lastIndexOf(' ') + 1));
-        } catch {
-          return Number.NaN;
-        }
-      }
-      return total;
-    };
+    const standaloneDebits = standaloneCallbacks(workerMetrics);
 
     // The API, per spin mode (GAME_SETTLEMENT_WORKER is read at start): one API at a time, so a
     // hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
@@ -826,23 +752,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     }
     await stopApi();
 
-    const byConcurrency: SettlementBenchResult['byConcurrency'] = {};
-    for (const c of levels) {
-      const at: Partial<Record<SettlementMode, ModeResult>> = {};
-      for (const m of modesInOrder) {
-        const list = rows.get(key(m, c))!;
-        const last = list[list.length - 1]!;
-        at[m] = {
-          rps: median(list.map((r) => r.rps)),
-          p50: median(list.map((r) => r.p50)),
-          p99: median(list.map((r) => r.p99)),
-          cpu: last.cpu,
-          ...(last.eager ? { eager: last.eager } : {}),
-          ...(last.standalone ? { standalone: last.standalone } : {}),
-        };
-      }
-      byConcurrency[c] = at;
-    }
+    const byConcurrency = mediansByConcurrency(rows, levels, modesInOrder);
     const check = await walletAdmin.ledgerCheck();
     log('');
     log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis, temporal: temporalName }));
@@ -874,6 +784,134 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     await stack.stop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The CPU snapshot of cpu.ts, with the cluster's parts apart: the Temporal server's process is
+ * `temporal server`, and the second PostgreSQL's process tree (its postmaster and backends) is
+ * `temporal postgresql`, taken out of `postgresql` (the platform's and the wallet's).
+ */
+function clusterCpuSnapshot(
+  cluster: boolean,
+  stack: Awaited<ReturnType<typeof startBenchStack>>,
+): () => CpuSnapshot {
+  return () => {
+    const s = cpuSnapshot();
+    if (!cluster) return s;
+    const server = s.get(DEV_SERVER_LABEL);
+    if (server !== undefined) {
+      s.delete(DEV_SERVER_LABEL);
+      s.set(CLUSTER_SERVER_LABEL, server);
+    }
+    const tpg = stack.temporalPostgres ? postgresTreeSeconds(stack.temporalPostgres.pid) : undefined;
+    if (tpg !== undefined) {
+      s.set('postgresql', (s.get('postgresql') ?? 0) - tpg);
+      s.set(TEMPORAL_PG_LABEL, tpg);
+    }
+    return s;
+  };
+}
+
+/**
+ * The Temporal server the bench measures on: the real server on its own PostgreSQL (`cluster`), or
+ * the CLI's dev server; its files and log in `tmp`.
+ */
+async function startTemporal(o: {
+  cluster: boolean;
+  shards: number;
+  stack: Awaited<ReturnType<typeof startBenchStack>>;
+  tmp: string;
+  log: (line: string) => void;
+}): Promise<{ address: string; stop(): Promise<void> }> {
+  const { cluster, shards, stack, tmp, log } = o;
+  if (cluster) {
+    // The real server, everything else as with the dev server: the schema by its tool on the
+    // second PostgreSQL, deploy/temporal/config.yaml and dynamicconfig.yaml (eager workflow start
+    // is on by default there too; the floor-eager mode checks it), its log in the temp folder.
+    const binaries = await findOrBuildTemporalServer({ log });
+    const tpg = temporalPostgresFromUrl(stack.temporalPostgres!.url);
+    await setupTemporalSchema({ sqlTool: binaries.sqlTool, pg: tpg });
+    if (process.env.TEMPORAL_DB || process.env.TEMPORAL_DYNAMIC_CONFIG)
+      log('TEMPORAL_DB and TEMPORAL_DYNAMIC_CONFIG apply to the dev server only: ignored on the cluster');
+    const server = await startTemporalClusterServer({
+      binaries,
+      pg: tpg,
+      numHistoryShards: shards,
+      namespace: 'default',
+      // TEMPORAL_LOG=<file>: keep the server's log (default: in the temp folder, removed at the end).
+      logFile: process.env.TEMPORAL_LOG ?? path.join(tmp, 'temporal-server.log'),
+      processName: 'bench-temporal-server',
+    });
+    return server;
+  } else {
+    const cli = await findOrBuildTemporalCli({
+      ...(process.env.TEMPORAL_CLI_PATH ? { explicitPath: process.env.TEMPORAL_CLI_PATH } : {}),
+    });
+    // Eager workflow start needs no dynamic config: system.enableEagerWorkflowStart defaults to true
+    // on the CLI's server (v1.29); the floor-eager mode checks that every start was eager.
+    return startTemporalDevServer({
+      cliPath: cli,
+      port: await freePort(),
+      headless: true,
+      // TEMPORAL_DB=memory: the dev server without its SQLite file (default: a file with WAL, as npm start).
+      ...(process.env.TEMPORAL_DB === 'memory' ? {} : { dbFile: path.join(tmp, 'temporal.db') }),
+      ...(process.env.TEMPORAL_DYNAMIC_CONFIG
+        ? {
+            dynamicConfig: JSON.parse(process.env.TEMPORAL_DYNAMIC_CONFIG) as Record<
+              string,
+              string | number | boolean
+            >,
+          }
+        : {}),
+    });
+  }
+}
+
+/**
+ * Debits (credits: free rounds have none) the standalone workers have sent so far, from their
+ * metrics; NaN if unknown.
+ */
+function standaloneCallbacks(workerMetrics: string[]) {
+  return async (type: 'debit' | 'credit' = 'debit'): Promise<number> => {
+    let total = 0;
+    for (const url of workerMetrics) {
+      try {
+        const text = await (await fetch(url)).text();
+        for (const line of text.split('\n'))
+          if (new RegExp(`^opi_wallet_callback_duration_seconds_count\\{[^}]*type="${type}"`).test(line))
+            total += Number(line.slice(line.lastIndexOf(' ') + 1));
+      } catch {
+        return Number.NaN;
+      }
+    }
+    return total;
+  };
+}
+
+/** Each mode's medians over its runs, per concurrency level; the CPU and start notes of its last run. */
+function mediansByConcurrency(
+  rows: Map<string, ModeResult[]>,
+  levels: number[],
+  modesInOrder: SettlementMode[],
+): SettlementBenchResult['byConcurrency'] {
+  const byConcurrency: SettlementBenchResult['byConcurrency'] = {};
+  for (const c of levels) {
+    const at: Partial<Record<SettlementMode, ModeResult>> = {};
+    for (const m of modesInOrder) {
+      const list = rows.get(`${m}@${c}`)!;
+      const last = list[list.length - 1]!;
+      at[m] = {
+        rps: median(list.map((r) => r.rps)),
+        p50: median(list.map((r) => r.p50)),
+        p99: median(list.map((r) => r.p99)),
+        cpu: last.cpu,
+        ...(last.eager ? { eager: last.eager } : {}),
+        ...(last.standalone ? { standalone: last.standalone } : {}),
+      };
+    }
+    byConcurrency[c] = at;
+  }
+  return byConcurrency;
 }
 
 /**
