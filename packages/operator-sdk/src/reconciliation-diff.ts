@@ -73,10 +73,13 @@ function lineHash(r: LedgerRow): Buffer {
  * 8 bytes, as 32 lower-case hex digits (order-free: one pass over the rows in any order).
  */
 export function bucketHash(rows: Iterable<LedgerRow>): string {
+  return xorHash([...rows].map(lineHash));
+}
+
+function xorHash(hashes: Iterable<Buffer>): string {
   let a = 0n;
   let b = 0n;
-  for (const r of rows) {
-    const h = lineHash(r);
+  for (const h of hashes) {
     a ^= h.readBigUInt64BE(0);
     b ^= h.readBigUInt64BE(8);
   }
@@ -107,6 +110,8 @@ interface Located {
   day: string;
   hour: string;
   id: string;
+  /** The line hash, computed once. */
+  h: Buffer;
 }
 
 type Scope = Pick<ReconciliationDiffRequest, 'day' | 'hour' | 'game_symbol' | 'prefix' | 'currency'>;
@@ -145,7 +150,7 @@ function totals(level: Level, rows: Located[], prefixLength: number) {
       debit_minor: String(debit),
       credit_minor: String(credit),
       reversal_minor: String(reversal),
-      hash: bucketHash(g.map((x) => x.row)),
+      hash: xorHash(g.map((x) => x.h)),
     };
   });
 }
@@ -169,7 +174,7 @@ export async function findLedgerDifferences(
     const at = row.booked_at instanceof Date ? row.booked_at : new Date(row.booked_at);
     const { day, hour } = local(at);
     if (day < options.from || day > options.to) continue;
-    rows.push({ row, day, hour, id: idHash(row.transaction_id) });
+    rows.push({ row, day, hour, id: idHash(row.transaction_id), h: lineHash(row) });
   }
   const out: LedgerDifferences = {
     calls: 0,
