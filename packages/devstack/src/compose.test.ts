@@ -245,6 +245,8 @@ describe('docker-compose.yml', () => {
       `${entry} is built from a source`,
     );
     assert.equal(flag, '--adopt');
+    // Something waits for it (compose up --wait counts a job nothing waits for as a failure).
+    assert.equal(services['game-lb']!.depends_on?.['worker-version']?.condition, 'service_completed_successfully');
   });
 
   test('the platform services get the default stack’s variables, and parse them', () => {
