@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig, symbolArtPath, symbolLabel } from '@opi/games';
+import { isSlotTitle, SLOT_SYMBOLS, SYMBOL_NAMES, slotConfig, symbolArtPath, symbolLabel } from '@opi/games';
 import { currencyExponent } from '@opi/money';
 import { type StakeOptions, stakeOptions } from '@opi/play/engines/stakes';
 import { type DisplayFacts, displayFacts } from '@opi/play/sessions/display';
@@ -35,9 +35,7 @@ export async function pageFacts(pool: Pool, session: RuntimeSession): Promise<Pa
     [session.symbol, session.operator_id],
   );
   const row = rows[0]!;
-  const isSlot =
-    (session.provider_id === 'prov_a' || session.provider_id === 'prov_b') &&
-    SLOT_SYMBOLS.includes(session.symbol);
+  const isSlot = isSlotTitle(session.provider_id) && SLOT_SYMBOLS.includes(session.symbol);
   const ladder = session.stake_ladder_id ? await ladderById(pool, session.stake_ladder_id) : null;
   const stakes = isSlot
     ? stakeOptions({

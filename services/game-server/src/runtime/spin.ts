@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type PoolClient, withTransaction } from '@opi/db';
+import { isSlotTitle } from '@opi/games';
 import type { SlotPlayer, SlotPlayResult } from '@opi/play/engines/slot-player';
 import {
   JACKPOT_ELIGIBLE_SQL,
@@ -95,7 +96,7 @@ export const SPIN_WAIT_MS = 15_000;
  * shows the balance the wallet answered.
  */
 export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSession, body: unknown) {
-  if (session.provider_id !== 'prov_a' && session.provider_id !== 'prov_b') {
+  if (!isSlotTitle(session.provider_id)) {
     throw new HttpError(409, 'This title is not played through /spin');
   }
   if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
