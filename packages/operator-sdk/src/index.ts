@@ -1,5 +1,6 @@
 export * from './client.js';
 export * from './errors.js';
+export * from './money.js';
 export * from './reconciliation-diff.js';
 export {
   checkWalletSignature,

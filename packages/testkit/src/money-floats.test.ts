@@ -221,17 +221,22 @@ test('no float conversion of a money field in the services, play, wallet, workfl
   );
 });
 
-test("the portal's copy of the crypto exponents is the registry's", () => {
+test("the portal's and the operator SDK's copies of the exponents are the registry's", () => {
   const registry = Object.fromEntries(
     currencies()
-      .filter((c) => c.kind === 'crypto')
+      .filter((c) => c.playable && c.exponent !== 2)
       .map((c) => [c.code, c.exponent]),
   );
-  // Read as text: the portal is no dependency of this package.
-  const source = readFileSync(path.join(ROOT, 'portal/src/lib/format.ts'), 'utf8');
-  const table = /export const CRYPTO_EXPONENTS[^{]*\{([^}]*)\}/.exec(source)?.[1] ?? '';
-  const portal = Object.fromEntries(
-    [...table.matchAll(/([A-Z]{3}):\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]),
-  );
-  assert.deepEqual(portal, registry);
+  // Read as text: neither is a dependency of this package.
+  for (const [file, name] of [
+    ['portal/src/lib/format.ts', 'EXPONENTS'],
+    ['packages/operator-sdk/src/money.ts', 'CURRENCY_EXPONENTS'],
+  ] as const) {
+    const source = readFileSync(path.join(ROOT, file), 'utf8');
+    const table = new RegExp(`export const ${name}[^{]*\\{([^}]*)\\}`).exec(source)?.[1] ?? '';
+    const copy = Object.fromEntries(
+      [...table.matchAll(/([A-Z]{3}):\s*(\d+)/g)].map((m) => [m[1], Number(m[2])]),
+    );
+    assert.deepEqual(copy, registry, file);
+  }
 });

@@ -1,12 +1,34 @@
-const exponents = new Map<string, number>();
-
 /**
- * The crypto currencies of the platform's registry (packages/money/src/registry.ts,
- * docs/currencies.md) and their minor units: Intl knows none of them (it would say 2). The portal
+ * The minor-unit exponents of the platform's currency registry (packages/money/src/registry.ts,
+ * docs/currencies.md) that are not 2: ISO 4217's 0 and 3, and the crypto currencies'. The portal
  * keeps this copy because its pages import no workspace code at run time;
- * packages/testkit/src/money-floats.test.ts checks it equals the registry.
+ * packages/testkit/src/money-floats.test.ts checks it equals the registry. (Intl's CLDR digits are
+ * not ISO's: it says 0 for IQD, 2 for BTC.)
  */
-export const CRYPTO_EXPONENTS: Readonly<Record<string, number>> = {
+export const EXPONENTS: Readonly<Record<string, number>> = {
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
   BTC: 8,
   ETH: 9,
   LTC: 8,
@@ -19,27 +41,9 @@ export const CRYPTO_EXPONENTS: Readonly<Record<string, number>> = {
   XDG: 8,
 };
 
-/**
- * Minor-unit exponent of a currency: a crypto currency's from the registry (BTC 8, ETH 9), an ISO
- * 4217 currency's from the platform's Intl data (EUR 2, JPY 0, BHD 3). Remembered per code:
- * building an Intl.NumberFormat costs tens of microseconds, and a chart page asks for every amount
- * it shows (hundreds per overview).
- */
+/** Minor-unit exponent of a currency as the platform keeps it: EUR 2, JPY 0, BHD 3, BTC 8, ETH 9. */
 export function exponent(currency: string): number {
-  const crypto = CRYPTO_EXPONENTS[currency];
-  if (crypto !== undefined) return crypto;
-  const known = exponents.get(currency);
-  if (known !== undefined) return known;
-  let e = 2;
-  try {
-    e =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2;
-  } catch {
-    e = 2;
-  }
-  if (exponents.size < 1000) exponents.set(currency, e);
-  return e;
+  return EXPONENTS[currency] ?? 2;
 }
 
 const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
