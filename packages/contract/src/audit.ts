@@ -169,6 +169,25 @@ export const OperatorRound = z.object({
    */
   jackpot_win_minor: MinorAmount.optional(),
   /**
+   * Extension (issue 39): the stake ladder the round was played at, with its version and the
+   * exchange rate it was derived at (docs/currencies.md "Stake ladders"); absent for a round of a
+   * session without one (a fiat currency, a coin launch).
+   */
+  stake_ladder: z
+    .object({
+      ladder_id: z.string(),
+      version: z.number().int(),
+      rate: z.object({
+        base: z.string(),
+        quote: z.string(),
+        date: z.string(),
+        source: z.string(),
+        value: z.string(),
+        direction: z.enum(['direct', 'inverse']),
+      }),
+    })
+    .optional(),
+  /**
    * The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a
    * read-only page on the game origin that shows the round as the player saw it, with no session
    * and no wallet call. Stable, signed and not guessable: valid for as long as the round is

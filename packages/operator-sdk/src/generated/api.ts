@@ -1328,6 +1328,20 @@ export type components = {
       jackpot_contribution_micros?: string;
       /** @description The minor units its jackpot hits won (paid by `jackpot_win` credits); absent with no jackpot. 0 until the round's debit is applied (no result is told before the wager stands), and for a round whose wager was refused (its hit is forfeited). */
       jackpot_win_minor?: components['schemas']['MinorAmount'];
+      /** @description Extension (issue 39): the stake ladder the round was played at, with its version and the exchange rate it was derived at (docs/currencies.md "Stake ladders"); absent for a round of a session without one (a fiat currency, a coin launch). */
+      stake_ladder?: {
+        ladder_id: string;
+        version: number;
+        rate: {
+          base: string;
+          quote: string;
+          date: string;
+          source: string;
+          value: string;
+          /** @enum {string} */
+          direction: 'direct' | 'inverse';
+        };
+      };
       /** @description The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a read-only page on the game origin that shows the round as the player saw it, with no session and no wallet call. Stable, signed and not guessable: valid for as long as the round is retained and SERVICE_SECRET is unchanged (rotating the secret invalidates every link issued before). For staff and support; give a player the short-lived link of `POST /api/operator/v1/rounds/{round_id}/replay-url` instead. */
       round_details_url: string;
     };
@@ -1362,6 +1376,19 @@ export type components = {
         jackpot_id?: string;
         jackpot_contribution_micros?: string;
         jackpot_win_minor?: components['schemas']['MinorAmount'];
+        stake_ladder?: {
+          ladder_id: string;
+          version: number;
+          rate: {
+            base: string;
+            quote: string;
+            date: string;
+            source: string;
+            value: string;
+            /** @enum {string} */
+            direction: 'direct' | 'inverse';
+          };
+        };
         round_details_url: string;
         transactions: components['schemas']['AuditTransaction'][];
       };

@@ -196,6 +196,8 @@ interface RoundRow {
   jackpot_win_minor: bigint;
   /** Whether the round's wager stands (issue 34: no result of the round is shown before). */
   wager_stands: boolean;
+  /** Issue 39: the round's stake ladder (a primary-key read when the round has one), or null. */
+  stake_ladder: NonNullable<OperatorRound['stake_ladder']> | null;
   micros: bigint;
 }
 
@@ -205,6 +207,10 @@ const ROUND_COLUMNS = `r.round_id, r.operator_id, r.session_id, p.external_playe
     WHERE w.transaction_id = r.round_id || ':debit') END AS rejection_code, r.stuck, r.bet_minor,
   r.win_minor, r.created_at, r.settled_at, r.jackpot_id, r.jackpot_contribution_micros::text,
   r.jackpot_win_minor, ${wagerStandsSql('r')} AS wager_stands,
+  (SELECT json_build_object('ladder_id', l.ladder_id, 'version', l.version, 'rate', json_build_object(
+     'base', trim(l.rate_base), 'quote', trim(l.rate_quote), 'date', to_char(l.rate_date, 'YYYY-MM-DD'),
+     'source', l.rate_source, 'value', trim_scale(l.rate)::text, 'direction', l.direction))
+     FROM stake_ladders l WHERE l.ladder_id = r.stake_ladder_id) AS stake_ladder,
   (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
 
 function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
@@ -232,6 +238,8 @@ function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
           // The hit is decided with the round, before its debit: 0 until the wager stands (issue 34).
           jackpot_win_minor: r.wager_stands ? r.jackpot_win_minor : 0n,
         }),
+    // A round played at a stake ladder (issue 39) names it, its version and rate.
+    ...(r.stake_ladder ? { stake_ladder: r.stake_ladder } : {}),
     round_details_url: roundDetailsUrl(links.baseUrl, links.key, r.round_id),
   };
 }

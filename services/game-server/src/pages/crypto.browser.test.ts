@@ -265,6 +265,18 @@ async function playOnPage(opts: {
       `data-testid="replay-stake"[^>]*>${formatMinor(opts.stakeMinor, opts.currency, unit).replace('.', '\\.')}<`,
     ),
   );
+  // The operator's round read names the ladder, its version and rate (minor units stay minor).
+  const audited = await call(w.h.base, 'GET', `/api/operator/v1/rounds/${rows[rows.length - 1].round_id}`, {
+    key: w.key,
+    sign: true,
+  });
+  assert.equal(audited.status, 200, audited.text);
+  assert.equal(String(audited.json.data.bet_minor), opts.stakeMinor);
+  assert.deepEqual(audited.json.data.stake_ladder, {
+    ladder_id: l.json.stake_ladder.ladder_id,
+    version: l.json.stake_ladder.version,
+    rate: l.json.stake_ladder.rate,
+  });
   // Reconciliation in the currency: balanced, integer minor units.
   const rec = await call(w.h.base, 'GET', `/api/operator/v1/reconciliation?currency=${opts.currency}`, {
     key: w.key,
