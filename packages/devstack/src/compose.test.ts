@@ -246,7 +246,10 @@ describe('docker-compose.yml', () => {
     );
     assert.equal(flag, '--adopt');
     // Something waits for it (compose up --wait counts a job nothing waits for as a failure).
-    assert.equal(services['game-lb']!.depends_on?.['worker-version']?.condition, 'service_completed_successfully');
+    assert.equal(
+      services['game-lb']!.depends_on?.['worker-version']?.condition,
+      'service_completed_successfully',
+    );
   });
 
   test('the platform services get the default stack’s variables, and parse them', () => {
