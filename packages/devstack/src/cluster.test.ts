@@ -539,6 +539,8 @@ test('under NODE_ENV=production, without STACK_DEMO=on, the stack makes no demo 
   });
   db2.on('error', () => {});
   try {
+    // The banner follows the "ready in" line, possibly in a later chunk of the stack's output.
+    await until('the banner', () => /Ctrl-C stops everything/.test(second.output()), 10_000);
     assert.match(second.output(), /Demo operator +none \(NODE_ENV=production: STACK_DEMO=on makes/);
     await db2.connect();
     const { rows } = await db2.query(
