@@ -137,13 +137,8 @@ export type RevenueReport = z.infer<typeof RevenueReport>;
 export const RevenueReportResponse = successEnvelope(RevenueReport);
 export type RevenueReportResponse = z.infer<typeof RevenueReportResponse>;
 
-/** The CSV's columns, in order (a header row first). */
-export const REVENUE_REPORT_CSV_HEADER = [
-  'operator_id',
-  'day',
-  'game_symbol',
-  'currency',
-  'no_activity',
+/** A report row's figures, in order (the CSV's columns after the row's key; the recount's fields). */
+export const REVENUE_FIGURES = [
   'rounds',
   'players',
   'stakes_minor',
@@ -160,6 +155,16 @@ export const REVENUE_REPORT_CSV_HEADER = [
   'ggy_minor',
   'ggy_gb_minor',
   'ggy_non_gb_minor',
+] as const satisfies readonly (keyof RevenueReportRow)[];
+
+/** The CSV's columns, in order (a header row first). */
+export const REVENUE_REPORT_CSV_HEADER = [
+  'operator_id',
+  'day',
+  'game_symbol',
+  'currency',
+  'no_activity',
+  ...REVENUE_FIGURES,
 ] as const satisfies readonly (keyof RevenueReportRow)[];
 
 /** `PUT /api/admin/v1/operators/{operator_id}/reporting-time-zone` body. */

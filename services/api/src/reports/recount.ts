@@ -1,4 +1,4 @@
-import type { RevenueReportRow } from '@opi/contract';
+import { REVENUE_FIGURES, type RevenueReportRow } from '@opi/contract';
 import type { Pool } from 'pg';
 import { revenueFigures } from './revenue.js';
 
@@ -18,24 +18,7 @@ export interface FigureDrift {
   recount: string;
 }
 
-const FIELDS = [
-  'rounds',
-  'players',
-  'stakes_minor',
-  'cancelled_stakes_minor',
-  'rolled_back_stakes_minor',
-  'net_stakes_minor',
-  'wins_minor',
-  'free_round_wins_minor',
-  'jackpot_contribution_micros',
-  'jackpot_wins_minor',
-  'tournament_payouts_minor',
-  'prize_drop_payouts_minor',
-  'ggr_minor',
-  'ggy_minor',
-  'ggy_gb_minor',
-  'ggy_non_gb_minor',
-] as const;
+const FIELDS = REVENUE_FIGURES;
 
 interface Bucket {
   rounds: number;
