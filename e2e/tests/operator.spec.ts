@@ -319,7 +319,9 @@ test('jurisdiction rules: GB native and crash titles wait 5 s between game cycle
             if (cash.status !== 200) {
               // Mines reveals a tile first; Hi-Lo makes a guess first.
               let step = await act({ action: 'reveal', cell: 0 });
+              // Hi-Lo offers "higher" on every card but the top one: "lower" there.
               if (step.status !== 200) step = await act({ action: 'guess', guess: 'higher' });
+              if (step.status !== 200) step = await act({ action: 'guess', guess: 'lower' });
               if (step.status !== 200) fail('a first move', step);
               if (round.status !== 'completed' && round.status !== 'settling' && round.win_minor === null) {
                 const again = await act({ action: 'cashout' });
