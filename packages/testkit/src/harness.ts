@@ -237,17 +237,8 @@ export async function assign(base: string, operatorId: string, symbols: string[]
   }
 }
 
-/** A free loopback port chosen by the kernel. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port for a server bound later (outside the ephemeral range: see @opi/devstack/wait). */
+export { freePort } from '@opi/devstack/wait';
 
 /** Resolves when `GET /health` on the port answers 200. */
 export async function waitForHealth(port: number, timeoutMs = 30_000): Promise<void> {
