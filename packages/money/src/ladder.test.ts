@@ -9,6 +9,7 @@ import {
   invertRatio,
   isNice,
   snapNice,
+  snapToLadder,
 } from './index.js';
 
 describe('stake ladders by rate (issue 39 point 3)', () => {
@@ -113,6 +114,45 @@ describe('stake ladders by rate (issue 39 point 3)', () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  test('a stake snapped to a ladder: a step stays, others go to the nearest step by ratio', () => {
+    const ladder = [100n, 200n, 500n, 1000n, 100_000n];
+    const cases: Array<[bigint, bigint]> = [
+      [1n, 100n],
+      [100n, 100n],
+      [141n, 100n],
+      [142n, 200n],
+      [1000n, 1000n],
+      [10_000n, 1000n],
+      [10_001n, 100_000n],
+      [5_000_000n, 100_000n],
+    ];
+    for (const [raw, snapped] of cases) assert.equal(snapToLadder(raw, ladder), snapped, String(raw));
+    assert.throws(() => snapToLadder(1n, []), RangeError);
+  });
+
+  test('property: a stake snapped to a ladder is a step, the stake itself when it is one, and none is nearer by ratio', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.bigInt({ min: 1n, max: 10n ** 15n }), { minLength: 1, maxLength: 30 }),
+        fc.bigInt({ min: 1n, max: 10n ** 16n }),
+        (steps, v) => {
+          const ladder = [...steps].sort((a, b) => (a < b ? -1 : 1));
+          const s = snapToLadder(v, ladder);
+          assert.ok(ladder.includes(s));
+          if (ladder.includes(v)) assert.equal(s, v);
+          // By ratio: no step t with max(t, v)/min(t, v) < max(s, v)/min(s, v), compared in integers.
+          const far = (t: bigint) => (t > v ? [t, v] : [v, t]) as [bigint, bigint];
+          const [sn, sd] = far(s);
+          for (const t of ladder) {
+            const [tn, td] = far(t);
+            assert.ok(tn * sd >= sn * td, `${t} is nearer to ${v} than ${s}`);
+          }
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -103,3 +103,22 @@ export function driftedPast(now: Ratio, then: Ratio, bandPpm: bigint): boolean {
   const absDiff = diff < 0n ? -diff : diff;
   return absDiff * 1_000_000n > then.num * now.den * bandPpm;
 }
+
+/**
+ * The step of `ladder` (positive minor units, ascending) nearest to `minor` on a ratio scale, as
+ * `snapNice` chooses between neighbours: below the first step the first, above the last the last,
+ * between a < v < b a when v² ≤ a·b, else b. `minor` itself when it is a step. RangeError for an
+ * empty ladder. Issue 39: a free-round campaign's stake played on a session's frozen ladder.
+ */
+export function snapToLadder(minor: bigint, ladder: readonly bigint[]): bigint {
+  if (ladder.length === 0) throw new RangeError('an empty ladder');
+  const first = ladder[0]!;
+  if (minor <= first) return first;
+  for (let i = 0; i < ladder.length - 1; i++) {
+    const a = ladder[i]!;
+    const b = ladder[i + 1]!;
+    if (minor === a) return a;
+    if (minor > a && minor < b) return minor * minor <= a * b ? a : b;
+  }
+  return ladder[ladder.length - 1]!;
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { exchangeRateOn, type Pool } from '@opi/db';
+import { exchangeRateOn, type Pool, type PoolClient } from '@opi/db';
 import {
   convertLadder,
   currencyExponent,
@@ -154,7 +154,7 @@ function remember(l: StakeLadder): void {
 }
 
 /** A ladder by id (from the process's memory after the first read), or null. */
-export async function ladderById(pool: Pool, ladderId: string): Promise<StakeLadder | null> {
+export async function ladderById(pool: Pool | PoolClient, ladderId: string): Promise<StakeLadder | null> {
   const known = byId.get(ladderId);
   if (known) return known;
   const { rows } = await pool.query<StakeLadder>(

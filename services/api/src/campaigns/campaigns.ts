@@ -11,7 +11,9 @@ import {
 } from '@opi/contract';
 import { type PoolClient, withTransaction } from '@opi/db';
 import { isSlotTitle, SLOT_SYMBOLS, slotConfig } from '@opi/games';
+import { isCryptoCurrency } from '@opi/money';
 import { stakeOptions } from '@opi/play/engines/stakes';
+import { ladderForLaunch, ladderStakesWithin } from '@opi/play/sessions/stake-ladders';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -187,8 +189,8 @@ function requestHash(req: CreateCampaignRequest): string {
  * POST /free-rounds. The campaign id is the idempotency key: the same request again answers the
  * campaign as it is now (200); another body under the same id is 409. Titles must be slot titles
  * (prov_a, prov_b) of the operator's catalog (unknown or unassigned 404; another family 409); the
- * currency one of the operator's; the stake one every title offers (the page's stake ladder) within
- * the operator's bet limits (422).
+ * currency one of the operator's; the stake one every title offers (the page's stake ladder; in a
+ * crypto currency the title's ladder by rate in force today) within the operator's bet limits (422).
  */
 export async function createCampaign(
   deps: ApiDeps,
@@ -229,13 +231,18 @@ export async function createCampaign(
       ['body', 'bet_minor'],
       `the stake must be between ${operator.bet_min_minor} and ${operator.bet_max_minor} minor units`,
     );
+  const today = new Date().toISOString().slice(0, 10);
   for (const symbol of symbols) {
-    const offered = stakeOptions({
-      betMinMinor: operator.bet_min_minor,
-      betMaxMinor: operator.bet_max_minor,
-      coinMinor: null,
-      config: slotConfig(symbol),
-    }).stakes_minor;
+    // A crypto currency's stakes are the title's ladder by rate (issue 39; docs/currencies.md): the
+    // ladder in force today (as a launch now would freeze it), within the operator's limits.
+    const offered = isCryptoCurrency(req.currency)
+      ? await cryptoStakes(deps, operator, symbol, req.currency, today)
+      : stakeOptions({
+          betMinMinor: operator.bet_min_minor,
+          betMaxMinor: operator.bet_max_minor,
+          coinMinor: null,
+          config: slotConfig(symbol),
+        }).stakes_minor;
     if (!offered.includes(bet.toString()))
       throw unprocessable(
         ['body', 'bet_minor'],
@@ -272,6 +279,28 @@ export async function createCampaign(
   // A concurrent create of the same id got there first: the same answer as a repeat.
   if (!inserted) return { created: false, data: await sameOrConflict(deps, operator, req.campaign_id, hash) };
   return { created: true, data: await readCampaign(deps.pool, operator.operator_id, req.campaign_id) };
+}
+
+/**
+ * The stakes `symbol` offers in a crypto currency: its ladder in force on `today` (written as a
+ * launch would write it: version 1 on first use, a new version past the drift band) within the
+ * operator's limits. No EUR rate loaded for the currency: 422 at `body.currency`, as a launch.
+ */
+async function cryptoStakes(
+  deps: ApiDeps,
+  operator: OperatorRow,
+  symbol: string,
+  currency: string,
+  today: string,
+): Promise<string[]> {
+  const ladder = await ladderForLaunch(deps.pool, { symbol, currency, today });
+  if (ladder.kind === 'no_rate')
+    throw unprocessable(
+      ['body', 'currency'],
+      `stakes in ${currency} are derived from an exchange rate and none is loaded for ${ladder.pair}`,
+    );
+  if (ladder.kind === 'none') return [];
+  return ladderStakesWithin(ladder.ladder, operator.bet_min_minor, operator.bet_max_minor);
 }
 
 async function sameOrConflict(deps: ApiDeps, operator: OperatorRow, campaignId: string, hash: string) {

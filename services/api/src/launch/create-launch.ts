@@ -383,6 +383,7 @@ export async function createLaunch(
             currency,
             provider_id: family,
             free_rounds_granted: row.free_rounds_granted,
+            stake_ladder_id: row.stake_ladder_id ?? null,
           }),
         }
       : {}),
