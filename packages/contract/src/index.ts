@@ -18,5 +18,6 @@ export * from './prize-drops.js';
 export * from './queries.js';
 export * from './reports.js';
 export * from './staff.js';
+export * from './staff-reports.js';
 export * from './tournaments.js';
 export * from './wallet.js';

@@ -411,6 +411,40 @@ async function creditNote(client: PoolClient, invoiceId: string, reason: string,
   return present(toStored({ ...doc, invoice_hash: hash }), false);
 }
 
+/** Invoices and credit notes, newest month first (at most 500): one operator's, or every one's (null). */
+export async function listInvoices(
+  pool: Pool,
+  operatorId: string | null,
+  period: string | undefined,
+): Promise<{ items: Invoice[] }> {
+  const { rows } = await pool.query<{ body: Stored; credited: boolean }>(
+    `${SELECT_INVOICE} WHERE ($1::text IS NULL OR i.operator_id = $1) AND ($2::date IS NULL OR i.period = $2::date)
+      ORDER BY i.period DESC, i.issued_at DESC LIMIT 500`,
+    [operatorId, period ? `${period}-01` : null],
+  );
+  return { items: rows.map((x) => present(x.body, x.credited)) };
+}
+
+/** One invoice or credit note; another operator's is 404 exactly as an unknown one. */
+export async function readInvoice(pool: Pool, operatorId: string | null, id: string): Promise<Invoice> {
+  if (!INVOICE_ID.test(id)) throw new HttpError(404, 'Invoice not found');
+  const { rows } = await pool.query<{ body: Stored; credited: boolean }>(
+    `${SELECT_INVOICE} WHERE i.invoice_id = $1 AND ($2::text IS NULL OR i.operator_id = $2)`,
+    [id, operatorId],
+  );
+  if (!rows[0]) throw new HttpError(404, 'Invoice not found');
+  return present(rows[0].body, rows[0].credited);
+}
+
+/** The credit notes that reverse an invoice (one at most today), oldest first. */
+export async function creditNotesOf(pool: Pool, invoiceId: string): Promise<Invoice[]> {
+  const { rows } = await pool.query<{ body: Stored; credited: boolean }>(
+    `${SELECT_INVOICE} WHERE i.credits_invoice_id = $1 ORDER BY i.issued_at`,
+    [invoiceId],
+  );
+  return rows.map((x) => present(x.body, x.credited));
+}
+
 function invoiceIdParam(ctx: Context): string {
   const id = ctx.params.invoice_id ?? '';
   if (!INVOICE_ID.test(id)) throw new HttpError(404, 'Invoice not found');
@@ -482,22 +516,9 @@ export function invoiceRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminG
     sendJson(ctx, { success: true, data });
   });
 
-  const list = async (operatorId: string | null, period: string | undefined) => {
-    const { rows } = await deps.pool.query<{ body: Stored; credited: boolean }>(
-      `${SELECT_INVOICE} WHERE ($1::text IS NULL OR i.operator_id = $1) AND ($2::date IS NULL OR i.period = $2::date)
-        ORDER BY i.period DESC, i.issued_at DESC LIMIT 500`,
-      [operatorId, period ? `${period}-01` : null],
-    );
-    return { items: rows.map((x) => present(x.body, x.credited)) };
-  };
-  const one = async (operatorId: string | null, id: string) => {
-    const { rows } = await deps.pool.query<{ body: Stored; credited: boolean }>(
-      `${SELECT_INVOICE} WHERE i.invoice_id = $1 AND ($2::text IS NULL OR i.operator_id = $2)`,
-      [id, operatorId],
-    );
-    if (!rows[0]) throw new HttpError(404, 'Invoice not found');
-    return present(rows[0].body, rows[0].credited);
-  };
+  const list = (operatorId: string | null, period: string | undefined) =>
+    listInvoices(deps.pool, operatorId, period);
+  const one = (operatorId: string | null, id: string) => readInvoice(deps.pool, operatorId, id);
   r.get('/api/admin/v1/invoices', ...adminGuard, async (ctx) => {
     const q = parseOr422(AdminInvoiceListQuery, flatQuery(ctx.query), 'query');
     noStore(ctx);

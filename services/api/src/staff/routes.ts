@@ -54,6 +54,7 @@ import {
   notChecked,
   purgeOldAttempts,
 } from './rate-limit.js';
+import { staffReportRoutes } from './reports.js';
 import { roundDetail } from './round-detail.js';
 import { searchSessions } from './sessions.js';
 
@@ -292,6 +293,9 @@ export function staffRoutes(deps: ApiDeps): Router {
 
   // Jackpots, tournaments and prize drops (issue 25): reads, and a provider admin's tournament create and cancel.
   staffPromotionRoutes(op, deps, { auth, viewer, ipOf });
+
+  // Money reports (issue 38 point 5): the daily report and its CSV, invoices and credit notes, the rates they used.
+  staffReportRoutes(op, deps, { auth, viewer });
 
   op.get('/reconciliation.csv', auth, viewer, async (ctx) => {
     const q = parseOr422(ReconciliationQuery, query(ctx), 'query');
