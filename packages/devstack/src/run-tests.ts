@@ -80,9 +80,26 @@ if (!skipChecks) {
   if ((await npx('turbo', ['run', 'typecheck', '--output-logs=errors-only'])).code !== 0) failedChecks++;
 }
 
-const files = SEARCH_ROOTS.flatMap((r) => findTests(path.join(REPO_ROOT, r))).filter(
-  (f) => only.length === 0 || only.some((o) => f.startsWith(o)),
-);
+// Longest first: the runner starts files in this order, two at a time, so a file of several
+// minutes started last would leave one slot idle at the end. These take minutes each (the
+// reliability and go-live runs 4-5, the cluster and previous-release stacks 2-3); the browser
+// suites come next, then the rest in path order.
+const LONGEST = [
+  'bench/src/reliability/reliability.test.ts',
+  'e2e/src/golive.browser.test.ts',
+  'packages/devstack/src/cluster.test.ts',
+  'packages/devstack/src/previous-release.test.ts',
+  'packages/devstack/src/multi-process.test.ts',
+  'bench/src/reliability/memory.test.ts',
+  'packages/devstack/src/stack.test.ts',
+].map((f) => path.join(REPO_ROOT, f));
+const rank = (f: string) => {
+  const i = LONGEST.indexOf(f);
+  return i >= 0 ? i : f.endsWith('.browser.test.ts') ? LONGEST.length : LONGEST.length + 1;
+};
+const files = SEARCH_ROOTS.flatMap((r) => findTests(path.join(REPO_ROOT, r)))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort((a, b) => rank(a) - rank(b));
 say(`${files.length} test files`);
 
 // Browser tests (*.browser.test.ts) drive Debian's chromium through playwright-core (which never
