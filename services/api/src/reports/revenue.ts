@@ -12,15 +12,18 @@ import { csvField } from '../audit/reconciliation.js';
 /*
  * The daily figures and GGR/GGY (issue 38 points 1 and 2; docs/reports-and-invoices.md).
  *
- * Computed from the rounds and the journal on every read, in one statement (one snapshot): a
- * figure is exactly what the journal holds when it is read, so there is nothing to keep current
- * and nothing that can fall behind a fault. Per round (a range of rounds_operator_created, each
- * round's journal by wallet_transactions_round), then summed per group. Promotional payouts
- * (tournaments, prize drops) are not rounds: their `promo_win` credits count by the payout's day,
- * title and currency.
+ * Read from the rollup (migration 1700000000041_report_rollup): per (operator, day, title,
+ * currency) sums kept by the database in the same transaction as every journal and round change
+ * that moves one (the deferred round_reconciliation recount keeps each round's figures and moves
+ * its day's sums by their change), so a month's report reads a few rows per day, title and
+ * currency instead of every round's journal. `players` of a (day, title, currency) is kept with
+ * the sums; over several days, titles or currencies it is counted distinct from
+ * report_daily_players. reportDrift (recount.ts) recounts every figure from the journal.
  *
  * A round belongs to the day (in the operator's reporting time zone) it was created on, like the
- * reconciliation's window, so a round is in one bucket even when its credit comes after midnight.
+ * reconciliation's window, so a round is in one bucket even when its credit comes after midnight;
+ * a promotional payout (tournaments, prize drops) to the day it was awarded, under its payout's
+ * title and currency. A change of zone rebuilds the operator's rollup in the same transaction.
  */
 
 export interface RevenueParams {
@@ -53,85 +56,58 @@ interface FigureRow {
   ggy_non_gb_minor: bigint;
 }
 
-const GB = `coalesce(s.jurisdiction = 'GB' OR s.jurisdiction LIKE 'GB-%', false)`;
-
 /**
- * The figures of every round (and promotional payout) in the period, one row per group.
- * $1 operator (or null), $2 from, $3 to (dates, inclusive), $4 currency, $5 title, $6 by day,
- * $7 by title.
+ * The figures of every group in the period, from the rollup's days (each operator's days are in
+ * its own reporting time zone). $1 operator (or null), $2 from, $3 to (dates, inclusive),
+ * $4 currency, $5 title, $6 by day, $7 by title. A group is reported when a round in it counts or
+ * money moved in it.
  */
 export const FIGURES_SQL = `
 WITH ops AS (
-  SELECT operator_id, reporting_time_zone AS tz,
-         ($2::date::timestamp AT TIME ZONE reporting_time_zone) AS t0,
-         (($3::date + 1)::timestamp AT TIME ZONE reporting_time_zone) AS t1
-    FROM operators WHERE ($1::text IS NULL OR operator_id = $1)
+  SELECT operator_id FROM operators WHERE ($1::text IS NULL OR operator_id = $1)
 ),
-per_round AS (
-  SELECT o.operator_id, (r.created_at AT TIME ZONE o.tz)::date AS day, r.symbol, r.currency, r.player_id,
-         r.free_round_campaign_id IS NOT NULL AS free, r.status, ${GB} AS gb,
-         coalesce(r.jackpot_contribution_micros, 0) AS jc, j.debit, j.credit, j.jackpot_credit, j.cancelled, j.rolled_back
-    FROM ops o
-    JOIN rounds r ON r.operator_id = o.operator_id AND r.created_at >= o.t0 AND r.created_at < o.t1
-    JOIN sessions s ON s.session_id = r.session_id
-    CROSS JOIN LATERAL (
-      SELECT coalesce(sum(t.amount_minor) FILTER (WHERE t.transaction_type = 'debit'), 0)::bigint AS debit,
-             coalesce(sum(t.amount_minor) FILTER (WHERE t.transaction_type = 'credit'
-                        AND NOT starts_with(t.transaction_id, r.round_id || ':jackpot:')), 0)::bigint AS credit,
-             coalesce(sum(t.amount_minor) FILTER (WHERE t.transaction_type = 'credit'
-                        AND starts_with(t.transaction_id, r.round_id || ':jackpot:')), 0)::bigint AS jackpot_credit,
-             coalesce(sum(t.amount_minor) FILTER (WHERE t.transaction_type = 'cancel' AND d.status = 'success'), 0)::bigint AS cancelled,
-             coalesce(sum(t.amount_minor) FILTER (WHERE t.transaction_type = 'rollback' AND d.status = 'success'), 0)::bigint AS rolled_back
-        FROM wallet_transactions t
-        LEFT JOIN wallet_transactions d ON d.transaction_id = t.original_transaction_id
-       WHERE t.round_id = r.round_id AND t.operator_id = r.operator_id
-         AND t.status = 'success' AND t.currency = r.currency AND t.transaction_type <> 'balance'
-    ) j
-   WHERE ($4::text IS NULL OR r.currency = $4) AND ($5::text IS NULL OR r.symbol = $5)
+sums AS (
+  SELECT d.operator_id, CASE WHEN $6::boolean THEN d.day END AS day, CASE WHEN $7::boolean THEN d.symbol END AS symbol,
+         d.currency,
+         sum(d.rounds) AS rounds, sum(d.players) AS players, sum(d.stakes_minor) AS stakes,
+         sum(d.cancelled_stakes_minor) AS cancelled, sum(d.rolled_back_stakes_minor) AS rolled_back,
+         sum(d.wins_minor) AS wins, sum(d.free_round_wins_minor) AS free_wins,
+         sum(d.jackpot_contribution_micros) AS jc, sum(d.jackpot_wins_minor) AS jackpot,
+         sum(d.tournament_payouts_minor) AS tournament, sum(d.prize_drop_payouts_minor) AS prize_drop,
+         sum(d.ggy_gb_minor) AS ggy_gb, sum(d.ggy_non_gb_minor) AS ggy_non_gb
+    FROM ops JOIN report_daily d ON d.operator_id = ops.operator_id AND d.day >= $2::date AND d.day <= $3::date
+   WHERE ($4::text IS NULL OR d.currency = $4) AND ($5::text IS NULL OR d.symbol = $5)
+   GROUP BY 1, 2, 3, 4
+  HAVING sum(d.rounds) > 0
+      OR sum(d.stakes_minor) + sum(d.wins_minor) + sum(d.free_round_wins_minor) + sum(d.jackpot_wins_minor)
+         + sum(d.tournament_payouts_minor) + sum(d.prize_drop_payouts_minor) > 0
 ),
-figures AS (
-  SELECT operator_id, day, symbol, currency, player_id, gb,
-         CASE WHEN free THEN status = 'completed' ELSE debit > 0 AND cancelled + rolled_back = 0 END AS counted,
-         debit, cancelled, rolled_back,
-         CASE WHEN free THEN 0 ELSE credit END AS wins,
-         CASE WHEN free THEN credit ELSE 0 END AS free_wins,
-         CASE WHEN NOT free AND debit > 0 AND cancelled + rolled_back = 0 THEN jc ELSE 0 END AS jc,
-         jackpot_credit, 0::bigint AS tournament, 0::bigint AS prize_drop
-    FROM per_round
-  UNION ALL
-  SELECT o.operator_id, (p.created_at AT TIME ZONE o.tz)::date, p.game_symbol, p.currency, NULL, ${GB}, false,
-         0, 0, 0, 0, 0, 0, 0,
-         CASE WHEN p.promo_type = 'tournament' THEN t.amount_minor ELSE 0 END,
-         CASE WHEN p.promo_type = 'prize_drop' THEN t.amount_minor ELSE 0 END
-    FROM ops o
-    JOIN promo_payouts p ON p.operator_id = o.operator_id AND p.created_at >= o.t0 AND p.created_at < o.t1
-    JOIN wallet_transactions t ON t.round_id = p.payout_id AND t.operator_id = p.operator_id
-     AND t.transaction_type = 'credit' AND t.status = 'success' AND t.currency = p.currency
-    LEFT JOIN sessions s ON s.session_id = p.session_id
-   WHERE ($4::text IS NULL OR p.currency = $4) AND ($5::text IS NULL OR p.game_symbol = $5)
+players AS (
+  SELECT p.operator_id, CASE WHEN $6::boolean THEN p.day END AS day, CASE WHEN $7::boolean THEN p.symbol END AS symbol,
+         p.currency, count(DISTINCT p.player_id) AS n
+    FROM ops JOIN report_daily_players p
+      ON p.operator_id = ops.operator_id AND p.day >= $2::date AND p.day <= $3::date
+   WHERE NOT ($6::boolean AND $7::boolean)
+     AND ($4::text IS NULL OR p.currency = $4) AND ($5::text IS NULL OR p.symbol = $5)
+   GROUP BY 1, 2, 3, 4
 )
-SELECT operator_id,
-       CASE WHEN $6::boolean THEN to_char(day, 'YYYY-MM-DD') END AS day,
-       CASE WHEN $7::boolean THEN symbol END AS game_symbol,
-       trim(currency) AS currency,
-       count(*) FILTER (WHERE counted)::int AS rounds,
-       count(DISTINCT player_id) FILTER (WHERE counted)::int AS players,
-       sum(debit)::bigint AS stakes_minor,
-       sum(cancelled)::bigint AS cancelled_stakes_minor,
-       sum(rolled_back)::bigint AS rolled_back_stakes_minor,
-       sum(wins)::bigint AS wins_minor,
-       sum(free_wins)::bigint AS free_round_wins_minor,
-       sum(jc)::text AS jackpot_contribution_micros,
-       sum(jackpot_credit)::bigint AS jackpot_wins_minor,
-       sum(tournament)::bigint AS tournament_payouts_minor,
-       sum(prize_drop)::bigint AS prize_drop_payouts_minor,
-       coalesce(sum(debit - cancelled - rolled_back - wins - free_wins - jackpot_credit - tournament - prize_drop)
-                FILTER (WHERE gb), 0)::bigint AS ggy_gb_minor,
-       coalesce(sum(debit - cancelled - rolled_back - wins - free_wins - jackpot_credit - tournament - prize_drop)
-                FILTER (WHERE NOT gb), 0)::bigint AS ggy_non_gb_minor
-  FROM figures
- GROUP BY 1, 2, 3, 4
-HAVING bool_or(counted) OR sum(debit + wins + free_wins + jackpot_credit + tournament + prize_drop) > 0
+SELECT s.operator_id, to_char(s.day, 'YYYY-MM-DD') AS day, s.symbol AS game_symbol, trim(s.currency) AS currency,
+       s.rounds::int AS rounds,
+       (CASE WHEN $6::boolean AND $7::boolean THEN s.players ELSE coalesce(p.n, 0) END)::int AS players,
+       s.stakes::bigint AS stakes_minor,
+       s.cancelled::bigint AS cancelled_stakes_minor,
+       s.rolled_back::bigint AS rolled_back_stakes_minor,
+       s.wins::bigint AS wins_minor,
+       s.free_wins::bigint AS free_round_wins_minor,
+       s.jc::text AS jackpot_contribution_micros,
+       s.jackpot::bigint AS jackpot_wins_minor,
+       s.tournament::bigint AS tournament_payouts_minor,
+       s.prize_drop::bigint AS prize_drop_payouts_minor,
+       s.ggy_gb::bigint AS ggy_gb_minor,
+       s.ggy_non_gb::bigint AS ggy_non_gb_minor
+  FROM sums s
+  LEFT JOIN players p ON p.operator_id = s.operator_id AND p.day IS NOT DISTINCT FROM s.day
+   AND p.symbol IS NOT DISTINCT FROM s.symbol AND p.currency = s.currency
  ORDER BY 1, 2, 3, 4`;
 
 /** Adds the derived figures (net stakes, GGR, GGY) to a group's sums. */
