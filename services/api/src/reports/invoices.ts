@@ -157,16 +157,16 @@ export async function computeInvoice(
   const sets = new Map(
     (
       await q.query<{ currency: string; provider_id: string; n: number; hash: string }>(
+        // The rounds with a successful debit or credit in their currency: round_reconciliation's
+        // rpt_billed, kept with the rollup (migration 1700000000041), read by its window index.
         `WITH op AS (SELECT reporting_time_zone AS tz FROM operators WHERE operator_id = $1)
-         SELECT trim(r.currency) AS currency, r.provider_id, count(*)::int AS n,
-                encode(sha256(convert_to(string_agg(r.round_id, E'\\n' ORDER BY r.round_id COLLATE "C"), 'UTF8')), 'hex') AS hash
-           FROM op, rounds r
-          WHERE r.operator_id = $1
-            AND r.created_at >= ($2::date::timestamp AT TIME ZONE op.tz)
-            AND r.created_at < (($3::date + 1)::timestamp AT TIME ZONE op.tz)
-            AND EXISTS (SELECT 1 FROM wallet_transactions t
-                         WHERE t.round_id = r.round_id AND t.operator_id = r.operator_id AND t.status = 'success'
-                           AND t.currency = r.currency AND t.transaction_type IN ('debit', 'credit'))
+         SELECT trim(k.currency) AS currency, k.rpt_provider_id AS provider_id, count(*)::int AS n,
+                encode(sha256(convert_to(string_agg(k.round_id, E'\\n' ORDER BY k.round_id COLLATE "C"), 'UTF8')), 'hex') AS hash
+           FROM op, round_reconciliation k
+          WHERE k.operator_id = $1
+            AND k.created_at >= ($2::date::timestamp AT TIME ZONE op.tz)
+            AND k.created_at < (($3::date + 1)::timestamp AT TIME ZONE op.tz)
+            AND k.rpt_billed
           GROUP BY 1, 2`,
         [operatorId, start, end],
       )
