@@ -5,8 +5,18 @@ import { CurrencyCode, Instant, successEnvelope } from './primitives.js';
 
 /*
  * The staff API (/api/staff/v1, used by the operator staff portal) and the provider-admin routes
- * that manage staff accounts (/api/admin/v1/staff). Not part of the operator contract.
+ * that manage staff accounts (/api/admin/v1/staff). Not part of the operator contract. Its
+ * requests are here; its responses, a file per area (staff-*.ts, re-exported here), are what the
+ * staff routes check their answers against and what the portal reads (issue 36 point 3).
  */
+export * from './staff-access.js';
+export * from './staff-audit.js';
+export * from './staff-catalog.js';
+export * from './staff-free-rounds.js';
+export * from './staff-money.js';
+export * from './staff-play.js';
+export * from './staff-promotions.js';
+export * from './staff-protection.js';
 
 /** Roles: a viewer reads; an admin also cancels stuck settlements and runs wallet diagnostics. */
 export const STAFF_ROLES = ['viewer', 'admin'] as const;
@@ -114,27 +124,6 @@ export const StaffAuditQuery = z.strictObject({
   action: z.string().max(64).optional(),
 });
 export type StaffAuditQuery = z.infer<typeof StaffAuditQuery>;
-
-/**
- * A wallet diagnostics check's outcome: `not_configured` is an optional check the operator has not
- * set up (neither a pass nor a failure; its detail says how to set it up).
- */
-export type WalletCheckStatus = 'passed' | 'failed' | 'not_configured';
-
-/** One wallet diagnostics check as the API reports it. */
-export interface WalletCheckResult {
-  id: string;
-  name: string;
-  /** What a conforming wallet does. */
-  expected: string;
-  /** true only when the check passed (`status` passed). */
-  passed: boolean;
-  status: WalletCheckStatus;
-  /** What happened, in plain words. */
-  detail: string;
-  http_status: number | null;
-  duration_ms: number;
-}
 
 /** A staff account as the admin API shows it: never the password or its hash. */
 export const StaffAccount = z.object({

@@ -2,6 +2,7 @@ import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { env } from './env';
 import { sessionToken } from './session';
+import type { Me } from './types';
 
 /*
  * The portal reads through the API's staff routes only (/api/staff/v1), with the staff member's
@@ -66,13 +67,6 @@ export async function load<T>(path: string): Promise<Loaded<T>> {
   if (res.status === 404) notFound();
   if (!res.ok) return { ok: false, status: res.status, detail: detailOf(json, res.status) };
   return { ok: true, data: (json as { data: T }).data };
-}
-
-export interface Me {
-  username: string;
-  display_name: string;
-  provider_role: 'viewer' | 'admin' | null;
-  operators: { operator_id: string; name: string; status: string; role: 'viewer' | 'admin' }[];
 }
 
 /** Who is logged in (once per request, shared by the layout and the page). */

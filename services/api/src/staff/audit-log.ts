@@ -1,17 +1,8 @@
+import type { StaffAuditEntry } from '@opi/contract';
 import type { Pool } from '@opi/db';
 
-/** One row of the staff audit log (append-only: who, when, what, result). */
-export interface AuditEntry {
-  audit_id: string;
-  at: string;
-  username: string;
-  operator_id: string | null;
-  action: string;
-  target: string | null;
-  result: string;
-  detail: Record<string, unknown>;
-  client_ip: string | null;
-}
+/** One row of the staff audit log (append-only: who, when, what, result): the contract's StaffAuditEntry. */
+export type AuditEntry = StaffAuditEntry;
 
 export interface AuditWrite {
   staffId: string | null;

@@ -1,9 +1,10 @@
+import type { StaffCancelResult } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { HttpError } from '@opi/service-kit/http/errors';
 import { staffCancelSignal } from '@opi/workflows';
 import { getRound, replayLinksOf } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
-import { type AuditEntry, writeAudit } from './audit-log.js';
+import { writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
 
 /** How long the staff action watches the round for the cancel to settle before answering. */
@@ -13,16 +14,8 @@ const SIGNAL_DEADLINE_MS = 10_000;
 
 const FINAL = new Set(['completed', 'rejected', 'cancelled', 'rolled_back']);
 
-export interface CancelResult {
-  /**
-   * cancelled: settled as cancelled at the wallet; accepted: the workflow has the cancel and
-   * applies it once the debit's outcome is known; refused: not cancellable (settled, crediting,
-   * reversing, or no workflow); ended: the round settled otherwise while we watched.
-   */
-  result: 'cancelled' | 'accepted' | 'refused' | 'ended';
-  message: string;
-  audit: AuditEntry;
-}
+/** What became of a staff cancel (the contract's StaffCancelResult). */
+export type CancelResult = StaffCancelResult;
 
 /**
  * A staff cancel of an unfinished round, through its settlement workflow: the `staffCancel`

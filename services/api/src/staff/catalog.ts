@@ -1,22 +1,20 @@
-import type { Game, StaffCatalogQuery } from '@opi/contract';
+import type { StaffCatalog, StaffCatalogItem, StaffCatalogQuery } from '@opi/contract';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { BLOCKER_TEXT } from '../catalog/availability.js';
 import { presentGame } from '../catalog/present.js';
 import { loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
 
-export interface StaffCatalogItem extends Game {
-  /** The blockers in plain words, in the order of `operator_availability.blockers`. */
-  blocker_text: string[];
-  installed_version: string;
-}
-
 /**
  * Catalog readiness for staff: every title assigned to the operator, blocked ones included, with
  * its availability, blockers in plain words, release readiness and feature flags (the same rows
  * and presentation as the operator catalog and the admin assignment view).
  */
-export async function staffCatalog(deps: ApiDeps, operator: OperatorRow, q: StaffCatalogQuery) {
+export async function staffCatalog(
+  deps: ApiDeps,
+  operator: OperatorRow,
+  q: StaffCatalogQuery,
+): Promise<StaffCatalog> {
   const rows = await loadCatalog(deps.pool, { operatorId: operator.operator_id, assignedOnly: true });
   const present = { publicBaseUrl: deps.publicBaseUrl, operator, isProduction: deps.isProduction };
   const all: StaffCatalogItem[] = rows.map((row) => {

@@ -1,27 +1,14 @@
-import type { Reconciliation } from '@opi/contract';
+import type {
+  Reconciliation,
+  StaffCharts,
+  StaffDailyTotals,
+  StaffDayDifference,
+  StaffTitleRtp,
+} from '@opi/contract';
 import type { Pool } from '@opi/db';
 
 /** Days shown when the request names no window. */
 export const DEFAULT_CHART_DAYS = 30;
-
-export interface DailyTotals {
-  day: string;
-  currency: string;
-  rounds: number;
-  bet_minor: bigint;
-  win_minor: bigint;
-}
-
-export interface TitleRtp {
-  symbol: string;
-  title: string;
-  currency: string;
-  rounds: number;
-  bet_minor: bigint;
-  win_minor: bigint;
-  /** Stored metadata (percent, as published), not a measured rate. */
-  stored_rtp: string | null;
-}
 
 export function chartWindow(q: { from?: string | undefined; to?: string | undefined }, now = new Date()) {
   const to = q.to ?? now.toISOString();
@@ -34,7 +21,11 @@ export function chartWindow(q: { from?: string | undefined; to?: string | undefi
  * over the rounds created in [from, to) whose wager stood (rejected, cancelled and rolled-back
  * rounds count nothing, as in reconciliation). One statement, one scan of the window's rounds.
  */
-export async function playCharts(pool: Pool, operatorId: string, window: { from: string; to: string }) {
+export async function playCharts(
+  pool: Pool,
+  operatorId: string,
+  window: { from: string; to: string },
+): Promise<StaffCharts> {
   // Aggregated once per (day, currency, title) with a hash (a few hundred groups), then rolled
   // up per day and per title: cheaper than GROUPING SETS, which sorts every row. The UTC day is
   // date_bin over the instant (integer arithmetic on the stored UTC microseconds), the same day
@@ -68,7 +59,7 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
      LEFT JOIN games ON games.symbol = t.symbol`,
     [operatorId, window.from, window.to],
   );
-  const daily: DailyTotals[] = rows
+  const daily: StaffDailyTotals[] = rows
     .filter((r) => r.day)
     .map((r) => ({
       day: r.day!,
@@ -78,7 +69,7 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
       win_minor: r.win_minor,
     }))
     .sort((a, b) => (a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1));
-  const titles: TitleRtp[] = rows
+  const titles: StaffTitleRtp[] = rows
     .filter((r) => r.symbol)
     .map((r) => ({
       symbol: r.symbol!,
@@ -98,7 +89,7 @@ export async function playCharts(pool: Pool, operatorId: string, window: { from:
  * effect differs from their history, or with a pending transaction) bucketed by the UTC day they
  * were created, per currency. Exact while the listing is complete (`items_truncated` false).
  */
-export async function differencesByDay(pool: Pool, r: Reconciliation) {
+export async function differencesByDay(pool: Pool, r: Reconciliation): Promise<StaffDayDifference[]> {
   if (r.items.length === 0) return [];
   const { rows } = await pool.query<{ round_id: string; day: Date }>(
     `SELECT round_id, date_trunc('day', created_at, 'UTC') AS day FROM rounds

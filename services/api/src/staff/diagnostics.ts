@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   CONTRACT_VERSION,
   PLAYER_PROTECTION_CODES,
+  type StaffDiagnosticsRun,
   type WalletCheckResult,
   type WalletCheckStatus,
 } from '@opi/contract';
@@ -35,14 +36,8 @@ import type { OperatorRow } from '../auth/operator-scope.js';
 
 const TIMEOUT_MS = 5_000;
 
-export interface DiagnosticsRun {
-  passed: boolean;
-  wallet_base_url: string;
-  player_id: string;
-  currency: string;
-  amount_minor: string;
-  checks: WalletCheckResult[];
-}
+/** A diagnostics run (the contract's StaffDiagnosticsRun; also the audit row's detail). */
+export type DiagnosticsRun = StaffDiagnosticsRun;
 
 interface Ctx {
   network: WalletNetworkPolicy;

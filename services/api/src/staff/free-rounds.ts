@@ -1,10 +1,16 @@
+import type {
+  StaffCampaignCancelResult,
+  StaffCampaignDetail,
+  StaffCampaignList,
+  StaffCampaignRound,
+} from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor } from '../audit/cursor.js';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { cancelCampaign, decodePlayerCursor, listCampaigns, readCampaign } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
-import { type AuditEntry, writeAudit } from './audit-log.js';
+import { writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
 
 /*
@@ -34,8 +40,6 @@ export const StaffCampaignCancelRequest = z.strictObject({
   reason: z.string().trim().max(500).optional(),
 });
 
-type CampaignDetail = Awaited<ReturnType<typeof readCampaign>>;
-
 /** Rounds of the campaign not yet played by its players (void once it is cancelled or expired). */
 function unplayed(c: { players_count: number; rounds: number; rounds_used: number }): number {
   return c.players_count * c.rounds - c.rounds_used;
@@ -46,26 +50,12 @@ export async function staffCampaigns(
   deps: ApiDeps,
   operator: OperatorRow,
   query: Record<string, string | string[] | undefined>,
-) {
+): Promise<StaffCampaignList> {
   const page = await listCampaigns(deps, operator, query);
   return {
     items: page.items.map((c) => ({ ...c, rounds_remaining: unplayed(c) })),
     next_cursor: page.next_cursor,
   };
-}
-
-export interface CampaignRound {
-  round_id: string;
-  created_at: string;
-  settled_at: string | null;
-  player_id: string;
-  session_id: string;
-  game_symbol: string;
-  status: string;
-  stuck: boolean;
-  bet_minor: bigint | null;
-  win_minor: bigint;
-  currency: string;
 }
 
 /** One campaign, its players (rounds used and remaining, won) and a page of its rounds, newest first. */
@@ -74,7 +64,7 @@ export async function staffCampaign(
   operatorId: string,
   campaignId: string,
   q: z.infer<typeof StaffCampaignQuery>,
-) {
+): Promise<StaffCampaignDetail> {
   const campaign = await readCampaign(pool, operatorId, campaignId, {
     limit: q.players_limit,
     after:
@@ -84,7 +74,9 @@ export async function staffCampaign(
   });
   const cursor = decodeCursor(q.cursor);
   const { rows } = await pool.query<
-    Omit<CampaignRound, 'created_at' | 'settled_at'> & {
+    Omit<StaffCampaignRound, 'bet_minor' | 'win_minor' | 'created_at' | 'settled_at'> & {
+      bet_minor: bigint | null;
+      win_minor: bigint;
       created_at: Date;
       settled_at: Date | null;
       micros: bigint;
@@ -129,14 +121,6 @@ async function roundsInFlight(pool: Pool, operatorId: string, campaignId: string
   return rows[0]?.n ?? 0;
 }
 
-export interface CampaignCancelResult {
-  /** cancelled: cancelled now; already_cancelled: it was (the operator's DELETE or another staff member). */
-  result: 'cancelled' | 'already_cancelled';
-  message: string;
-  campaign: CampaignDetail;
-  audit: AuditEntry;
-}
-
 /**
  * An admin's cancel of a campaign: the operator API's DELETE (cancelCampaign, idempotent) with the
  * same effect — no round of it starts afterwards, the players' unplayed rounds are void, rounds
@@ -152,7 +136,7 @@ export async function staffCancelCampaign(
     staff: StaffPrincipal;
     clientIp: string;
   },
-): Promise<CampaignCancelResult> {
+): Promise<StaffCampaignCancelResult> {
   const { operator, campaignId } = input;
   const before = await readCampaign(deps.pool, operator.operator_id, campaignId);
   const campaign = await cancelCampaign(deps, operator, campaignId);

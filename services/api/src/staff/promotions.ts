@@ -4,6 +4,13 @@ import {
   JackpotWinQuery,
   PrizeDropId,
   PromoPayoutQuery,
+  StaffJackpotsView,
+  type StaffPrizeDrop,
+  StaffPrizeDropDetail,
+  StaffPrizeDropList,
+  StaffTournamentActionResult,
+  StaffTournamentDetail,
+  StaffTournamentList,
   TournamentDefinitionRequest,
   TournamentId,
 } from '@opi/contract';
@@ -12,7 +19,6 @@ import { leaderboard, leaderboardDisplayId } from '@opi/play/promotions/leaderbo
 import { payoutShownSql } from '@opi/play/settlement/wager-stands';
 import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
-import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
@@ -28,6 +34,7 @@ import {
 } from '../tournaments/service.js';
 import { writeAudit } from './audit-log.js';
 import { operatorOf, type StaffPrincipal, staffOf } from './auth.js';
+import type { Respond } from './respond.js';
 
 /*
  * The staff portal's Jackpots, Tournaments and Prize drops pages (issue 25, docs/portal.md). The
@@ -53,7 +60,11 @@ function idParam(ctx: Context, name: string, rule: z.ZodType<string>, what: stri
 // Jackpots
 
 /** The jackpots the operator takes part in, with each pool now, and a page of its hits. */
-export async function staffJackpots(pool: Pool, operatorId: string, q: JackpotWinQuery) {
+export async function staffJackpots(
+  pool: Pool,
+  operatorId: string,
+  q: JackpotWinQuery,
+): Promise<StaffJackpotsView> {
   const [jackpots, hits] = await Promise.all([
     jackpotsOfOperator(pool, operatorId),
     searchJackpotWins(pool, operatorId, q),
@@ -98,7 +109,7 @@ export const StaffTournamentCancelRequest = z.strictObject({
 });
 
 /** The tournaments the operator is opted in to, the latest start first. */
-export async function staffTournaments(pool: Pool, operatorId: string) {
+export async function staffTournaments(pool: Pool, operatorId: string): Promise<StaffTournamentList> {
   const list = await tournamentsOfOperator(pool, operatorId);
   return {
     items: list
@@ -119,7 +130,7 @@ export async function staffTournament(
   operatorId: string,
   id: string,
   q: z.infer<typeof StaffLeaderboardQuery>,
-) {
+): Promise<StaffTournamentDetail> {
   // Taking part first: a tournament the operator is not in costs what an unknown id does (issue 34).
   if (!(await operatorTakesPart(deps.pool, id, operatorId))) throw notFound('Tournament');
   const t = await readTournament(deps.pool, id);
@@ -208,7 +219,7 @@ export function providerAdmin(what: string): Middleware {
 export async function staffCreateTournament(
   deps: ApiDeps,
   input: { operatorId: string; body: unknown; staff: StaffPrincipal; clientIp: string },
-) {
+): Promise<StaffTournamentActionResult> {
   const body = (input.body ?? {}) as Record<string, unknown>;
   const { tournament_id: id } = parseOr422(CreateId, body, 'body');
   const { tournament_id: _id, ...rest } = body;
@@ -249,7 +260,7 @@ export async function staffCancelTournament(
     staff: StaffPrincipal;
     clientIp: string;
   },
-) {
+): Promise<StaffTournamentActionResult> {
   if (!(await operatorTakesPart(deps.pool, input.id, input.operatorId))) throw notFound('Tournament');
   const before = await readTournament(deps.pool, input.id);
   if (!before) throw notFound('Tournament');
@@ -294,7 +305,7 @@ function dropState(d: { status: string; starts_at: Date; ends_at: Date }, now: n
   return now < d.ends_at.getTime() ? 'active' : 'ended';
 }
 
-async function dropsOf(pool: Pool, operatorId: string, ids?: string[]) {
+async function dropsOf(pool: Pool, operatorId: string, ids?: string[]): Promise<StaffPrizeDrop[]> {
   const { rows } = await pool.query<{ drop_id: string }>(
     `SELECT drop_id FROM prize_drop_operators
       WHERE operator_id = $1 AND opted_in AND ($2::text[] IS NULL OR drop_id = ANY($2))`,
@@ -344,7 +355,7 @@ async function dropsOf(pool: Pool, operatorId: string, ids?: string[]) {
 }
 
 /** The prize drops the operator is opted in to, the latest start first. */
-export async function staffPrizeDrops(pool: Pool, operatorId: string) {
+export async function staffPrizeDrops(pool: Pool, operatorId: string): Promise<StaffPrizeDropList> {
   return { items: await dropsOf(pool, operatorId) };
 }
 
@@ -354,7 +365,7 @@ export async function staffPrizeDrop(
   operatorId: string,
   id: string,
   q: z.infer<typeof StaffPrizeDropQuery>,
-) {
+): Promise<StaffPrizeDropDetail> {
   const [drop] = await dropsOf(pool, operatorId, [id]);
   if (!drop) throw notFound('Prize drop');
   const awards = await searchPromoPayouts(pool, operatorId, {
@@ -372,9 +383,9 @@ export async function staffPrizeDrop(
 export function staffPromotionRoutes(
   op: Router,
   deps: ApiDeps,
-  mw: { auth: Middleware; viewer: Middleware; ipOf: (ctx: Context) => string },
+  mw: { auth: Middleware; viewer: Middleware; ipOf: (ctx: Context) => string; respond: Respond },
 ) {
-  const { auth, viewer } = mw;
+  const { auth, viewer, respond } = mw;
   const pool = deps.pool;
   const opId = (ctx: Context) => operatorOf(ctx).operator_id;
   const query = (ctx: Context) => flatQuery(ctx.query);
@@ -383,11 +394,11 @@ export function staffPromotionRoutes(
 
   op.get('/jackpots', auth, viewer, async (ctx) => {
     const q = parseOr422(JackpotWinQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await staffJackpots(pool, opId(ctx), q) });
+    respond(ctx, StaffJackpotsView, await staffJackpots(pool, opId(ctx), q));
   });
 
   op.get('/tournaments', auth, viewer, async (ctx) => {
-    sendJson(ctx, { success: true, data: await staffTournaments(pool, opId(ctx)) });
+    respond(ctx, StaffTournamentList, await staffTournaments(pool, opId(ctx)));
   });
   op.post('/tournaments', readBody(), auth, viewer, creator, async (ctx) => {
     const out = await staffCreateTournament(deps, {
@@ -397,12 +408,12 @@ export function staffPromotionRoutes(
       clientIp: mw.ipOf(ctx),
     });
     ctx.status = out.result === 'created' ? 201 : 200;
-    sendJson(ctx, { success: true, data: out });
+    respond(ctx, StaffTournamentActionResult, out);
   });
   op.get('/tournaments/:tournament_id', auth, viewer, async (ctx) => {
     const id = idParam(ctx, 'tournament_id', TournamentId, 'Tournament');
     const q = parseOr422(StaffLeaderboardQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await staffTournament(deps, opId(ctx), id, q) });
+    respond(ctx, StaffTournamentDetail, await staffTournament(deps, opId(ctx), id, q));
   });
   op.post('/tournaments/:tournament_id/cancel', readBody(), auth, viewer, canceller, async (ctx) => {
     const id = idParam(ctx, 'tournament_id', TournamentId, 'Tournament');
@@ -414,15 +425,15 @@ export function staffPromotionRoutes(
       staff: staffOf(ctx),
       clientIp: mw.ipOf(ctx),
     });
-    sendJson(ctx, { success: true, data: out });
+    respond(ctx, StaffTournamentActionResult, out);
   });
 
   op.get('/prize-drops', auth, viewer, async (ctx) => {
-    sendJson(ctx, { success: true, data: await staffPrizeDrops(pool, opId(ctx)) });
+    respond(ctx, StaffPrizeDropList, await staffPrizeDrops(pool, opId(ctx)));
   });
   op.get('/prize-drops/:drop_id', auth, viewer, async (ctx) => {
     const id = idParam(ctx, 'drop_id', PrizeDropId, 'Prize drop');
     const q = parseOr422(StaffPrizeDropQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await staffPrizeDrop(pool, opId(ctx), id, q) });
+    respond(ctx, StaffPrizeDropDetail, await staffPrizeDrop(pool, opId(ctx), id, q));
   });
 }

@@ -1,54 +1,21 @@
-import { PLAYER_PROTECTION_CODES } from '@opi/contract';
+import { PLAYER_PROTECTION_CODES, type StaffProtectionView } from '@opi/contract';
 import type { Pool } from '@opi/db';
 
 /*
  * The staff portal's Protection page (issue 18): for one operator, debits its wallet refused with a
  * player-protection code (wallet_transactions.error_code in PLAYER_PROTECTION_CODES), by code and
  * the most recent ones; sessions whose bets are blocked now; reality checks the players answered
- * (reality_checks) and those due and not answered yet.
+ * (reality_checks) and those due and not answered yet. The answer's shape is the contract's
+ * StaffProtectionView.
  */
-
-export interface ProtectionView {
-  codes: string[];
-  refusals_by_code: { code: string; count: number; last_at: string }[];
-  recent_refusals: {
-    transaction_id: string;
-    code: string;
-    player_id: string;
-    session_id: string;
-    round_id: string;
-    game_symbol: string;
-    amount_minor: string;
-    currency: string;
-    at: string;
-  }[];
-  blocked_sessions: {
-    session_id: string;
-    player_id: string;
-    symbol: string;
-    code: string;
-    since: string;
-    round_id: string | null;
-  }[];
-  reality_checks: {
-    by_action: { action: string; count: number }[];
-    due_unanswered: number;
-    recent: {
-      session_id: string;
-      player_id: string;
-      due_at: string;
-      acknowledged_at: string;
-      action: string;
-      elapsed_ms: number;
-      net_minor: string;
-      currency: string;
-    }[];
-  };
-}
 
 const iso = (d: Date) => d.toISOString();
 
-export async function protectionView(pool: Pool, operatorId: string, limit = 50): Promise<ProtectionView> {
+export async function protectionView(
+  pool: Pool,
+  operatorId: string,
+  limit = 50,
+): Promise<StaffProtectionView> {
   const codes = [...PLAYER_PROTECTION_CODES];
   const [byCode, recent, blocked, byAction, due, checks] = await Promise.all([
     pool.query<{ code: string; count: number; last_at: Date }>(

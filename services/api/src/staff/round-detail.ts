@@ -1,30 +1,7 @@
+import type { StaffRoundDetail, StaffStageEntry, StaffTimelineEntry } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { getRound, type ReplayLinks } from '../audit/repository.js';
-
-/** A wallet call on the round's timeline: the journal's timing and attempts beside the transaction. */
-export interface TimelineEntry {
-  transaction_id: string;
-  transaction_type: string;
-  status: string;
-  amount_minor: bigint;
-  attempts: number;
-  http_status: number | null;
-  error_code: string | null;
-  wallet_balance: string | null;
-  original_transaction_id: string | null;
-  created_at: string;
-  completed_at: string | null;
-}
-
-export interface StageEntry {
-  seq: number;
-  action: string;
-  inputs: Record<string, unknown>;
-  outcome: Record<string, unknown>;
-  multiplier: string | null;
-  created_at: string;
-}
 
 /**
  * One round for staff: the audit API's round with its transactions (same scope check: another
@@ -33,11 +10,20 @@ export interface StageEntry {
  * (issue 26) is the round's replay page, as in the audit API. No stage (a native roll or card, a
  * crash round's record) is shown until the round's wager stands (issue 34, no last look).
  */
-export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: string, roundId: string) {
+export async function roundDetail(
+  pool: Pool,
+  links: ReplayLinks,
+  operatorId: string,
+  roundId: string,
+): Promise<StaffRoundDetail> {
   const round = await getRound(pool, links, operatorId, roundId);
   const [timing, stages, extra] = await Promise.all([
     pool.query<
-      Omit<TimelineEntry, 'created_at' | 'completed_at'> & { created_at: Date; completed_at: Date | null }
+      Omit<StaffTimelineEntry, 'amount_minor' | 'created_at' | 'completed_at'> & {
+        amount_minor: bigint;
+        created_at: Date;
+        completed_at: Date | null;
+      }
     >(
       `SELECT transaction_id, transaction_type, status, amount_minor, attempts, http_status, error_code,
               wallet_balance, original_transaction_id, created_at, completed_at
@@ -45,7 +31,7 @@ export async function roundDetail(pool: Pool, links: ReplayLinks, operatorId: st
        ORDER BY created_at, transaction_id`,
       [roundId, operatorId],
     ),
-    pool.query<Omit<StageEntry, 'created_at'> & { created_at: Date }>(
+    pool.query<Omit<StaffStageEntry, 'created_at'> & { created_at: Date }>(
       `SELECT seq, action, inputs, outcome, multiplier::text AS multiplier, created_at
        FROM round_stages WHERE round_id = $1 ORDER BY seq`,
       [roundId],

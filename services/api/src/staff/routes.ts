@@ -2,18 +2,36 @@ import Router from '@koa/router';
 import {
   ReconciliationQuery,
   RoundSearchQuery,
+  StaffAuditEntry,
+  StaffAuditList,
   StaffAuditQuery,
+  StaffCampaignCancelResult,
+  StaffCampaignDetail,
+  StaffCampaignList,
   StaffCancelRequest,
+  StaffCancelResult,
+  StaffCatalog,
   StaffCatalogQuery,
+  StaffCharts,
   StaffChartsQuery,
+  StaffDiagnosticsResult,
   StaffLoginRequest,
+  StaffLoginResult,
+  StaffLogoutResult,
+  StaffMe,
+  StaffOperatorInfo,
+  StaffProtectionView,
+  StaffReconciliationView,
+  StaffRoundDetail,
+  StaffRoundPage,
+  StaffSessionDetail,
+  StaffSessionPage,
   StaffSessionSearchQuery,
   StaffUsername,
   WalletDiagnosticsRequest,
 } from '@opi/contract';
 import { readBody } from '@opi/service-kit/http/body';
 import { HttpError } from '@opi/service-kit/http/errors';
-import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
@@ -55,6 +73,7 @@ import {
   purgeOldAttempts,
 } from './rate-limit.js';
 import { staffReportRoutes } from './reports.js';
+import { staffResponder } from './respond.js';
 import { roundDetail } from './round-detail.js';
 import { searchSessions } from './sessions.js';
 
@@ -71,7 +90,7 @@ function pathId(ctx: Context, name: string): string {
 const query = (ctx: Context) => flatQuery(ctx.query);
 
 /** The staff member and the operators they may open, for the portal's header and picker. */
-async function me(deps: ApiDeps, staff: StaffPrincipal) {
+async function me(deps: ApiDeps, staff: StaffPrincipal): Promise<StaffMe> {
   const { rows } = await deps.pool.query<{ operator_id: string; name: string; status: string }>(
     staff.providerRole
       ? `SELECT operator_id, name, status FROM operators ORDER BY operator_id`
@@ -99,6 +118,7 @@ export function staffRoutes(deps: ApiDeps): Router {
   const viewer = staffScope(pool, 'viewer');
   const admin = staffScope(pool, 'admin');
   const ipOf = (ctx: Context) => clientIp(ctx, deps.staffPortalSecret, deps.trustedProxies);
+  const respond = staffResponder(deps);
   r.use(async (ctx, next) => {
     await next();
     ctx.set('Cache-Control', 'no-store');
@@ -176,7 +196,7 @@ export function staffRoutes(deps: ApiDeps): Router {
     });
     await log('ok', user.staff_id);
     const staff = (await findSession(pool, session.token))!;
-    sendJson(ctx, { success: true, data: { ...session, staff: await me(deps, staff) } });
+    respond(ctx, StaffLoginResult, { ...session, staff: await me(deps, staff) });
   });
 
   r.post('/logout', auth, async (ctx) => {
@@ -190,11 +210,11 @@ export function staffRoutes(deps: ApiDeps): Router {
       result: 'ok',
       clientIp: ipOf(ctx),
     });
-    sendJson(ctx, { success: true, data: { logged_out: true } });
+    respond(ctx, StaffLogoutResult, { logged_out: true });
   });
 
   r.get('/me', auth, async (ctx) => {
-    sendJson(ctx, { success: true, data: await me(deps, staffOf(ctx)) });
+    respond(ctx, StaffMe, await me(deps, staffOf(ctx)));
   });
 
   const op = new Router({ prefix: '/operators/:operator_id' });
@@ -202,30 +222,27 @@ export function staffRoutes(deps: ApiDeps): Router {
 
   op.get('/', auth, viewer, (ctx) => {
     const o = operatorOf(ctx);
-    sendJson(ctx, {
-      success: true,
-      data: {
-        operator_id: o.operator_id,
-        name: o.name,
-        status: o.status,
-        default_currency: o.default_currency,
-        allowed_currencies: o.allowed_currencies,
-        bet_limits: { min: o.bet_min_minor.toString(), max: o.bet_max_minor.toString() },
-        wallet_base_url: o.wallet_base_url,
-        wallet_secret_configured: o.wallet_secret_enc !== null,
-        role: ctx.state.staffRole,
-      },
+    respond(ctx, StaffOperatorInfo, {
+      operator_id: o.operator_id,
+      name: o.name,
+      status: o.status,
+      default_currency: o.default_currency,
+      allowed_currencies: o.allowed_currencies,
+      bet_limits: { min: o.bet_min_minor.toString(), max: o.bet_max_minor.toString() },
+      wallet_base_url: o.wallet_base_url,
+      wallet_secret_configured: o.wallet_secret_enc !== null,
+      role: ctx.state.staffRole,
     });
   });
 
   op.get('/catalog', auth, viewer, async (ctx) => {
     const q = parseOr422(StaffCatalogQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await staffCatalog(deps, operatorOf(ctx), q) });
+    respond(ctx, StaffCatalog, await staffCatalog(deps, operatorOf(ctx), q));
   });
 
   op.get('/sessions', auth, viewer, async (ctx) => {
     const q = parseOr422(StaffSessionSearchQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await searchSessions(pool, opId(ctx), q) });
+    respond(ctx, StaffSessionPage, await searchSessions(pool, opId(ctx), q));
   });
   op.get('/sessions/:session_id', auth, viewer, async (ctx) => {
     const sessionId = pathId(ctx, 'session_id');
@@ -234,18 +251,19 @@ export function staffRoutes(deps: ApiDeps): Router {
       getSession(pool, opId(ctx), sessionId),
       searchRounds(pool, replayLinksOf(deps), opId(ctx), rq),
     ]);
-    sendJson(ctx, { success: true, data: { ...session, round_page: rounds } });
+    respond(ctx, StaffSessionDetail, { ...session, round_page: rounds });
   });
 
   op.get('/rounds', auth, viewer, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await searchRounds(pool, replayLinksOf(deps), opId(ctx), q) });
+    respond(ctx, StaffRoundPage, await searchRounds(pool, replayLinksOf(deps), opId(ctx), q));
   });
   op.get('/rounds/:round_id', auth, viewer, async (ctx) => {
-    sendJson(ctx, {
-      success: true,
-      data: await roundDetail(pool, replayLinksOf(deps), opId(ctx), pathId(ctx, 'round_id')),
-    });
+    respond(
+      ctx,
+      StaffRoundDetail,
+      await roundDetail(pool, replayLinksOf(deps), opId(ctx), pathId(ctx, 'round_id')),
+    );
   });
   op.post('/rounds/:round_id/cancel', readBody(), auth, admin, async (ctx) => {
     const input = parseOr422(StaffCancelRequest, ctx.state.body ?? {}, 'body');
@@ -256,27 +274,27 @@ export function staffRoutes(deps: ApiDeps): Router {
       staff: staffOf(ctx),
       clientIp: ipOf(ctx),
     });
-    sendJson(ctx, { success: true, data: result });
+    respond(ctx, StaffCancelResult, result);
   });
 
   op.get('/stuck', auth, viewer, async (ctx) => {
     const q = parseOr422(RoundSearchQuery, { ...query(ctx), stuck: 'true' }, 'query');
-    sendJson(ctx, { success: true, data: await searchRounds(pool, replayLinksOf(deps), opId(ctx), q) });
+    respond(ctx, StaffRoundPage, await searchRounds(pool, replayLinksOf(deps), opId(ctx), q));
   });
 
   // Player protection (issue 18): refused debits by code, blocked sessions, reality checks.
   op.get('/protection', auth, viewer, async (ctx) => {
-    sendJson(ctx, { success: true, data: await protectionView(pool, opId(ctx)) });
+    respond(ctx, StaffProtectionView, await protectionView(pool, opId(ctx)));
   });
 
   // Free-round campaigns (issue 18): the list, one campaign with its players and rounds, an admin's cancel.
   op.get('/free-rounds', auth, viewer, async (ctx) => {
-    sendJson(ctx, { success: true, data: await staffCampaigns(deps, operatorOf(ctx), ctx.query) });
+    respond(ctx, StaffCampaignList, await staffCampaigns(deps, operatorOf(ctx), ctx.query));
   });
   op.get('/free-rounds/:campaign_id', auth, viewer, async (ctx) => {
     const campaignId = campaignIdParam(ctx.params.campaign_id ?? '');
     const q = parseOr422(StaffCampaignQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await staffCampaign(pool, opId(ctx), campaignId, q) });
+    respond(ctx, StaffCampaignDetail, await staffCampaign(pool, opId(ctx), campaignId, q));
   });
   op.post('/free-rounds/:campaign_id/cancel', readBody(), auth, admin, async (ctx) => {
     const campaignId = campaignIdParam(ctx.params.campaign_id ?? '');
@@ -288,11 +306,11 @@ export function staffRoutes(deps: ApiDeps): Router {
       staff: staffOf(ctx),
       clientIp: ipOf(ctx),
     });
-    sendJson(ctx, { success: true, data: result });
+    respond(ctx, StaffCampaignCancelResult, result);
   });
 
   // Jackpots, tournaments and prize drops (issue 25): reads, and a provider admin's tournament create and cancel.
-  staffPromotionRoutes(op, deps, { auth, viewer, ipOf });
+  staffPromotionRoutes(op, deps, { auth, viewer, ipOf, respond });
 
   // Money reports (issue 38 point 5): the daily report and its CSV, invoices and credit notes, the rates they used.
   staffReportRoutes(op, deps, { auth, viewer });
@@ -307,12 +325,12 @@ export function staffRoutes(deps: ApiDeps): Router {
   op.get('/reconciliation', auth, viewer, async (ctx) => {
     const q = parseOr422(ReconciliationQuery, query(ctx), 'query');
     const rec = await reconcile(pool, opId(ctx), q);
-    sendJson(ctx, { success: true, data: { ...rec, by_day: await differencesByDay(pool, rec) } });
+    respond(ctx, StaffReconciliationView, { ...rec, by_day: await differencesByDay(pool, rec) });
   });
 
   op.get('/charts', auth, viewer, async (ctx) => {
     const q = parseOr422(StaffChartsQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: await playCharts(pool, opId(ctx), chartWindow(q)) });
+    respond(ctx, StaffCharts, await playCharts(pool, opId(ctx), chartWindow(q)));
   });
 
   op.post('/wallet-diagnostics', readBody(), auth, admin, async (ctx) => {
@@ -337,17 +355,17 @@ export function staffRoutes(deps: ApiDeps): Router {
       clientIp: ipOf(ctx),
       detail: { ...run },
     });
-    sendJson(ctx, { success: true, data: { ...run, audit_id: audit.audit_id, at: audit.at } });
+    respond(ctx, StaffDiagnosticsResult, { ...run, audit_id: audit.audit_id, at: audit.at });
   });
 
   op.get('/audit-log', auth, viewer, async (ctx) => {
     const q = parseOr422(StaffAuditQuery, query(ctx), 'query');
-    sendJson(ctx, { success: true, data: { items: await listAudit(pool, opId(ctx), q) } });
+    respond(ctx, StaffAuditList, { items: await listAudit(pool, opId(ctx), q) });
   });
   op.get('/audit-log/:audit_id', auth, viewer, async (ctx) => {
     const entry = await getAudit(pool, opId(ctx), ctx.params.audit_id ?? '');
     if (!entry) throw new HttpError(404, 'Audit entry not found');
-    sendJson(ctx, { success: true, data: entry });
+    respond(ctx, StaffAuditEntry, entry);
   });
 
   r.use(op.routes(), op.allowedMethods());

@@ -1,19 +1,6 @@
-import type { StaffSessionSearchQuery } from '@opi/contract';
+import type { StaffSessionItem, StaffSessionPage, StaffSessionSearchQuery } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { decodeCursor, encodeCursor } from '../audit/cursor.js';
-
-/** A session as the staff search lists it (the operator's external player id, never a token). */
-export interface StaffSessionItem {
-  session_id: string;
-  player_id: string;
-  game_symbol: string;
-  provider_id: string;
-  currency: string;
-  status: string;
-  device: string | null;
-  created_at: string;
-  last_activity_at: string;
-}
 
 interface Row extends Omit<StaffSessionItem, 'created_at' | 'last_activity_at'> {
   created_at: Date;
@@ -25,7 +12,11 @@ interface Row extends Omit<StaffSessionItem, 'created_at' | 'last_activity_at'> 
  * The operator's sessions, newest first, by player (external id), game, currency and status, in
  * keyset pages with the audit API's opaque cursors.
  */
-export async function searchSessions(pool: Pool, operatorId: string, q: StaffSessionSearchQuery) {
+export async function searchSessions(
+  pool: Pool,
+  operatorId: string,
+  q: StaffSessionSearchQuery,
+): Promise<StaffSessionPage> {
   const cursor = decodeCursor(q.cursor);
   const { rows } = await pool.query<Row>(
     `SELECT s.session_id, p.external_player_id AS player_id, s.symbol AS game_symbol, s.provider_id,

@@ -52,7 +52,7 @@ export default async function Overview({
   });
   const rtpRows: RtpRow[] = c.titles.map((t) => ({
     label: `${t.title} · ${t.currency}`,
-    measured: t.bet_minor > 0 ? t.win_minor / t.bet_minor : null,
+    measured: Number(t.bet_minor) > 0 ? Number(t.win_minor) / Number(t.bet_minor) : null,
     stored: t.stored_rtp ? Number(t.stored_rtp) / 100 : null,
     rounds: t.rounds,
   }));

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Field, Pager, Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
-import type { JackpotsView } from '../../../../lib/promotion-types';
+import type { JackpotsView } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Jackpots' };
 

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Problem } from '../../../../components/ui';
 import { load, operatorParam } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
-import type { StaffPrizeDrop } from '../../../../lib/promotion-types';
+import type { StaffPrizeDrop } from '../../../../lib/types';
 import { PromoStatus } from '../tournaments/status';
 
 export const metadata: Metadata = { title: 'Prize drops' };

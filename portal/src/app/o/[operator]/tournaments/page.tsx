@@ -3,8 +3,7 @@ import Link from 'next/link';
 import { Problem } from '../../../../components/ui';
 import { load, loadMe, operatorParam } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
-import type { StaffTournament } from '../../../../lib/promotion-types';
-import type { Catalog, OperatorInfo } from '../../../../lib/types';
+import type { Catalog, OperatorInfo, StaffTournament } from '../../../../lib/types';
 import { PromoStatus, SCORING_TEXT } from './status';
 
 export const metadata: Metadata = { title: 'Tournaments' };

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Facts, Pager, Problem } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
-import type { StaffPrizeDropDetail } from '../../../../../lib/promotion-types';
+import type { StaffPrizeDropDetail } from '../../../../../lib/types';
 import { PromoStatus } from '../../tournaments/status';
 
 export const metadata: Metadata = { title: 'Prize drop' };

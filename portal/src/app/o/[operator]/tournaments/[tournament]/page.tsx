@@ -3,8 +3,7 @@ import Link from 'next/link';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, loadMe, operatorParam, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
-import type { BoardPlayer, StaffTournamentDetail } from '../../../../../lib/promotion-types';
-import type { AuditEntry } from '../../../../../lib/types';
+import type { AuditEntry, BoardPlayer, StaffTournamentDetail } from '../../../../../lib/types';
 import { PromoStatus, SCORING_TEXT } from '../status';
 
 export const metadata: Metadata = { title: 'Tournament' };
