@@ -11,18 +11,20 @@ import { startPayPromo } from '@opi/workflows';
 import { createOperatorClient, findLedgerDifferences, type LedgerRow } from './index.js';
 
 /*
- * Issue 38 end to end, on real play: spins of two slot families (prov_a, prov_b) settled by the
- * settlement workflow against the sandbox wallet over HTTP, a jackpot that hits, free rounds, a
- * tournament prize paid by the payPromo workflow. Then: the daily report equals the recount from
- * the journal; GGR and GGY follow their definitions from the wallet's own record; a month-to-date
- * invoice in GBP converts at the loaded rate; and the diff, run by the SDK from the wallet's own
- * ledger less one credit, finds exactly that credit.
- *
- * Not played here: the native (prov_c) and crash (prov_d) families. Their rounds are journalled
- * by the same statements and counted by the same SQL; the reliability suite's recount covers them.
+ * Issue 38 end to end, on real play: rounds of every family settled by the settlement workflow
+ * against the sandbox wallet over HTTP (spins of two slot families, prov_a and prov_b; a native
+ * Spark Dice round, prov_c, through the native runtime; a crash round of Comet Climb, prov_d,
+ * through the crash runtime), a jackpot that hits, free rounds, a tournament prize paid by the
+ * payPromo workflow. Then: the daily report equals the recount from the journal and has a row per
+ * title with each round's stake and win as the wallet applied them; GGR and GGY follow their
+ * definitions from the wallet's own record; a month-to-date invoice in GBP converts each family's
+ * line at the loaded rate; and the diff, run by the SDK from the wallet's own ledger less one
+ * credit, finds exactly that credit.
  */
 const slotA = CATALOG.find((e) => e.provider_id === 'prov_a' && e.release.status === 'accepted')!;
 const slotB = CATALOG.find((e) => e.provider_id === 'prov_b' && e.release.status === 'accepted')!;
+const NATIVE = 'cndice';
+const CRASH = 'dcrash2';
 const OP = 'op_rep_e2e';
 let w: PlayWorld;
 let h: Harness;
@@ -44,7 +46,9 @@ async function settled() {
 before(async () => {
   w = await startPlayWorld({
     queue: 'reports-e2e',
-    operators: [{ id: OP, titles: [slotA.symbol, slotB.symbol] }],
+    // The native title plays with the operator's wallet (its per-title flag on).
+    operatorWalletTitles: [NATIVE],
+    operators: [{ id: OP, titles: [slotA.symbol, slotB.symbol, NATIVE, CRASH] }],
     client: true,
   });
   h = w.h;
@@ -92,6 +96,40 @@ before(async () => {
     const res = await w.spin(b.token!, { bet_minor: 100 });
     assert.equal(res.status, 200, res.text);
   }
+  // A native round (prov_c): Spark Dice through the native runtime, settled with its bet.
+  const pn = await w.newPlayer(OP, { prefix: 'rep', balanceMinor: 100_000 });
+  const n = await w.launch(key, { symbol: NATIVE, external_player_id: pn, currency: 'EUR' });
+  const ex = await call(h.game, 'POST', '/api/runtime/native/session-from-grant', {
+    body: { grant: n.grant },
+  });
+  assert.equal(ex.status, 200, ex.text);
+  const dice = await w.runtime(ex.json.token, 'POST', '/api/runtime/native/bet', {
+    stake_minor: 100,
+    target: 5000,
+  });
+  assert.equal(dice.status, 200, dice.text);
+  assert.equal(dice.json.round.status, 'completed', dice.text);
+  // A crash round (prov_d): Comet Climb in EUR, cashed out automatically at 1.01 unless it crashes first.
+  const pc = await w.newPlayer(OP, { prefix: 'rep', balanceMinor: 100_000 });
+  const c = await w.launch(key, { symbol: CRASH, external_player_id: pc, currency: 'EUR' });
+  const authorized = await call(h.game, 'POST', '/api/runtime/crash/authorize', {
+    headers: { 'x-login-grant': c.login! },
+  });
+  assert.equal(authorized.status, 200, authorized.text);
+  const crashToken = authorized.json.session_token as string;
+  const state = await w.runtime(crashToken, 'GET', '/api/runtime/crash/state');
+  assert.equal(state.status, 200, state.text);
+  const crashBet = await w.runtime(crashToken, 'POST', '/api/runtime/crash/bet', {
+    stake_minor: 100,
+    client_seed: 'reports-e2e',
+    commitment: state.json.next.commitment,
+    auto_cashout: '1.01',
+  });
+  assert.equal(crashBet.status, 200, crashBet.text);
+  await until('the crash round is over', async () => {
+    const { rows } = await h.db.pool.query(`SELECT status FROM rounds WHERE session_id = $1`, [c.sessionId]);
+    return rows[0]?.status === 'completed';
+  });
   // Free rounds: two, played before any paid spin of the player.
   const pf = await w.newPlayer(OP, { prefix: 'rep', balanceMinor: 100_000 });
   const hour = 3_600_000;
@@ -203,8 +241,51 @@ describe('reports on real play', () => {
       [OP],
     );
     assert.equal(eur.rounds, done[0]!.n);
-    assert.equal(eur.players, 3);
+    assert.equal(eur.players, 5);
     assert.ok(BigInt(eur.jackpot_contribution_micros) > 0n);
+  });
+
+  test('every family has its rows in the daily report: each title’s stakes and wins as the wallet applied them', async () => {
+    const res = await call(
+      h.base,
+      'GET',
+      `/api/operator/v1/reports/revenue?from=${today}&to=${today}&group_by=day_title_currency`,
+      { key, sign: true },
+    );
+    assert.equal(res.status, 200, res.text);
+    const rows = res.json.data.rows as Record<string, any>[];
+    const ledger = await walletLedger();
+    for (const symbol of [slotA.symbol, slotB.symbol, NATIVE, CRASH]) {
+      const row = rows.find((r) => r.game_symbol === symbol && r.currency === 'EUR');
+      assert.ok(row, `a row for ${symbol}`);
+      assert.equal(row.day, today);
+      const { rows: rounds } = await h.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM rounds WHERE operator_id = $1 AND symbol = $2 AND status = 'completed'`,
+        [OP, symbol],
+      );
+      assert.equal(row.rounds, rounds[0]!.n, symbol);
+      const own = ledger.filter((t) => t.game_symbol === symbol && !t.transaction_id.startsWith('pp_'));
+      const sum = (type: string, jackpot: boolean) =>
+        own
+          .filter((t) => t.transaction_type === type && t.transaction_id.includes(':jackpot:') === jackpot)
+          .reduce((s, t) => s + BigInt(t.amount_minor), 0n);
+      assert.equal(BigInt(row.stakes_minor), sum('debit', false), `${symbol} stakes`);
+      assert.equal(
+        BigInt(row.wins_minor) + BigInt(row.free_round_wins_minor),
+        sum('credit', false),
+        `${symbol} wins`,
+      );
+      assert.equal(BigInt(row.jackpot_wins_minor), sum('credit', true), `${symbol} jackpot wins`);
+      assert.equal(
+        BigInt(row.ggr_minor),
+        BigInt(row.net_stakes_minor) - BigInt(row.wins_minor) - BigInt(row.jackpot_wins_minor),
+      );
+    }
+    for (const symbol of [NATIVE, CRASH]) {
+      const row = rows.find((r) => r.game_symbol === symbol)!;
+      assert.deepEqual([row.rounds, row.players, BigInt(row.stakes_minor)], [1, 1, 100n], symbol);
+      assert.equal(BigInt(row.ggy_minor), BigInt(row.ggr_minor), `${symbol}: no prize but its win`);
+    }
   });
 
   test('a month-to-date invoice in GBP converts each line at the loaded rate', async () => {
@@ -244,10 +325,36 @@ describe('reports on real play', () => {
       [
         ['EUR', 'prov_a', '0.8345', 'ECB', today],
         ['EUR', 'prov_b', '0.8345', 'ECB', today],
+        ['EUR', 'prov_c', '0.8345', 'ECB', today],
+        ['EUR', 'prov_d', '0.8345', 'ECB', today],
       ],
     );
     for (const l of inv.lines)
       assert.equal(BigInt(l.ggr_billing_minor), convertMinor(BigInt(l.ggr_minor), '0.8345', 2, 2, 'direct'));
+    // The native and the crash round each make their family's line, with the report's GGR of its title.
+    const byTitle = (
+      await call(
+        h.base,
+        'GET',
+        `/api/operator/v1/reports/revenue?from=${today.slice(0, 7)}-01&to=${today}&group_by=title`,
+        {
+          key,
+          sign: true,
+        },
+      )
+    ).json.data.rows as Record<string, any>[];
+    for (const [group, symbol] of [
+      ['prov_c', NATIVE],
+      ['prov_d', CRASH],
+    ]) {
+      const line = inv.lines.find((l) => l.title_group === group)!;
+      assert.deepEqual([line.titles, line.rounds, line.round_set_size], [[symbol], 1, 1], group);
+      assert.equal(
+        BigInt(line.ggr_minor),
+        BigInt(byTitle.find((r) => r.game_symbol === symbol)!.ggr_minor),
+        group,
+      );
+    }
     const report = (
       await call(
         h.base,
