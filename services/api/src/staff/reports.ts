@@ -3,19 +3,19 @@ import {
   InvoiceListQuery,
   RevenueReportQuery,
   type StaffInvoice,
-  type StaffInvoiceList,
-  type StaffInvoiceView,
-  type StaffRevenueReport,
+  StaffInvoiceList,
+  StaffInvoiceView,
+  StaffRevenueReport,
   type StaffUsedRate,
-  type StaffUsedRates,
+  StaffUsedRates,
 } from '@opi/contract';
-import { sendJson } from '@opi/service-kit/http/json';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { creditNotesOf, listInvoices, readInvoice } from '../reports/invoices.js';
 import { type RevenueParams, revenueCsv, revenueReport } from '../reports/revenue.js';
 import { operatorOf } from './auth.js';
+import { staffResponder } from './respond.js';
 
 /*
  * The portal's money reports (issue 38 point 5; docs/portal.md, docs/reports-and-invoices.md):
@@ -49,6 +49,8 @@ export function staffReportRoutes(op: Router, deps: ApiDeps, mw: { auth: Middlew
   const { auth, viewer } = mw;
   const pool = deps.pool;
   const opId = (ctx: Context) => operatorOf(ctx).operator_id;
+  // Each answer checked against its contract schema (respond.ts), as every staff route's.
+  const respond = staffResponder(deps);
 
   const params = (ctx: Context): RevenueParams => {
     const q = parseOr422(RevenueReportQuery, flatQuery(ctx.query), 'query');
@@ -71,14 +73,14 @@ export function staffReportRoutes(op: Router, deps: ApiDeps, mw: { auth: Middlew
   });
   op.get('/reports/revenue', auth, viewer, async (ctx) => {
     const data = minorAsStrings(await revenueReport(pool, params(ctx))) as StaffRevenueReport;
-    sendJson(ctx, { success: true, data });
+    respond(ctx, StaffRevenueReport, data);
   });
 
   op.get('/invoices', auth, viewer, async (ctx) => {
     const q = parseOr422(InvoiceListQuery, flatQuery(ctx.query), 'query');
     const { items } = await listInvoices(pool, opId(ctx), q.period);
     const data: StaffInvoiceList = { items: items.map(asStaffInvoice) };
-    sendJson(ctx, { success: true, data });
+    respond(ctx, StaffInvoiceList, data);
   });
   op.get('/invoices/:invoice_id', auth, viewer, async (ctx) => {
     const invoice = await readInvoice(pool, opId(ctx), ctx.params.invoice_id ?? '');
@@ -87,7 +89,7 @@ export function staffReportRoutes(op: Router, deps: ApiDeps, mw: { auth: Middlew
       invoice: asStaffInvoice(invoice),
       credit_notes: notes.map(asStaffInvoice),
     };
-    sendJson(ctx, { success: true, data });
+    respond(ctx, StaffInvoiceView, data);
   });
 
   op.get('/exchange-rates', auth, viewer, async (ctx) => {
@@ -126,6 +128,6 @@ export function staffReportRoutes(op: Router, deps: ApiDeps, mw: { auth: Middlew
           (a.rate_source < b.rate_source ? -1 : a.rate_source > b.rate_source ? 1 : 0),
       ),
     };
-    sendJson(ctx, { success: true, data });
+    respond(ctx, StaffUsedRates, data);
   });
 }
