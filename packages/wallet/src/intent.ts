@@ -59,6 +59,15 @@ export interface RoundIntent {
    */
   oneStep?: boolean;
   /**
+   * Credit ahead (slot spins with oneStep, issue 36): the credit's pending journal row was written
+   * with the round too, in the spin's statement, so the first attempt sends the debit and then the
+   * credit and records both outcomes (debit and credit applied, the round completed) in one
+   * statement: one transaction instead of two. A debit refused, or rolled back, closes that credit
+   * row as never sent. Absent on rounds recorded otherwise (their credit row is written with the
+   * debit's success).
+   */
+  creditAhead?: boolean;
+  /**
    * A free round of an operator's campaign (issue 18): no debit is ever sent (stakeMinor is '0';
    * `betMinor` is the campaign's stake, recorded for the record), the win is paid with a credit
    * whose body carries `action_type: free_round`, `campaign_id` and, on the player's last round of

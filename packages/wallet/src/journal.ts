@@ -279,11 +279,12 @@ type Db = Pool | PoolClient;
  * The journal part of a statement that writes a pending row together with rows of its own (the
  * spin's round, recordRound's round, an outcome's next step): an `INSERT ... RETURNING 1` to put
  * in a CTE. Each value is an SQL expression (a parameter such as `$11`, or a column of `from`);
- * `from` names the CTE the row depends on (`SELECT ... FROM ins`: no round, no row).
+ * `from` names the CTE the row depends on (`SELECT ... FROM ins`: no round, no row); `createdAt`
+ * an expression for its created_at (default now(): the transaction's start).
  */
 export function journalInsertSql(
   v: Record<Exclude<keyof JournalRowValues, 'originalTransactionId'>, string>,
-  options: { from?: string; onConflictDoNothing?: boolean } = {},
+  options: { from?: string; onConflictDoNothing?: boolean; createdAt?: string } = {},
 ): string {
   const values = [
     v.transactionId,
@@ -298,9 +299,12 @@ export function journalInsertSql(
     v.body,
     v.requestHash,
     '1',
+    ...(options.createdAt ? [options.createdAt] : []),
   ].join(', ');
   return `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
-                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts)
+                                        transaction_type, amount_minor, currency, request_body, request_hash, attempts${
+                                          options.createdAt ? ', created_at' : ''
+                                        })
        ${options.from ? `SELECT ${values} FROM ${options.from}` : `VALUES (${values})`}${
          options.onConflictDoNothing ? ' ON CONFLICT (transaction_id) DO NOTHING' : ''
        } RETURNING 1`;
@@ -374,15 +378,21 @@ export function journalOutcomeSql(
          WHERE transaction_id = ${transactionId} AND status = 'pending' RETURNING 1`;
 }
 
+/** Why a pending row was closed without a wallet answer of its own (its error_code). */
+export type UnsentReason =
+  | 'reversed_by_rollback'
+  | 'not_sent_round_cancelled'
+  | 'not_sent_debit_rejected'
+  | 'not_sent_round_rolled_back';
+
 /**
  * A pending row closed without a wallet answer of its own, for a CTE: a debit reversed by its
  * rollback (`reversed_by_rollback`: its outcome is unknown and now irrelevant), a journal-ahead
- * credit of a cancelled round (`not_sent_round_cancelled`: never sent).
+ * credit of a cancelled round (`not_sent_round_cancelled`: never sent), a credit written ahead with
+ * the round (intent.creditAhead) whose debit was refused (`not_sent_debit_rejected`) or rolled back
+ * (`not_sent_round_rolled_back`): never sent either.
  */
-export function journalCloseUnsentSql(
-  transactionId: string,
-  reason: 'reversed_by_rollback' | 'not_sent_round_cancelled',
-): string {
+export function journalCloseUnsentSql(transactionId: string, reason: UnsentReason): string {
   return `UPDATE wallet_transactions SET status = 'failed', error_code = '${reason}',
                 completed_at = now(), updated_at = now()
          WHERE transaction_id = ${transactionId} AND status = 'pending' RETURNING 1`;

@@ -80,12 +80,21 @@ export function createSettlementActivities(deps: SettlementDeps) {
     if (outcome) deps.announce(input.intent.roundId, outcome);
   }
 
-  /** One wallet money step: debit, credit, cancel or rollback (@opi/wallet's wallet step). */
-  async function walletStep(input: WalletStepInput): Promise<WalletStepResult> {
-    if (input.operation === 'cancel') await journal.refuseCancelAfterCredit(input.intent);
+  /** A success as the wallet answered it, before it is recorded. */
+  type Answer = { balance: string; httpStatus: number };
+
+  /**
+   * One wallet call of a step on its journal row. `onSuccess` records the success (by default the
+   * step's own outcome statement); a final refusal and an unresolved attempt are recorded as for
+   * every step.
+   */
+  async function send(
+    input: WalletStepInput,
+    row: Awaited<ReturnType<typeof journal.rowFor>>,
+    onSuccess: (answer: Answer) => Promise<void>,
+  ): Promise<WalletCallResult> {
     const { intent } = input;
-    const row = await journal.rowFor(input);
-    const result = await wallet.run({
+    return wallet.run({
       operation: input.operation,
       operatorId: intent.operatorId,
       roundId: intent.roundId,
@@ -98,17 +107,102 @@ export function createSettlementActivities(deps: SettlementDeps) {
         origin_request_id: intent.trace?.requestId ?? null,
         trace_id: intent.trace?.traceparent.split('-')[1] ?? null,
       },
-      onSuccess: async ({ balance, httpStatus }) => {
-        await journal.recordOutcome(input, row.transaction_id, { status: 'success', balance, httpStatus });
-        announce(input, { status: 'success', balance });
-      },
+      onSuccess,
       onRejected: async ({ error, httpStatus }) => {
         await journal.recordOutcome(input, row.transaction_id, { status: 'failed', error, httpStatus });
         announce(input, { status: 'rejected', error });
       },
       onUnresolved: (attempts, refused) => journal.markStuck(intent, attempts, refused),
     });
+  }
+
+  /** One wallet money step: debit, credit, cancel or rollback (@opi/wallet's wallet step). */
+  async function walletStep(input: WalletStepInput): Promise<WalletStepResult> {
+    if (input.operation === 'cancel') await journal.refuseCancelAfterCredit(input.intent);
+    const row = await journal.rowFor(input);
+    const result = await send(input, row, async ({ balance, httpStatus }) => {
+      await journal.recordOutcome(input, row.transaction_id, { status: 'success', balance, httpStatus });
+      announce(input, { status: 'success', balance });
+    });
     return settledOrThrow(result);
+  }
+
+  /** Why a step of the first attempt is not settled. */
+  const unsettled = (err: unknown): FirstAttemptStep => ({
+    status: 'unsettled',
+    reason: err instanceof Error ? err.message : String(err),
+  });
+
+  /**
+   * The one-step first attempt of a credit-ahead round (both rows written with the round): the
+   * debit is sent, and on its success the credit at once; both successes are recorded in one
+   * statement (one transaction: the debit's and the credit's outcomes, the round completed). Every
+   * other answer is recorded as for any step: a refused debit by its own statement (which closes
+   * the unsent credit row); after the debit's success, a credit not settled (uncertain, refused,
+   * a configuration fault, the statement failing) leaves its row pending with its reason, and the
+   * debit's success is then recorded alone. What is not recorded is `unsettled`: the workflow's
+   * ordinary steps claim those rows and resend the same bytes, and the wallet answers the stored
+   * result (never a second debit). A credit once sent is reported (settled or not), so the
+   * workflow never replaces it by a cancel.
+   */
+  async function debitThenCreditAhead(intent: RoundIntent & { winMinor: string }) {
+    const debitInput: WalletStepInput = {
+      intent,
+      operation: 'debit',
+      amountMinor: intent.stakeMinor,
+      roundStatusOnRejection: 'rejected',
+    };
+    const creditInput: WalletStepInput = {
+      intent,
+      operation: 'credit',
+      amountMinor: intent.winMinor,
+      roundStatusOnSuccess: 'completed',
+    };
+    let debitAnswer: Answer | undefined;
+    let debit: FirstAttemptStep;
+    let debitRow: Awaited<ReturnType<typeof journal.rowFor>>;
+    try {
+      debitRow = await journal.rowFor(debitInput);
+      // A success is recorded below, with the credit's (or alone if the credit does not settle).
+      debit = settledOrThrow(
+        await send(debitInput, debitRow, async (answer) => {
+          debitAnswer = answer;
+        }),
+      );
+    } catch (err) {
+      return { debit: unsettled(err) };
+    }
+    if (debit.status !== 'success') return { debit };
+    const debitSuccess = (a: Answer) =>
+      ({ input: debitInput, txId: debitRow.transaction_id, outcome: { status: 'success', ...a } }) as const;
+    let recorded = debitAnswer === undefined; // undefined: the journal held the debit's success already
+    try {
+      const creditRow = await journal.rowFor(creditInput);
+      const credit = settledOrThrow(
+        await send(creditInput, creditRow, async (answer) => {
+          const credited = { input: creditInput, txId: creditRow.transaction_id, outcome: answer };
+          await journal.recordOutcomes([
+            ...(debitAnswer ? [debitSuccess(debitAnswer)] : []),
+            { ...credited, outcome: { status: 'success', ...credited.outcome } },
+          ]);
+          recorded = true;
+          announce(creditInput, { status: 'success', balance: answer.balance });
+        }),
+      );
+      return { debit, credit };
+    } catch (err) {
+      if (!recorded && debitAnswer) {
+        try {
+          await journal.recordOutcome(debitInput, debitRow.transaction_id, {
+            status: 'success',
+            ...debitAnswer,
+          });
+        } catch (recordErr) {
+          return { debit: unsettled(recordErr), credit: unsettled(err) };
+        }
+      }
+      return { debit, credit: unsettled(err) };
+    }
   }
 
   /** A step of the one-step first attempt: never throws (what it cannot settle is `unsettled`). */
@@ -116,7 +210,7 @@ export function createSettlementActivities(deps: SettlementDeps) {
     try {
       return await walletStep(input);
     } catch (err) {
-      return { status: 'unsettled', reason: err instanceof Error ? err.message : String(err) };
+      return unsettled(err);
     }
   }
 
@@ -127,12 +221,14 @@ export function createSettlementActivities(deps: SettlementDeps) {
      * and after its success the credit, in one local activity (one trip between the workflow and
      * its activities instead of two). It never throws and is never retried: the workflow continues
      * whatever is not settled through walletStep, so budgets, compensation and cancels are as for
-     * any round.
+     * any round. A credit-ahead round records both successes in one statement (debitThenCreditAhead).
      */
     async debitThenCredit(input: {
       intent: RoundIntent;
     }): Promise<{ debit: FirstAttemptStep; credit?: FirstAttemptStep }> {
       const { intent } = input;
+      if (intent.creditAhead && intent.journalAhead && intent.winMinor !== null && !intent.freeRound)
+        return debitThenCreditAhead({ ...intent, winMinor: intent.winMinor });
       const debit = await firstAttemptStep({
         intent,
         operation: 'debit',

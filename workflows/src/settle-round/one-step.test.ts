@@ -265,6 +265,21 @@ test('a credit sent in the first attempt without an answer is sent again, never 
   assert.equal(outcome.status, 'completed');
 });
 
+test('a first attempt that sent both but recorded neither (credit ahead): both claimed again, never a cancel', async () => {
+  // The statement recording both outcomes failed (the database unreachable): the credit was sent,
+  // so a staff cancel that came meanwhile does not replace it.
+  const { steps, applied, outcome } = await scripted(
+    {
+      debit: { status: 'unsettled', reason: 'journal unreachable' },
+      credit: { status: 'unsettled', reason: 'journal unreachable' },
+    },
+    { cancelFirst: true },
+  );
+  assert.deepEqual(steps, ['debit', 'credit']);
+  assert.ok(!applied.has('cancel'));
+  assert.equal(outcome.status, 'completed');
+});
+
 test('a debit the first attempt did not settle goes on through the ordinary steps, each claiming its row', async () => {
   const plain = await scripted({ debit: { status: 'unsettled', reason: 'HTTP 500' } });
   assert.deepEqual(plain.steps, ['debit', 'credit']);

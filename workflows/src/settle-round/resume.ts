@@ -13,8 +13,8 @@ import { startSettlement } from './start.js';
  *
  * Candidates are prov_a and prov_b rounds still open after `olderThanSeconds` with nothing in the
  * journal but, for a journal-ahead round (the spin writes its debit's row with the round), that
- * debit row as it was written (a free round's credit row: it has no debit): pending, one attempt,
- * no error recorded. A started settlement
+ * debit row as it was written (a free round's credit row: it has no debit), and a credit-ahead
+ * round's credit row too: pending, one attempt, no error recorded. A started settlement
  * journals its debit before its first send, and an attempt that failed records its error, so
  * such a round's settlement is very likely not running; if it is after all (a first attempt held
  * that long), the start attaches to it and changes nothing. Found by the reliability suite
@@ -34,7 +34,8 @@ export async function resumeUnstartedRounds(
        AND r.created_at < now() - make_interval(secs => $1)
        AND NOT EXISTS (
          SELECT 1 FROM wallet_transactions w WHERE w.round_id = r.round_id
-            AND NOT (w.transaction_type = (CASE WHEN r.intent ? 'freeRound' THEN 'credit' ELSE 'debit' END)
+            AND NOT ((w.transaction_type = (CASE WHEN r.intent ? 'freeRound' THEN 'credit' ELSE 'debit' END)
+                      OR (w.transaction_type = 'credit' AND (r.intent ->> 'creditAhead') = 'true'))
                      AND w.status = 'pending' AND w.attempts = 1
                      AND w.last_error IS NULL AND (r.intent ->> 'journalAhead') = 'true'))
      ORDER BY r.created_at LIMIT $2`,

@@ -9,7 +9,7 @@ import {
 } from '@opi/wallet';
 import type { RoundIntent } from '@opi/wallet/intent';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { outcomeStatement } from './outcome-statement.js';
+import { outcomeStatement, outcomesStatement, type RecordedStep } from './outcome-statement.js';
 import type { StepOutcome, WalletStepInput } from './step-input.js';
 
 /*
@@ -105,6 +105,15 @@ export function createRoundJournal(pool: Pool, config: { stuckAfterAttempts: num
     async recordOutcome(input: WalletStepInput, txId: string, outcome: StepOutcome): Promise<void> {
       const { text, params } = outcomeStatement(input, txId, outcome);
       // Named per variant (the parts that apply): a connection plans each variant once.
+      await pool.query(prepared(text, params));
+    },
+
+    /**
+     * Several steps' outcomes in one statement, so one transaction (a credit-ahead round's debit
+     * and credit, each applied: outcome-statement.ts's outcomesStatement).
+     */
+    async recordOutcomes(steps: readonly RecordedStep[]): Promise<void> {
+      const { text, params } = outcomesStatement(steps);
       await pool.query(prepared(text, params));
     },
 

@@ -17,11 +17,16 @@ export interface RoundRecord {
  * Writes the round and its settlement intent. Call it inside the same database transaction as
  * whatever else the spin writes, before the workflow starts: the intent exists before any send.
  * A journal-ahead intent gets its debit's pending journal row (its exact bytes) in the same
- * statement.
+ * statement, and a credit-ahead one its credit's too.
  */
 export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Promise<void> {
   const intent = withTrace(round.intent);
   const debit = intent.journalAhead ? journalEntry(intent, 'debit', intent.stakeMinor) : null;
+  // Credit ahead (a one-step spin's): the credit's row too, after the debit's (its created_at).
+  const credit =
+    debit && intent.creditAhead && intent.winMinor !== null
+      ? journalEntry(intent, 'credit', intent.winMinor)
+      : null;
   await db.query(
     `WITH ins AS (
        INSERT INTO rounds (round_id, operator_id, session_id, player_id, symbol, provider_id, currency, status,
@@ -48,6 +53,27 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
        )}
      )`
          : ''
+     }${
+       credit
+         ? `, journal_credit AS (
+       ${journalInsertSql(
+         {
+           transactionId: '$15',
+           operatorId: '$2',
+           sessionId: '$3',
+           roundId: 'round_id',
+           playerId: '$12',
+           gameSymbol: '$5',
+           type: `'credit'`,
+           amountMinor: '$16',
+           currency: '$7',
+           body: '$17',
+           requestHash: '$18',
+         },
+         { from: 'ins', createdAt: 'clock_timestamp()' },
+       )}
+     )`
+         : ''
      } SELECT 1`,
     [
       intent.roundId,
@@ -61,6 +87,7 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
       JSON.stringify(intent),
       round.outcome === undefined ? null : JSON.stringify(round.outcome),
       ...(debit ? [debit.transactionId, intent.playerId, debit.body, debit.requestHash] : []),
+      ...(credit ? [credit.transactionId, intent.winMinor, credit.body, credit.requestHash] : []),
     ],
   );
 }

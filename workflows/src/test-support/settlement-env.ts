@@ -50,6 +50,8 @@ export interface SettlementEnv {
       journalAhead?: boolean;
       /** The slot spin's one-step first attempt (debit then credit in one local activity). */
       oneStep?: boolean;
+      /** The credit's journal row written with the round too (the slot spin's, issue 36). */
+      creditAhead?: boolean;
     },
   ): Promise<RoundIntent>;
   close(): Promise<void>;
@@ -193,6 +195,7 @@ export async function startSettlementEnv(): Promise<SettlementEnv> {
         ...(opts.multiStep ? { multiStep: opts.multiStep } : {}),
         ...(opts.journalAhead ? { journalAhead: true } : {}),
         ...(opts.oneStep ? { oneStep: true } : {}),
+        ...(opts.creditAhead ? { creditAhead: true } : {}),
       };
       await recordRound(pool, { intent, playerPk: p.playerPk });
       return intent;

@@ -252,6 +252,8 @@ test('a prov_a debit rolled back after its budget contributes nothing, though th
   assert.deepEqual(
     rows.map((r) => [r.transaction_type, r.status, r.error_code]),
     [
+      // The credit's row, written with the round (credit ahead), closed as never sent.
+      ['credit', 'failed', 'not_sent_round_rolled_back'],
       ['debit', 'failed', 'reversed_by_rollback'],
       ['rollback', 'success', null],
     ],

@@ -214,9 +214,13 @@ test("a round whose debit the wallet refuses forfeits its hit to the pool's rese
   assert.equal(after.mini!.contributions_micros, before.mini!.contributions_micros);
   assert.equal(after.mega!.contributions_micros, before.mega!.contributions_micros);
   assert.equal(after.mega!.amount_micros, before.mega!.amount_micros);
+  // The credit's row, written with the round (credit ahead), closed as never sent.
   assert.deepEqual(
-    (await journal(roundId)).map((r) => r.transaction_type),
-    ['debit'],
+    (await journal(roundId)).map((r) => [r.transaction_type, r.status]),
+    [
+      ['debit', 'failed'],
+      ['credit', 'failed'],
+    ],
   );
   assert.equal((await admin.balance('op_jps', 'jps-poor', 'EUR')).balance_minor, '10');
 });

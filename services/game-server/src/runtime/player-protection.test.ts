@@ -101,7 +101,11 @@ describe('slot spin (/api/runtime/spin)', () => {
           t.status,
           t.error_code,
         ]),
-        [['debit', 'failed', code]],
+        // The credit's row, written with the round (credit ahead), closed as never sent.
+        [
+          ['debit', 'failed', code],
+          ['credit', 'failed', 'not_sent_debit_rejected'],
+        ],
       );
       const found = await get(`/api/operator/v1/rounds?session_id=${sessionId}&status=rejected`);
       assert.deepEqual(

@@ -195,6 +195,9 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
     journalAhead: true,
     // Debit and credit first tried in one local activity (settle-round/workflow.ts, step 0).
     oneStep: true,
+    // The credit's row written with the round too: the first attempt records both outcomes in
+    // one transaction (issue 36; docs/settlement.md).
+    creditAhead: true,
   };
   let freeRound: { campaign_id: string; bet_minor: string; last: boolean; rounds_remaining: number } | null =
     null;
@@ -206,6 +209,8 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
       (last) => {
         intent.actionType = 'free_round';
         intent.stakeMinor = '0';
+        // No debit: the credit's row is the round's only one, written with it anyway.
+        delete intent.creditAhead;
         intent.freeRound = { campaignId: free.campaign_id, betMinor: free.bet_minor, last };
         return intent;
       },
@@ -303,7 +308,8 @@ function playFor(jackpot: SpinJackpot, intent: RoundIntent, stakeMinor: bigint) 
 /**
  * The spin's one statement (one round trip, autocommit): under a share lock of the session row, the
  * round with its intent and the debit's pending journal row (journal ahead: the workflow's first
- * debit attempt sends these bytes at once), unless the session was revoked (401) or its operator
+ * debit attempt sends these bytes at once) and, for a paid spin, the credit's (credit ahead: the
+ * first attempt sends it on the debit's success and records both outcomes at once), unless the session was revoked (401) or its operator
  * suspended (403), the session has an unfinished round (409; two racing spins meet at the unique
  * index rounds_one_open_spin) or its bets are blocked by the operator's wallet (409 with the
  * code). The share lock waits for a refusal or a revocation being recorded (which update the
@@ -338,6 +344,11 @@ async function recordSpinRound(
   const hitLevels = jackpot ? jackpot.levels.filter((l) => l.hit) : [];
   const jh = hitLevels.length > 0;
   const pd = prizeDrop !== undefined;
+  // A paid one-step spin's credit row too (intent.creditAhead), after the debit's.
+  const credit =
+    intent.creditAhead && !intent.freeRound && intent.winMinor !== null
+      ? journalEntry(intent, 'credit', intent.winMinor)
+      : null;
   const params: unknown[] = [
     intent.roundId,
     intent.operatorId,
@@ -374,6 +385,26 @@ async function recordSpinRound(
     : '';
   const jpContribution = jackpot ? p(jackpot.contributionMicros.toString()) : '';
   const pdId = prizeDrop ? p(prizeDrop.dropId) : '';
+  const creditCte = credit
+    ? `, journal_credit AS (
+       ${journalInsertSql(
+         {
+           transactionId: p(credit.transactionId),
+           operatorId: '$2',
+           sessionId: '$3',
+           roundId: 'round_id',
+           playerId: '$12',
+           gameSymbol: '$5',
+           type: `'credit'`,
+           amountMinor: p(intent.winMinor),
+           currency: '$7',
+           body: p(credit.body),
+           requestHash: p(credit.requestHash),
+         },
+         { from: 'ins', createdAt: 'clock_timestamp()' },
+       )}
+     )`
+    : '';
   // The round's intent as stored: the caller's, with what the statement decided added to it.
   let storedIntent = '$9::jsonb';
   if (jh)
@@ -479,7 +510,7 @@ async function recordSpinRound(
        RETURNING round_id
      ), journal AS (
        ${JOURNAL_AHEAD_SQL}
-     )
+     )${creditCte}
      SELECT s.status AS session_status, (SELECT status FROM o) AS operator_status,
             (SELECT round_id FROM open_round) AS open_round_id, s.bets_blocked_code, s.bets_blocked_at,
             s.bets_blocked_round_id, s.reality_check_due_at, s.reality_check_due_at <= now() AS reality_check_due,
@@ -488,7 +519,7 @@ async function recordSpinRound(
             (SELECT extract(epoch FROM completed_at + make_interval(secs => $20::int) - now()) * 1000 FROM refused)::float8
               AS refused_retry_after_ms,
             (SELECT count(*) FROM ins)::int AS inserted,
-            (SELECT count(*) FROM journal)::int AS journalled,
+            (SELECT count(*) FROM journal)::int${credit ? ' + (SELECT count(*) FROM journal_credit)::int' : ''} AS journalled,
             ${jh ? '(SELECT wins FROM jw)' : 'NULL::jsonb'} AS jackpot_wins,
             ${jp ? JACKPOT_ELIGIBLE_SQL(jpId, '$2', '$5') : 'true'} AS jackpot_eligible,
             ${pd ? '(SELECT payout_id FROM dw) AS drop_payout_id, (SELECT amount_minor FROM dw)::text AS drop_amount_minor' : 'NULL AS drop_payout_id, NULL AS drop_amount_minor'}
@@ -511,7 +542,7 @@ async function recordSpinRound(
     // prize-drop variants' planning cost almost as much as their execution), then only binds.
     // The text is fixed per variant: every value is a parameter.
     ({ rows } = await db.query({
-      name: `spin-round-${jp ? 'j' : ''}${jh ? 'h' : ''}${pd ? 'd' : ''}`,
+      name: `spin-round-${credit ? 'c' : ''}${jp ? 'j' : ''}${jh ? 'h' : ''}${pd ? 'd' : ''}`,
       text: sql,
       values: params,
     }));
@@ -523,7 +554,7 @@ async function recordSpinRound(
   }
   const row = rows[0];
   if (!row) throw new HttpError(401, 'Missing or invalid session token');
-  if (row.inserted === 1 && row.journalled === 1) {
+  if (row.inserted === 1 && row.journalled === (credit ? 2 : 1)) {
     if (intent.jackpot && row.jackpot_wins) intent.jackpot.wins = row.jackpot_wins;
     if (prizeDrop && row.drop_payout_id && row.drop_amount_minor)
       intent.prizeDrop = {
