@@ -207,6 +207,40 @@ function tableRows(page: Page, testId: string): Promise<string[][]> {
     );
 }
 
+/**
+ * Accessibility basics on the current page (as portal.browser.test.ts checks every other page): a
+ * language, one h1, a label on every control, alt text, and text contrast of at least 4.5:1.
+ */
+async function accessible(page: Page) {
+  const facts = (await page.evaluate(`(() => {
+    const unlabeled = [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+      .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
+      .map((el) => el.getAttribute('name') || el.outerHTML.slice(0, 80));
+    const noAlt = [...document.querySelectorAll('img')].filter((i) => !i.hasAttribute('alt')).length;
+    const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null; const p = m[1].split(',').map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255, a: 1 }; };
+    const low = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (!['P','A','SPAN','TD','TH','LABEL','BUTTON','LI','DT','DD','H1','H2','H3','SUMMARY','CAPTION','STRONG','CODE'].includes(el.tagName)) continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || el.closest('svg') || el.offsetParent === null) continue;
+      const s = getComputedStyle(el);
+      const fg = parse(s.color); if (!fg) continue;
+      const bg = bgOf(el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      if (ratio < 4.5 && !(el.closest('button:disabled'))) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+    }
+    return { lang: document.documentElement.lang, h1: document.querySelectorAll('h1').length, unlabeled, noAlt, low: low.slice(0, 5) };
+  })()`)) as { lang: string; h1: number; unlabeled: string[]; noAlt: number; low: string[] };
+  assert.equal(facts.lang, 'en');
+  assert.equal(facts.h1, 1, `${page.url()}: one h1`);
+  assert.deepEqual(facts.unlabeled, [], `${page.url()}: every control has a label`);
+  assert.equal(facts.noAlt, 0, `${page.url()}: every image has alt text`);
+  assert.deepEqual(facts.low, [], `${page.url()}: text contrast at least 4.5:1`);
+}
+
 async function noSidewaysScroll(page: Page, what: string) {
   const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
   assert.ok(width <= 390, `${what}: no sideways scrolling on a phone (${width} px)`);
@@ -278,7 +312,10 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
       assert.equal(byDay.definition_version, 'opi-revenue/1');
       assert.equal(await hook(page, 'no-activity').count(), 0);
       for (const cur of ['EUR', 'USD'])
-        assert.ok(await page.locator(`[data-testid="ggr-chart-${cur}"] svg.chart`).isVisible(), `${cur} chart`);
+        assert.ok(
+          await page.locator(`[data-testid="ggr-chart-${cur}"] svg.chart`).isVisible(),
+          `${cur} chart`,
+        );
       assert.deepEqual(
         await tableRows(page, 'by-day'),
         byDay.rows.map((r) =>
@@ -305,6 +342,7 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
         byCurrency.rows.map((r) => figureRow(r, false)),
       );
       if (phone) await noSidewaysScroll(page, 'reports');
+      await accessible(page);
       await page.screenshot({ path: shot('reports'), fullPage: true });
       // The CSV downloads as the operator API's, byte for byte.
       const [download] = await Promise.all([page.waitForEvent('download'), hook(page, 'csv-daily').click()]);
@@ -345,6 +383,7 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
         ]),
       );
       if (phone) await noSidewaysScroll(page, 'invoices');
+      await accessible(page);
       await page.screenshot({ path: shot('invoices'), fullPage: true });
 
       // ── The invoice's printable page ──
@@ -387,6 +426,7 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
         [[note, 'EUR rate corrected', shown(-BigInt(firstApi.amount_due_minor), 'GBP')]],
       );
       if (phone) await noSidewaysScroll(page, 'invoice');
+      await accessible(page);
       await page.screenshot({ path: shot('invoice'), fullPage: true });
       // Printed: the invoice alone, without the portal's header and sections.
       await page.emulateMedia({ media: 'print' });
@@ -430,6 +470,7 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
       );
       assert.equal(used.length, 3);
       if (phone) await noSidewaysScroll(page, 'exchange rates');
+      await accessible(page);
       await page.screenshot({ path: shot('exchange-rates'), fullPage: true });
 
       if (watch.prefetchMisses.length > 0)

@@ -156,12 +156,16 @@ export default async function InvoicePage({
                 <td className="num" data-field="ggr" data-minor={l.ggr_minor}>
                   {money(l.ggr_minor, l.currency)}
                 </td>
-                <td data-field="rate" data-rate={l.rate}>
+                <td className="nowrap" data-field="rate" data-rate={l.rate}>
                   {rateText(l, cur)}
                   <div className="hint">{DIRECTION[l.rate_direction] ?? l.rate_direction}</div>
                 </td>
-                <td data-field="rate-date">{l.rate_date}</td>
-                <td data-field="rate-source">{l.rate_source}</td>
+                <td className="nowrap" data-field="rate-date">
+                  {l.rate_date}
+                </td>
+                <td className="nowrap" data-field="rate-source">
+                  {l.rate_source}
+                </td>
                 <td className="num" data-field="ggr-billing" data-minor={l.ggr_billing_minor}>
                   {money(l.ggr_billing_minor, cur)}
                 </td>
