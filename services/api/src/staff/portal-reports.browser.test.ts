@@ -366,6 +366,27 @@ test('reports, invoices and exchange rates show the API’s figures exactly (lap
         byCurrency.rows.filter((r) => r.currency === 'USD').map((r) => figureRow(r, false)),
       );
 
+      // Last month (the invoiced rounds), from its quick link (which keeps the currency chosen).
+      await page.getByRole('link', { name: 'Last month', exact: true }).click();
+      await page.waitForURL(new RegExp(`from=${lastMonth}-01&to=${lastDay}&currency=USD`));
+      await page.getByLabel('Currency').selectOption('');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(
+        (u) => u.searchParams.get('from') === `${lastMonth}-01` && !u.searchParams.get('currency'),
+      );
+      const lastMonthApi = await api(`from=${lastMonth}-01&to=${lastDay}&group_by=currency`);
+      assert.deepEqual(
+        await tableRows(page, 'by-currency'),
+        lastMonthApi.rows.map((r) => figureRow(r, false)),
+      );
+      assert.deepEqual(
+        lastMonthApi.rows.map((r) => [r.currency, r.ggr_minor]),
+        [
+          ['EUR', 145_000],
+          ['USD', 20_000],
+        ],
+      );
+
       // ── Invoices ──
       await page.getByRole('link', { name: 'Invoices', exact: true }).click();
       await page.waitForURL(`${origin}/o/${OP_A}/invoices`);

@@ -61,6 +61,14 @@ export default async function ReportsPage({
   const active = d.rows.filter((r) => !r.no_activity && r.currency);
   const currencies = [...new Set(active.map((r) => r.currency!))].sort(byText);
   const days = [...new Set(d.rows.map((r) => r.day!))].sort(byText);
+  const today = new Date(now);
+  const monthStart = (back: number) =>
+    isoDay(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1));
+  const presets: [string, string, string][] = [
+    ['Last 30 days', isoDay(now - 29 * 86_400_000), isoDay(now)],
+    ['This month', monthStart(0), isoDay(now)],
+    ['Last month', monthStart(1), isoDay(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))],
+  ];
   const csv = (group_by: string) => `/o/${operator}/reports/csv${qs({ ...period, group_by })}`;
   const filters = Object.entries(d.filters)
     .filter(([k, v]) => v !== null && k !== 'operator_id')
@@ -92,6 +100,13 @@ export default async function ReportsPage({
         </Field>
         <button type="submit">Show</button>
       </form>
+      <nav className="pager" aria-label="Quick periods">
+        {presets.map(([label, f, t]) => (
+          <Link key={label} href={`/o/${operator}/reports${qs({ from: f, to: t, currency })}`}>
+            {label}
+          </Link>
+        ))}
+      </nav>
       <Facts
         items={[
           [

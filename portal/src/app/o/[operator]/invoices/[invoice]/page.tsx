@@ -75,7 +75,11 @@ export default async function InvoicePage({
   return (
     <article className="invoice" data-testid="invoice" data-invoice={inv.invoice_id ?? ''}>
       <p className="no-print">
-        <Link href={`/o/${operator}/invoices`}>← Invoices</Link> <PrintButton />
+        <Link href={`/o/${operator}/invoices`}>← Invoices</Link>{' '}
+        <Link href={`/o/${operator}/reports?from=${inv.period_start}&to=${inv.period_end}`}>
+          The month&apos;s report
+        </Link>{' '}
+        <PrintButton />
       </p>
       <h1>
         {isNote ? 'Credit note' : 'Invoice'} {inv.invoice_id}
