@@ -10,7 +10,7 @@ const RECORDING_TESTS = [
   'workflows/src/promotions/pay-promo.test.ts',
   'workflows/src/promotions/tournament-paths.test.ts',
   'services/api/src/free-rounds/free-rounds.test.ts',
-  'services/game-server/src/runtime/jackpot-spin.test.ts',
+  'services/game-server/src/slots/jackpot-spin.test.ts',
   'services/game-server/src/promotions/prize-drop.test.ts',
   'services/game-server/src/crash/crash.test.ts',
 ];

@@ -43,7 +43,7 @@ export const REQUIRED_PATHS: Record<CorpusWorkflow, readonly string[]> = {
     'stuck-then-recovered',
     // services/api/src/free-rounds/free-rounds.test.ts: a free round (no debit, the credit only)
     'free-round',
-    // services/game-server/src/runtime/jackpot-spin.test.ts: a spin that hit a jackpot (its jackpot_win credit)
+    // services/game-server/src/slots/jackpot-spin.test.ts: a spin that hit a jackpot (its jackpot_win credit)
     'jackpot-hit',
     // services/game-server/src/promotions/prize-drop.test.ts: a spin that won a prize drop (payPromo child)
     'prize-drop-award',

@@ -55,7 +55,7 @@ describe('jackpot simulation', () => {
       const r = jackpotPoolStep(...a);
       return [r.newAmount, r.newReserve, r.winMinor];
     };
-    // The vectors of services/game-server/src/runtime/jackpot-spin.test.ts, run there in PostgreSQL.
+    // The vectors of services/game-server/src/slots/jackpot-spin.test.ts, run there in PostgreSQL.
     assert.deepEqual(step(5_000_000, 0, null, 5, 1_234, false), [5_001_234, 0, 0]);
     assert.deepEqual(step(5_900_000, 0, 6, 5, 200_000, false), [6_000_000, 100_000, 0]);
     assert.deepEqual(step(7_000_000, 250_000, null, 5, 500_000, true), [5_750_000, 0, 7]);
