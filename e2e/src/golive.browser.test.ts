@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestDatabase } from '@opi/db/testing';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { type RunningStack, startDefaultStack } from './default-stack.js';
-import { DEFAULT_STACK_GAMES, E2E_ROOT } from './settings.js';
-import type { ItemLine, Summary } from './summary-reporter.js';
+import { cleanUpRuns, golive, stackEnv } from './golive-run.js';
+import { DEFAULT_STACK_GAMES } from './settings.js';
 
 // The go-live suite itself, as `npm test` runs it: once with no configuration (it starts the
 // default stack and must pass: the CI subset, one game per family on desktop and phone-portrait),
@@ -18,72 +14,9 @@ import type { ItemLine, Summary } from './summary-reporter.js';
 // wallet secret is wrong; an expected game has no release acceptance.
 //
 // Under the test runner each stack uses the run's PostgreSQL (a database cloned from the migrated
-// template) and Temporal server (a task queue of its own) instead of embedded ones.
+// template) and Temporal server (a task queue of its own) instead of embedded ones (golive-run.ts).
 
-const drops: Array<() => Promise<void>> = [];
-const outputs: string[] = [];
-
-async function stackEnv(): Promise<Record<string, string>> {
-  if (!process.env.OPI_TEST_PG_URL || !process.env.OPI_TEST_TEMPORAL_ADDRESS) return {};
-  const db = await createTestDatabase();
-  await db.pool.end();
-  drops.push(() => db.drop());
-  return {
-    DATABASE_URL: db.url,
-    TEMPORAL_ADDRESS: process.env.OPI_TEST_TEMPORAL_ADDRESS,
-    TEMPORAL_TASK_QUEUE: `golive-${randomUUID()}`,
-  };
-}
-
-interface Run {
-  code: number;
-  output: string;
-  summary: Summary;
-  item: (id: string) => ItemLine;
-  outputDir: string;
-}
-
-/** `npm run golive -- <args>` with these GOLIVE_* settings (none inherited). */
-async function golive(settings: Record<string, string>, args: string[]): Promise<Run> {
-  const outputDir = await mkdtemp(path.join(os.tmpdir(), 'golive-out-'));
-  outputs.push(outputDir);
-  const env: NodeJS.ProcessEnv = { CI: '1' };
-  for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('GOLIVE_') && v !== undefined) env[k] = v;
-  Object.assign(env, settings, { GOLIVE_OUTPUT: outputDir });
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(E2E_ROOT, 'src', 'cli.ts'), ...args],
-    { cwd: E2E_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => {
-    output += c.toString('utf8');
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    output += c.toString('utf8');
-  });
-  const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
-  const file = path.join(outputDir, 'summary.json');
-  assert.ok(existsSync(file), `the run wrote no summary (exit ${code}):\n${output}`);
-  const summary = JSON.parse(readFileSync(file, 'utf8')) as Summary;
-  return {
-    code,
-    output,
-    summary,
-    outputDir,
-    item: (id) => {
-      const line = summary.items.find((i) => i.id === id);
-      assert.ok(line, `summary line ${id}`);
-      return line;
-    },
-  };
-}
-
-after(async () => {
-  for (const drop of drops) await drop().catch(() => {});
-  for (const dir of outputs) await rm(dir, { recursive: true, force: true });
-});
+after(cleanUpRuns);
 
 test('with no configuration the suite starts the default stack, and the CI subset passes', async () => {
   const env: Record<string, string> = {};

@@ -263,16 +263,25 @@ for (const game of settings.play) {
             );
           const round = await settledRound(api, body.round_id, roundMs);
           const debits = round.transactions.filter((t) => t.transaction_type === 'debit');
+          // Nothing sent after the refused debit: a credit written ahead with the round (issue 36
+          // point 6, credit ahead) is closed unsent (failed, not_sent_debit_rejected) and listed.
+          const sentAfterDebit = (r: typeof round) =>
+            r.transactions.filter(
+              (t) =>
+                t.transaction_type !== 'debit' &&
+                !(t.status === 'failed' && /^not_sent_/.test(t.error_code ?? '')),
+            );
+          const sentAfter = sentAfterDebit(round);
           if (
             round.status !== 'rejected' ||
             round.rejection_code !== 'self_excluded' ||
-            round.transactions.length !== 1 ||
+            sentAfter.length !== 0 ||
             debits.length !== 1 ||
             debits[0]!.status !== 'failed' ||
             debits[0]!.error_code !== 'self_excluded'
           )
             throw new Error(
-              `round ${body.round_id}: ${round.status} (${round.rejection_code ?? '-'}), transactions ${txList(round)}; expected rejected self_excluded with one failed debit and nothing after it`,
+              `round ${body.round_id}: ${round.status} (${round.rejection_code ?? '-'}), transactions ${txList(round)}; expected rejected self_excluded with one failed debit and nothing sent after it`,
             );
           // A round still pending when the spin answered: a reload reads the block.
           if (body.status === 'pending') {
@@ -301,7 +310,7 @@ for (const game of settings.play) {
               `a further spin answered ${again.status} ${JSON.stringify(again.json).slice(0, 200)}, not 409 self_excluded`,
             );
           const after = await settledRound(api, body.round_id, 1_000);
-          if (after.transactions.length !== 1)
+          if (after.transactions.length !== round.transactions.length || sentAfterDebit(after).length !== 0)
             throw new Error(
               `the rejected round has ${txList(after)}: the refused debit was followed by more`,
             );

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect, type Page, type Request, test } from '@playwright/test';
 import { auditRound } from '../src/audit.js';
-import { describeApiError, operatorClient } from '../src/operator.js';
+import { describeApiError, launchInRunCurrency, operatorClient } from '../src/operator.js';
 import { PageWatch } from '../src/page-watch.js';
 import { type Driver, hook, pageSays, press, Stop, shownBalance, until } from '../src/play/common.js';
 import { crashDriver } from '../src/play/crash.js';
@@ -96,19 +96,23 @@ for (const game of settings.play) {
       const player = playerId(settings, operatorId, device, game.symbol);
       const currency = game.currency ?? settings.currency;
       const launch = await rec.check('key_catalog_launch', 'launch through the operator API', async () => {
-        const l = await api
-          .createLaunchUrl({
+        // A title that does not take the run's currency (a crash title's own list) is launched in
+        // one it takes, and the detail says so (launchInRunCurrency).
+        const { launched: l, note } = await launchInRunCurrency(
+          api,
+          {
             symbol: game.symbol,
             external_player_id: player,
             return_url: settings.returnUrl,
             device: DEVICE_HINT[device] ?? 'desktop',
             ...(currency ? { currency } : {}),
             ...(settings.lang ? { lang: settings.lang } : {}),
-          })
-          .catch((err: unknown) => {
-            throw new Error(`launch of ${game.symbol} refused: ${describeApiError(err)}`);
-          });
-        return { value: l, detail: `launch 200 (${l.session_id}, ${l.currency}, player ${player})` };
+          },
+          !game.currency,
+        ).catch((err: unknown) => {
+          throw new Error(`launch of ${game.symbol} refused: ${describeApiError(err)}`);
+        });
+        return { value: l, detail: `${note}launch 200 (${l.session_id}, ${l.currency}, player ${player})` };
       });
       const url = new URL(launch.launch_url);
       if (url.protocol === 'https:') rec.pass('https_base', `launch URL origin ${url.origin}`);

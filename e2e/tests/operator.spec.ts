@@ -4,7 +4,7 @@
  * A missing game is explained by the service's own answer to a launch of it.
  */
 import { test } from '@playwright/test';
-import { apiStatus, describeApiError, operatorClient } from '../src/operator.js';
+import { apiStatus, describeApiError, launchInRunCurrency, operatorClient } from '../src/operator.js';
 import { Recorder } from '../src/record.js';
 import { loadSettings, playerId, target } from '../src/settings.js';
 
@@ -143,12 +143,16 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
     }
     await rec.check('jurisdiction_rules', `GB rules on ${slot.symbol}`, async () => {
       const operatorId = (await api.getContract()).data.operator_id;
-      const launched = await api.createLaunchUrl({
-        symbol: slot.symbol,
-        external_player_id: playerId(settings, operatorId, 'jurisdiction', slot.symbol),
-        jurisdiction: 'GB',
-        ...(settings.currency ? { currency: settings.currency } : {}),
-      });
+      const { launched, note } = await launchInRunCurrency(
+        api,
+        {
+          symbol: slot.symbol,
+          external_player_id: playerId(settings, operatorId, 'jurisdiction', slot.symbol),
+          jurisdiction: 'GB',
+          ...(settings.currency ? { currency: settings.currency } : {}),
+        },
+        true,
+      );
       const rules = launched.data.rules;
       if (
         rules?.jurisdiction !== 'GB' ||
@@ -186,7 +190,7 @@ test('jurisdiction rules: a GB launch reports them; a second spin within 2.5 s i
         throw new Error(
           `a spin of ${cap + 1} minor (over the cap of ${cap}) answered ${over.status} ${JSON.stringify(over.json)}, not 422 stake_above_cap`,
         );
-      const capped = `the stake cap ${cap} ${launched.data.currency} (a spin of ${cap + 1} refused: 422 ${byLimit ? "by the operator's own lower bet limit" : 'stake_above_cap'})`;
+      const capped = `${note}the stake cap ${cap} ${launched.data.currency} (a spin of ${cap + 1} refused: 422 ${byLimit ? "by the operator's own lower bet limit" : 'stake_above_cap'})`;
       // The first spin is in flight (its answer waits for the settlement, which may take longer
       // than 2.5 s); the next ones start while it is, each within 2.5 s of its start.
       const t0 = Date.now();
@@ -261,12 +265,16 @@ test('jurisdiction rules: GB native and crash titles wait 5 s between game cycle
       await rec.check('jurisdiction_rules', `GB game cycles on ${game.symbol}`, async () => {
         const expected = settings.expected.find((e) => e.symbol === game.symbol || e.symbol === game.slug);
         const currency = expected?.currency ?? settings.currency;
-        const launched = await api.createLaunchUrl({
-          symbol: game.symbol,
-          external_player_id: playerId(settings, operatorId, 'jurisdiction', game.symbol),
-          jurisdiction: 'GB',
-          ...(currency ? { currency } : {}),
-        });
+        const { launched, note } = await launchInRunCurrency(
+          api,
+          {
+            symbol: game.symbol,
+            external_player_id: playerId(settings, operatorId, 'jurisdiction', game.symbol),
+            jurisdiction: 'GB',
+            ...(currency ? { currency } : {}),
+          },
+          !expected?.currency,
+        );
         const rules = launched.data.rules as
           | { jurisdiction?: string; min_cycle_interval_ms?: number | null; autoplay?: boolean }
           | undefined;
@@ -380,7 +388,7 @@ test('jurisdiction rules: GB native and crash titles wait 5 s between game cycle
           fail(`a bet right after ${cycle} ended`, next);
         return {
           value: undefined,
-          detail: `${game.symbol}: rules {GB, min_cycle_interval_ms 5000, autoplay false}; a bet right after ${cycle} ended was refused (429 cycle_too_soon, retry_after_ms ${String(next.json.retry_after_ms)}, ${Date.now() - t0} ms)`,
+          detail: `${note}${game.symbol}: rules {GB, min_cycle_interval_ms 5000, autoplay false}; a bet right after ${cycle} ended was refused (429 cycle_too_soon, retry_after_ms ${String(next.json.retry_after_ms)}, ${Date.now() - t0} ms)`,
         };
       });
     }

@@ -25,6 +25,7 @@ import {
   migrate,
   REVOKED_BOOTSTRAP_KEY_MESSAGE,
   seedDemoOperator,
+  seedDemoRates,
   withDatabase,
 } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
@@ -335,6 +336,8 @@ try {
       walletBaseUrl,
       walletSecretEnc: box.encrypt(demoWalletSecret),
     });
+    // The demo operator's crypto currencies need an EUR rate for their stake ladders (issue 39).
+    await seedDemoRates(pool, new Date().toISOString().slice(0, 10));
     if (demo.created) {
       // First start only (staff changes made later stand): every title assigned to the demo
       // operator, the prov_c titles marked for the demo opted in, and an operator key.
