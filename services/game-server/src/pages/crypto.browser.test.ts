@@ -245,10 +245,36 @@ async function playOnPage(opts: {
     assert.equal(t.amount_minor, opts.stakeMinor);
     assert.equal(t.currency, opts.currency);
     const sent = typeof t.request_body === 'string' ? JSON.parse(t.request_body) : t.request_body;
-    if (sent) {
-      assert.equal(String(sent.amount_minor), opts.stakeMinor);
-      assert.equal(sent.currency, opts.currency);
-    }
+    assert.ok(sent, 'the debit callback as sent');
+    assert.equal(String(sent.amount_minor), opts.stakeMinor);
+    assert.equal(sent.currency, opts.currency);
+    // The jackpot contribution rides on the debit: stake × 1 % in millionths of the minor unit.
+    if (opts.jackpot)
+      assert.equal(String(sent.jackpot_contribution_micros), String(BigInt(opts.stakeMinor) * 10_000n));
+  }
+  // Every round's credit (the free round's and the paid spins'): its win, in minor units of the
+  // currency, as journalled, as sent and as the sandbox wallet applied it.
+  const credits = await w.h.db.pool.query(
+    `SELECT t.round_id, t.amount_minor::text AS amount_minor, trim(t.currency) AS currency, t.request_body,
+            r.win_minor::text AS win, r.free_round_campaign_id AS campaign
+       FROM wallet_transactions t JOIN rounds r USING (round_id)
+      WHERE t.session_id = $1 AND t.transaction_type = 'credit' AND t.status = 'success'`,
+    [l.sessionId],
+  );
+  assert.equal(credits.rows.length, rows.length);
+  for (const c of credits.rows) {
+    const sent = JSON.parse(c.request_body);
+    assert.deepEqual(
+      [c.amount_minor, String(sent.amount_minor), c.currency, sent.currency],
+      [c.win, c.win, opts.currency, opts.currency],
+    );
+    assert.equal(sent.action_type, c.campaign ? 'free_round' : 'spin');
+    const { rows: held } = await w.h.db.pool.query(
+      `SELECT amount_minor::text AS amount_minor, trim(currency) AS currency FROM wallet.transactions
+        WHERE operator_id = $1 AND round_id = $2 AND transaction_type = 'credit'`,
+      [OP, c.round_id],
+    );
+    assert.deepEqual(held, [{ amount_minor: c.win, currency: opts.currency }]);
   }
   // The history panel's rows and the replay page show the stake in the session's unit.
   const history = await w.runtime(l.token!, 'GET', '/api/runtime/history');
@@ -286,6 +312,19 @@ async function playOnPage(opts: {
   const cur = rec.json.data.currencies.find((c: { currency: string }) => c.currency === opts.currency);
   assert.equal(cur.balanced, true, rec.text);
   assert.match(String(cur.wallet_delta_minor), /^-?[0-9]+$/);
+  // The CSV export: the same integers of the currency's minor unit (and its jackpot micros).
+  const csv = await call(w.h.base, 'GET', `/api/operator/v1/reconciliation.csv?currency=${opts.currency}`, {
+    key: w.key,
+    sign: true,
+  });
+  assert.equal(csv.status, 200, csv.text);
+  const [header, ...lines] = csv.text.trim().split('\r\n');
+  const row = lines.map((x) => x.split(',')).find((x) => x[0] === opts.currency)!;
+  const col = (name: string) => row[header!.split(',').indexOf(name)];
+  assert.deepEqual(
+    [col('wallet_delta_minor'), col('game_delta_minor'), col('balanced')],
+    [String(cur.wallet_delta_minor), String(cur.game_delta_minor), 'true'],
+  );
   return { player, sessionId: l.sessionId };
 }
 
