@@ -35,7 +35,10 @@ export const CreateCampaignRequest = z
       .max(FREE_ROUND_SYMBOLS_MAX, `at most ${FREE_ROUND_SYMBOLS_MAX} titles`),
     /** The currency the rounds are played and credited in. */
     currency: CurrencyCode,
-    /** Stake of each round in minor units: a stake every title offers, within the operator's bet limits. */
+    /**
+     * Stake of each round in minor units: a stake every title offers, within the operator's bet
+     * limits (in a crypto currency, a stake of each title's ladder by rate in force today).
+     */
     bet_minor: z.union([z.int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/, 'a positive integer')]),
     /** Rounds per player (1 to 1000). */
     rounds: z.int().min(1).max(FREE_ROUNDS_MAX),
@@ -129,6 +132,10 @@ export const CampaignListResponse = z.object({
 /** Free rounds a launched session can play now (launch response and the runtime session read). */
 export const SessionFreeRounds = z.object({
   campaign_id: z.string(),
+  /**
+   * The stake each free round is played at, in minor units: the campaign's; in a session frozen
+   * with a stake ladder (a crypto currency) whose ladder lacks it, the ladder's nearest stake.
+   */
   bet_minor: z.string(),
   rounds_remaining: z.int(),
   rounds_total: z.int(),

@@ -1126,6 +1126,7 @@ export type components = {
     /** @description Free rounds a launched session can play now (launch response and the runtime session read). */
     SessionFreeRounds: {
       campaign_id: string;
+      /** @description The stake each free round is played at, in minor units: the campaign's; in a session frozen with a stake ladder (a crypto currency) whose ladder lacks it, the ladder's nearest stake. */
       bet_minor: string;
       rounds_remaining: number;
       rounds_total: number;
@@ -2617,7 +2618,7 @@ export type components = {
       symbols: string[];
       /** @description The currency the rounds are played and credited in. */
       currency: string;
-      /** @description Stake of each round in minor units: a stake every title offers, within the operator's bet limits. */
+      /** @description Stake of each round in minor units: a stake every title offers, within the operator's bet limits (in a crypto currency, a stake of each title's ladder by rate in force today). */
       bet_minor: number | string;
       /** @description Rounds per player (1 to 1000). */
       rounds: number;
