@@ -1,5 +1,5 @@
 import { isSlotTitle } from '@opi/games';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { unauthorized } from '@opi/service-kit/http/named-errors';
 import type { Context, Next } from 'koa';
 import type { PlayDeps } from '../deps.js';
 import { findRuntimeSession } from './runtime-session.js';
@@ -32,19 +32,19 @@ function needsExtension(expiresAt: Date | null): boolean {
 export function authenticateRuntime(deps: PlayDeps) {
   return async (ctx: Context, next: Next) => {
     const token = presentedToken(ctx);
-    if (!token || token.length > 128) throw new HttpError(401, 'Missing or invalid session token');
+    if (!token || token.length > 128) throw unauthorized('Missing or invalid session token');
     const hash = hashLaunchToken(token);
     const session = await findRuntimeSession(deps.pool, hash);
-    if (session?.status !== 'active') throw new HttpError(401, 'Missing or invalid session token');
+    if (session?.status !== 'active') throw unauthorized('Missing or invalid session token');
     if (
       session.provider_id === 'prov_c' &&
       session.grant_expires_at &&
       session.grant_expires_at.getTime() <= Date.now()
     ) {
-      throw new HttpError(401, 'The launch grant has expired: open the game again');
+      throw unauthorized('The launch grant has expired: open the game again');
     }
     if (session.expires_at && session.expires_at.getTime() <= Date.now()) {
-      throw new HttpError(401, 'The session has expired: launch the game again');
+      throw unauthorized('The session has expired: launch the game again');
     }
     // A suspended operator's sessions do not slide: their deadline stays where the suspension
     // found it (they start no round meanwhile: sessions/takes-bets.ts).

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@opi/db';
 import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField, unprocessable } from '@opi/service-kit/http/named-errors';
 
 /*
  * The UK's rules for native and crash titles (issue 26; docs/jurisdiction-rules.md). The launch
@@ -98,19 +99,15 @@ export async function refuseAutoBet(pool: Pool, sessionId: string, body: unknown
   );
   const row = rows[0];
   if (!row || row.autoplay_allowed) return;
-  throw new HttpError(422, [
-    {
-      loc: ['body', field],
-      msg: `autoplay and auto-bet are not allowed in ${row.jurisdiction ?? 'this jurisdiction'}`,
-      type: 'value_error',
-    },
-  ]);
+  throw invalidField(
+    ['body', field],
+    `autoplay and auto-bet are not allowed in ${row.jurisdiction ?? 'this jurisdiction'}`,
+  );
 }
 
 /** Status and code of a slot spin staking more than the session's cap (GB). */
 export function stakeAboveCapError(field: string, costMinor: bigint, capMinor: bigint, where: string | null) {
-  return new HttpError(
-    422,
+  return unprocessable(
     [
       {
         loc: ['body', field],

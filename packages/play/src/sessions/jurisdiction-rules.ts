@@ -1,6 +1,7 @@
 import type { JurisdictionRules } from '@opi/contract';
 import type { Pool, PoolClient } from '@opi/db';
 import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { z } from 'zod';
 import type { RuntimeSession } from './runtime-session.js';
@@ -91,13 +92,9 @@ export async function refuseAutoplayTurbo(pool: Pool, session: RuntimeSession, b
   if (!row) return;
   const where = row.jurisdiction ?? 'this jurisdiction';
   if (autoplay && !row.autoplay_allowed)
-    throw new HttpError(422, [
-      { loc: ['body', autoplay], msg: `autoplay is not allowed in ${where}`, type: 'value_error' },
-    ]);
+    throw invalidField(['body', autoplay], `autoplay is not allowed in ${where}`);
   if (turbo && !row.turbo_allowed)
-    throw new HttpError(422, [
-      { loc: ['body', turbo], msg: `turbo spins are not allowed in ${where}`, type: 'value_error' },
-    ]);
+    throw invalidField(['body', turbo], `turbo spins are not allowed in ${where}`);
 }
 
 /** What GET /api/runtime/session adds for the rules: the rules, the session's play so far, the reality check. */
@@ -228,7 +225,7 @@ export async function acknowledgeRealityCheck(pool: Pool, session: RuntimeSessio
     [session.session_id, req.action],
   );
   const row = rows[0];
-  if (!row) throw new HttpError(409, 'No reality check is due', { error: 'reality_check_not_due' });
+  if (!row) throw conflict('No reality check is due', { error: 'reality_check_not_due' });
   return {
     acknowledged: true,
     action: req.action,

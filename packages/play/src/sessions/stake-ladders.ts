@@ -9,7 +9,7 @@ import {
   isCryptoCurrency,
   type Ratio,
 } from '@opi/money';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { unprocessable } from '@opi/service-kit/http/named-errors';
 
 /*
  * Stake ladders by rate (issue 39 point 3; docs/currencies.md "Stake ladders"; migration
@@ -201,8 +201,7 @@ export async function assertOnLadder(
   if (!session.stake_ladder_id) return;
   const ladder = await ladderById(pool, session.stake_ladder_id);
   if (!ladder || ladder.stakes_minor.includes(stakeMinor.toString())) return;
-  throw new HttpError(
-    422,
+  throw unprocessable(
     [
       {
         loc: ['body', field],

@@ -1,5 +1,6 @@
 import type { PoolClient } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { forbidden, unauthorized } from '@opi/service-kit/http/named-errors';
 import { type BetsBlockedRow, betsBlockedError, presentBetsBlocked } from './bets-blocked.js';
 import type { RuntimeSession } from './runtime-session.js';
 
@@ -27,7 +28,7 @@ export const SESSION_REVOKED_MESSAGE = 'The session was revoked: open the game a
 
 /** 403 `{detail, error: 'operator_suspended'}`: the session's operator is inactive. */
 export function operatorSuspendedError(): HttpError {
-  return new HttpError(403, OPERATOR_SUSPENDED_MESSAGE, { error: 'operator_suspended' });
+  return forbidden(OPERATOR_SUSPENDED_MESSAGE, { error: 'operator_suspended' });
 }
 
 /**
@@ -35,7 +36,7 @@ export function operatorSuspendedError(): HttpError {
  * any later request is 401 at authentication; this is the answer of a bet that raced the revocation).
  */
 export function sessionRevokedError(): HttpError {
-  return new HttpError(401, SESSION_REVOKED_MESSAGE, { error: 'session_revoked' });
+  return unauthorized(SESSION_REVOKED_MESSAGE, { error: 'session_revoked' });
 }
 
 /**

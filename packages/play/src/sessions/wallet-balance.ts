@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONTRACT_VERSION } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { badGateway, conflict } from '@opi/service-kit/http/named-errors';
 import { sendWalletCallback, type WalletOutcome } from '@opi/wallet';
 import type { PlayDeps } from '../deps.js';
 import type { RuntimeSession } from './runtime-session.js';
@@ -21,8 +21,7 @@ export async function readWalletBalance(
     session.operator_id,
   ]);
   const op = rows[0];
-  if (!op?.wallet_base_url || !op.wallet_secret_enc)
-    throw new HttpError(409, 'The operator wallet is not configured');
+  if (!op?.wallet_base_url || !op.wallet_secret_enc) throw conflict('The operator wallet is not configured');
   const requestId = randomUUID();
   const body = JSON.stringify({
     contract_version: CONTRACT_VERSION,
@@ -50,7 +49,6 @@ export async function readWalletBalance(
     network: deps.walletNetwork ?? { allowPrivate: !deps.isProduction },
   });
   if (outcome.kind === 'success') return { balance: outcome.balance, currency: session.currency };
-  if (outcome.kind === 'rejected')
-    throw new HttpError(409, `The wallet refused the balance read: ${outcome.error}`);
-  throw new HttpError(502, 'The operator wallet is unavailable');
+  if (outcome.kind === 'rejected') throw conflict(`The wallet refused the balance read: ${outcome.error}`);
+  throw badGateway('The operator wallet is unavailable');
 }

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.js';
+import { badRequest, unsupportedMediaType } from './named-errors.js';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const ARTWORK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -78,7 +79,7 @@ function collect(ctx: Context, limit: number, timeoutMs: number): Promise<Buffer
     };
     const onEnd = () => settle(null);
     // The client aborted or reset mid-body: its fault, not an unhandled server error.
-    const onAbort = () => settle(new HttpError(400, 'The request body was not received completely'));
+    const onAbort = () => settle(badRequest('The request body was not received completely'));
     const onClose = () => {
       if (!req.complete) onAbort();
     };
@@ -115,12 +116,12 @@ export function readBody(limit = DEFAULT_BODY_LIMIT, timeoutMs = DEFAULT_BODY_TI
     if (raw.length > 0) {
       const type = ctx.get('content-type');
       if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-        throw new HttpError(415, 'Request body must be application/json');
+        throw unsupportedMediaType('Request body must be application/json');
       }
       try {
         ctx.state.body = JSON.parse(raw.toString('utf8'));
       } catch {
-        throw new HttpError(400, 'Malformed JSON body');
+        throw badRequest('Malformed JSON body');
       }
     }
     await next();

@@ -1,6 +1,6 @@
 import { type ValidationErrorItem, type ValidationLocation, zodIssuesToDetail } from '@opi/contract';
 import type { z } from 'zod';
-import { HttpError } from './errors.js';
+import { unprocessable } from './named-errors.js';
 
 /** A UTF-16 surrogate without its pair: no UTF-8 (and so no PostgreSQL text) can hold it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -38,13 +38,9 @@ export function parseOr422<S extends z.ZodType>(
   location: ValidationLocation,
 ): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new HttpError(422, zodIssuesToDetail(result.error.issues, location));
+  if (!result.success) throw unprocessable(zodIssuesToDetail(result.error.issues, location));
   const bad = badStrings(result.data);
-  if (bad.length > 0)
-    throw new HttpError(
-      422,
-      bad.map((b) => ({ ...b, loc: [location, ...b.loc] })),
-    );
+  if (bad.length > 0) throw unprocessable(bad.map((b) => ({ ...b, loc: [location, ...b.loc] })));
   return result.data;
 }
 

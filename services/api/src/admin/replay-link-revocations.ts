@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { OperatorId, type ReplayLinkRevocation, ReplayLinkRevokeRequest, ReplayRoundId } from '@opi/contract';
 import type { Pool } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
@@ -60,23 +60,23 @@ export function replayLinkRevocationRoutes(deps: ApiDeps, adminGuard: Middleware
 
   admin.post('/rounds/:round_id/replay-links/revoke', ...adminGuard, async (ctx) => {
     const id = ctx.params.round_id ?? '';
-    if (!ReplayRoundId.safeParse(id).success) throw new HttpError(404, 'Round not found');
+    if (!ReplayRoundId.safeParse(id).success) throw notFound('round');
     const { reason } = parseOr422(ReplayLinkRevokeRequest, ctx.state.body ?? {}, 'body');
     const { rows } = await deps.pool.query<{ operator_id: string }>(
       `SELECT operator_id FROM rounds WHERE round_id = $1`,
       [id],
     );
-    if (!rows[0]) throw new HttpError(404, 'Round not found');
+    if (!rows[0]) throw notFound('round');
     const row = await revoke(deps.pool, 'round', id, reason ?? null, keyIdOf(ctx));
     ctx.body = { success: true, data: present(row, rows[0].operator_id) };
   });
 
   admin.post('/operators/:operator_id/replay-links/revoke', ...adminGuard, async (ctx) => {
     const id = ctx.params.operator_id ?? '';
-    if (!OperatorId.safeParse(id).success) throw new HttpError(404, 'Operator not found');
+    if (!OperatorId.safeParse(id).success) throw notFound('operator');
     const { reason } = parseOr422(ReplayLinkRevokeRequest, ctx.state.body ?? {}, 'body');
     const { rows } = await deps.pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [id]);
-    if (!rows[0]) throw new HttpError(404, 'Operator not found');
+    if (!rows[0]) throw notFound('operator');
     const row = await revoke(deps.pool, 'operator', id, reason ?? null, keyIdOf(ctx));
     ctx.body = { success: true, data: present(row, id) };
   });

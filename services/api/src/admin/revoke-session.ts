@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { revokeSession } from '@opi/play/sessions/revoke';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
@@ -19,10 +19,10 @@ export function revokeSessionRoutes(deps: ApiDeps, adminGuard: Middleware[]): Ro
   const admin = new Router({ prefix: '/api/admin/v1' });
   admin.post('/sessions/:session_id/revoke', ...adminGuard, async (ctx) => {
     const id = ctx.params.session_id ?? '';
-    if (!SESSION_ID.test(id)) throw new HttpError(404, 'Session not found');
+    if (!SESSION_ID.test(id)) throw notFound('session');
     const { reason } = parseOr422(RevokeRequest, ctx.state.body ?? {}, 'body');
     const revoked = await revokeSession(deps.pool, id, reason ?? 'revoked by provider staff');
-    if (!revoked) throw new HttpError(404, 'Session not found');
+    if (!revoked) throw notFound('session');
     await deps.refresh.publishEnded([id]).catch((err: unknown) =>
       deps.logger.warn('revocation notice failed; the streams end at the next sweep', {
         error: String(err),

@@ -12,7 +12,13 @@ import {
 } from '@opi/contract';
 import { withTransaction } from '@opi/db';
 import { isSafeSvg, sniffImageType } from '@opi/games';
-import { HttpError } from '@opi/service-kit/http/errors';
+import {
+  conflict,
+  invalidField,
+  notFound,
+  notFoundDetail,
+  unprocessable,
+} from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { walletUrlRefusal } from '@opi/wallet';
 import type { Context, Middleware } from 'koa';
@@ -55,22 +61,22 @@ const SAFE_KEY_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 async function getOperator(deps: ApiDeps, operatorId: string): Promise<OperatorRow> {
   // An id that cannot exist (e.g. with a NUL, which PostgreSQL refuses) is simply not found.
-  if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
+  if (!OperatorId.safeParse(operatorId).success) throw notFound('operator');
   const { rows } = await deps.pool.query<OperatorRow>(
     `SELECT ${OPERATOR_COLUMNS} FROM operators WHERE operator_id = $1`,
     [operatorId],
   );
-  if (!rows[0]) throw new HttpError(404, 'Operator not found');
+  if (!rows[0]) throw notFound('operator');
   return rows[0];
 }
 
 async function requireGame(deps: ApiDeps, symbol: string): Promise<{ symbol: string; provider_id: string }> {
-  if (!SAFE_SYMBOL.test(symbol)) throw new HttpError(404, 'Game not found');
+  if (!SAFE_SYMBOL.test(symbol)) throw notFound('game');
   const { rows } = await deps.pool.query<{ symbol: string; provider_id: string }>(
     `SELECT symbol, provider_id FROM games WHERE symbol = $1 OR slug = $1`,
     [symbol],
   );
-  if (!rows[0]) throw new HttpError(404, 'Game not found');
+  if (!rows[0]) throw notFound('game');
   return rows[0];
 }
 
@@ -87,8 +93,7 @@ async function checkWalletUrl(deps: ApiDeps, url: string | null | undefined): Pr
     ...(deps.walletNetwork ?? { allowPrivate: !deps.isProduction }),
     requireHttps: deps.isProduction,
   });
-  if (refusal)
-    throw new HttpError(422, [{ loc: ['body', 'wallet_base_url'], msg: refusal, type: 'value_error' }]);
+  if (refusal) throw invalidField(['body', 'wallet_base_url'], refusal);
 }
 
 /** The provider admin API: provider staff only (provider-admin keys). */
@@ -155,7 +160,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
         input.diagnostics_protection_player_id ?? null,
       ],
     );
-    if (!rows[0]) throw new HttpError(409, `Operator ${input.operator_id} already exists`);
+    if (!rows[0]) throw conflict(`Operator ${input.operator_id} already exists`);
     ctx.status = 201;
     ctx.body = {
       success: true,
@@ -241,9 +246,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
 
   r.delete('/api-keys/:key_id', ...guard, async (ctx) => {
     const auth = ctx.state.auth as { keyId: string };
-    if (ctx.params.key_id === auth.keyId) throw new HttpError(409, 'A key cannot revoke itself');
+    if (ctx.params.key_id === auth.keyId) throw conflict('A key cannot revoke itself');
     if (!SAFE_KEY_ID.test(ctx.params.key_id ?? '') || !(await deps.keys.revoke(ctx.params.key_id!)))
-      throw new HttpError(404, 'API key not found or already revoked');
+      throw notFound('API key', 'or already revoked');
     ctx.body = { success: true, data: { key_id: ctx.params.key_id, revoked: true } };
   });
 
@@ -292,7 +297,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
       `DELETE FROM operator_games WHERE operator_id = $1 AND symbol = $2`,
       [operator.operator_id, game.symbol],
     );
-    if (!rowCount) throw new HttpError(404, 'The title is not assigned to this operator');
+    if (!rowCount) throw notFoundDetail('The title is not assigned to this operator');
     ctx.body = {
       success: true,
       data: { operator_id: operator.operator_id, symbol: game.symbol, assigned: false },
@@ -323,8 +328,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
 
   r.put('/providers/:provider_id/switch', ...guard, async (ctx) => {
     const providerId = ctx.params.provider_id!;
-    if (!(PROVIDER_IDS as readonly string[]).includes(providerId))
-      throw new HttpError(404, 'Provider not found');
+    if (!(PROVIDER_IDS as readonly string[]).includes(providerId)) throw notFound('provider');
     const input = parseOr422(EnabledRequest, body(ctx), 'body');
     await deps.pool.query(
       `UPDATE provider_switches SET enabled = $2, updated_at = now() WHERE provider_id = $1`,
@@ -337,7 +341,7 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const input = parseOr422(EnabledRequest, body(ctx), 'body');
     const game = await requireGame(deps, ctx.params.symbol!);
     if (game.provider_id !== 'prov_c' && game.provider_id !== 'prov_d') {
-      throw new HttpError(409, 'The per-title operator-wallet flag applies to prov_c and prov_d titles only');
+      throw conflict('The per-title operator-wallet flag applies to prov_c and prov_d titles only');
     }
     await deps.pool.query(
       `UPDATE games SET operator_wallet_enabled = $2, updated_at = now() WHERE symbol = $1`,
@@ -351,9 +355,9 @@ export function adminRoutes(deps: ApiDeps, guard: Middleware[], artworkGuard: Mi
     const format = parseOr422(ThumbnailFormat.default('vertical'), ctx.query.format, 'query');
     const bytes = ctx.state.rawBody as Buffer;
     const type = bytes.length ? sniffImageType(bytes) : null;
-    if (!type) throw new HttpError(422, 'The body is not a PNG, JPEG, WebP or SVG image');
+    if (!type) throw unprocessable('The body is not a PNG, JPEG, WebP or SVG image');
     if (type === 'image/svg+xml' && !isSafeSvg(bytes.toString('utf8'))) {
-      throw new HttpError(422, 'The SVG contains scripts, event handlers or external references');
+      throw unprocessable('The SVG contains scripts, event handlers or external references');
     }
     await withTransaction(deps.pool, (c) =>
       c.query(

@@ -1,5 +1,5 @@
 import { INSTANT_MAX_MICROS } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField } from '@opi/service-kit/http/named-errors';
 
 /**
  * Keyset cursors: the last item's creation instant in microseconds and its id, base64url. Opaque
@@ -15,10 +15,7 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(`${c.micros}|${c.id}`, 'utf8').toString('base64url');
 }
 
-const notACursor = () =>
-  new HttpError(422, [
-    { loc: ['query', 'cursor'], msg: 'not a cursor this API returned', type: 'value_error' },
-  ]);
+const notACursor = () => invalidField(['query', 'cursor'], 'not a cursor this API returned');
 
 export function decodeCursor(raw: string | undefined): Cursor | null {
   if (raw === undefined) return null;

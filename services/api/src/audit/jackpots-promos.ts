@@ -8,7 +8,7 @@ import type {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { hitShownSql, payoutShownSql, wagerStandsSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { decodeCursor } from './cursor.js';
 import { page, Where } from './repository.js';
 
@@ -240,6 +240,6 @@ export async function getPromoPayout(pool: Pool, operatorId: string, payoutId: s
       WHERE x.payout_id = $1 AND x.operator_id = $2 AND ${payoutShownSql('x')}`,
     [payoutId, operatorId],
   );
-  if (!rows[0]) throw new HttpError(404, 'Not found');
+  if (!rows[0]) throw notFound();
   return presentPayout(rows[0]);
 }

@@ -10,8 +10,8 @@ import {
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { intentWithoutResult, wagerStandsSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
+import { badRequest, invalidField, notFound, notFoundDetail } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -59,10 +59,10 @@ async function nativeSession(pool: Pool, operatorId: string, sessionId: string):
     [sessionId, operatorId],
   );
   const s = rows[0];
-  if (!s) throw new HttpError(404, 'Session not found');
-  if (s.provider_id !== 'prov_c') throw new HttpError(404, 'No native service for this session');
+  if (!s) throw notFound('session');
+  if (s.provider_id !== 'prov_c') throw notFoundDetail('No native service for this session');
   if (!s.service_enabled) {
-    throw new HttpError(404, 'The native service for this title is not enabled');
+    throw notFoundDetail('The native service for this title is not enabled');
   }
   return s;
 }
@@ -148,7 +148,7 @@ export async function roundHistory(
   );
   const round = rounds[0];
   // A transaction id (or a round of another session) is not this session's round.
-  if (!round) throw new HttpError(404, 'Round not found in this session');
+  if (!round) throw notFound('round', 'in this session');
   const [stages, wallet] = await Promise.all([
     pool.query<StageRow>(
       `SELECT ${STAGE_COLUMNS} FROM round_stages st WHERE st.round_id = $1 ORDER BY st.seq`,
@@ -218,13 +218,11 @@ export async function roundHistory(
 function historyQuery(ctx: Context) {
   const raw = flatQuery(ctx.query);
   if (raw.session_id === undefined) {
-    throw new HttpError(400, 'session_id is required');
+    throw badRequest('session_id is required');
   }
   const q = parseOr422(NativeHistoryQuery.strict(), raw, 'query');
   if (q.session_id.length > 200) {
-    throw new HttpError(422, [
-      { loc: ['query', 'session_id'], msg: 'at most 200 characters', type: 'value_error' },
-    ]);
+    throw invalidField(['query', 'session_id'], 'at most 200 characters');
   }
   return q;
 }
@@ -245,9 +243,7 @@ export function nativeHistoryRoutes(deps: ApiDeps, guard: Middleware[]): Router 
     const roundId = ctx.params.round_id ?? '';
     // A NUL cannot be in a PostgreSQL text value: 422 here, not a database error.
     if (roundId.length < 1 || roundId.length > 200 || roundId.includes('\u0000')) {
-      throw new HttpError(422, [
-        { loc: ['path', 'round_id'], msg: 'must be 1 to 200 characters, without NUL', type: 'value_error' },
-      ]);
+      throw invalidField(['path', 'round_id'], 'must be 1 to 200 characters, without NUL');
     }
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, {

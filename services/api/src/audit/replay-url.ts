@@ -1,6 +1,6 @@
 import { ReplayRoundId, type ReplayUrl, ReplayUrlRequest } from '@opi/contract';
 import type { Pool } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField, notFound } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { shareReplayUrl } from '@opi/signing';
 import type { ReplayLinks } from './repository.js';
@@ -17,13 +17,7 @@ import type { ReplayLinks } from './repository.js';
 /** The path's round id, or 422 naming `path.round_id`. */
 export function replayRoundId(raw: unknown): string {
   if (typeof raw === 'string' && ReplayRoundId.safeParse(raw).success) return raw;
-  throw new HttpError(422, [
-    {
-      loc: ['path', 'round_id'],
-      msg: 'must be 1 to 128 letters, digits or _ : . -',
-      type: 'value_error',
-    },
-  ]);
+  throw invalidField(['path', 'round_id'], 'must be 1 to 128 letters, digits or _ : . -');
 }
 
 /** The body: absent or `{}` (anything else is 422). */
@@ -43,7 +37,7 @@ export async function issueReplayUrl(
     roundId,
     operatorId,
   ]);
-  if (rows.length === 0) throw new HttpError(404, 'Round not found');
+  if (rows.length === 0) throw notFound('round');
   const share = shareReplayUrl(links.baseUrl, links.key, roundId, nowMs);
   return { round_id: roundId, url: share.url, expires_at: share.expiresAt.toISOString() };
 }

@@ -10,7 +10,7 @@ import {
 import type { Pool } from '@opi/db';
 import { type BetsBlockedRow, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { type ReplayKeys, roundDetailsUrl } from '@opi/signing';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
@@ -164,7 +164,7 @@ export async function searchTransactions(
  * is unknown or another operator's (no second statement looks elsewhere, so the time is the same).
  */
 export function notOwned(): never {
-  throw new HttpError(404, 'Not found');
+  throw notFound();
 }
 
 export async function getTransaction(pool: Pool, links: ReplayLinks, operatorId: string, id: string) {

@@ -12,8 +12,8 @@ import {
   TransactionSearchQuery,
   WALLET_CALLBACKS,
 } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
+import { invalidField } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -44,9 +44,7 @@ function auditQuery(ctx: Context): Record<string, string> {
 function pathId(ctx: Context, name: string): string {
   const id = ctx.params[name] ?? '';
   if (id.length < 1 || id.length > 200 || id.includes('\u0000')) {
-    throw new HttpError(422, [
-      { loc: ['path', name], msg: 'must be 1 to 200 characters', type: 'value_error' },
-    ]);
+    throw invalidField(['path', name], 'must be 1 to 200 characters');
   }
   return id;
 }

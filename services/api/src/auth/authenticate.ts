@@ -1,5 +1,5 @@
 import { bodyPending, closeAfterAnswer } from '@opi/service-kit/http/body';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { forbidden, unauthorized } from '@opi/service-kit/http/named-errors';
 import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP, verifyOperatorRequest } from '@opi/signing';
 import type { Context, Next } from 'koa';
 import type { ApiKeyRecord, KeyStore } from './keys.js';
@@ -51,7 +51,7 @@ export function requireKnownKey(deps: Pick<AuthDeps, 'keys'>) {
     if (!key) {
       // The body is never read: the connection ends with the answer, so it cannot be sent anyway.
       if (bodyPending(ctx)) closeAfterAnswer(ctx);
-      throw new HttpError(401, raw ? 'Invalid API key' : 'Missing API key');
+      throw unauthorized(raw ? 'Invalid API key' : 'Missing API key');
     }
     await next();
   };
@@ -65,9 +65,9 @@ export function requireKnownKey(deps: Pick<AuthDeps, 'keys'>) {
 export function authenticate(deps: AuthDeps, area: ApiArea) {
   return async (ctx: Context, next: Next) => {
     const raw = presentedKey(ctx);
-    if (!raw) throw new HttpError(401, 'Missing API key');
+    if (!raw) throw unauthorized('Missing API key');
     const key = raw.length <= 256 ? await deps.keys.find(raw) : null;
-    if (!key) throw new HttpError(401, 'Invalid API key');
+    if (!key) throw unauthorized('Invalid API key');
 
     const presented = ctx.get(HEADER_SIGNATURE) || ctx.get(HEADER_TIMESTAMP) || ctx.get(HEADER_NONCE);
     const mustSign = area === 'operator' || deps.signedRequestsRequired;
@@ -83,18 +83,17 @@ export function authenticate(deps: AuthDeps, area: ApiArea) {
         { method: ctx.method, pathAndQuery: ctx.originalUrl, body: ctx.state.rawBody ?? Buffer.alloc(0) },
         { maxSkewSeconds: deps.maxSkewSeconds },
       );
-      if (!check.ok)
-        throw new HttpError(401, SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
+      if (!check.ok) throw unauthorized(SIGNATURE_FAILURES[check.reason] ?? 'Invalid request signature');
       if (!(await deps.nonces.claim(key.keyId, ctx.get(HEADER_NONCE)))) {
-        throw new HttpError(401, 'x-pp-nonce was already used');
+        throw unauthorized('x-pp-nonce was already used');
       }
       signed = true;
     }
 
     if (area === 'admin' && key.kind !== 'admin')
-      throw new HttpError(403, 'Only provider-admin keys reach the admin API');
+      throw forbidden('Only provider-admin keys reach the admin API');
     if (area !== 'admin' && key.kind === 'admin') {
-      throw new HttpError(403, 'Provider-admin keys reach only /api/admin/v1');
+      throw forbidden('Provider-admin keys reach only /api/admin/v1');
     }
     const auth: AuthState = { keyId: key.keyId, kind: key.kind, operatorId: key.operatorId, signed };
     ctx.state.auth = auth;

@@ -2,7 +2,7 @@ import { OperatorId } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { loadOperator, type OperatorRow } from '@opi/play/sessions/operators';
 import type { ConfigCache } from '@opi/service-kit/cache/change-feed';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { badRequest, forbidden, notFound, unauthorized } from '@opi/service-kit/http/named-errors';
 import type { Context, Next } from 'koa';
 import type { AuthState } from './authenticate.js';
 
@@ -48,30 +48,27 @@ export function operatorScope(pool: Pool, cache: ConfigCache<OperatorRow | null>
     let operatorId: string;
     if (auth.kind === 'operator') {
       if (named.some((n) => n !== auth.operatorId)) {
-        throw new HttpError(403, 'This key belongs to another operator');
+        throw forbidden('This key belongs to another operator');
       }
       operatorId = auth.operatorId!;
     } else {
       const header = ctx.get('x-operator-id');
       if (header && auth.signed && !signedOperators(ctx).includes(header)) {
-        throw new HttpError(401, UNSIGNED_OPERATOR_HEADER);
+        throw unauthorized(UNSIGNED_OPERATOR_HEADER);
       }
       const distinct = [...new Set(named)];
       if (distinct.length === 0) {
-        throw new HttpError(
-          400,
-          'Provider master keys must name the operator (operator_id or x-operator-id)',
-        );
+        throw badRequest('Provider master keys must name the operator (operator_id or x-operator-id)');
       }
-      if (distinct.length > 1) throw new HttpError(400, 'The request names more than one operator');
+      if (distinct.length > 1) throw badRequest('The request names more than one operator');
       operatorId = distinct[0]!;
     }
     // An id that cannot exist (too long, a NUL PostgreSQL would refuse, ...) is not looked up.
     const operator = !OperatorId.safeParse(operatorId).success
       ? null
       : await cache.get(operatorId, () => loadOperator(pool, operatorId));
-    if (!operator) throw new HttpError(404, 'Operator not found');
-    if (operator.status !== 'active') throw new HttpError(403, 'Operator is inactive');
+    if (!operator) throw notFound('operator');
+    if (operator.status !== 'active') throw forbidden('Operator is inactive');
     ctx.state.operator = operator;
     await next();
   };

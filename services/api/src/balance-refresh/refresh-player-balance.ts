@@ -1,6 +1,7 @@
 import { type BalanceRefreshData, BalanceRefreshRequest, type ProviderId } from '@opi/contract';
 import { PRESENCE_FRESH_SECONDS, REFRESH_FAMILY } from '@opi/play/balance-refresh/hub';
-import { HttpError } from '@opi/service-kit/http/errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { badRequest, conflict, notFound } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
@@ -10,14 +11,13 @@ import type { ApiDeps } from '../deps.js';
 /** A body that is not a JSON object, or lacks external_player_id: 400 (as launch); malformed: 422. */
 function requireFields(body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(400, 'A JSON object body is required');
+    throw badRequest('A JSON object body is required');
   if ((body as Record<string, unknown>).external_player_id === undefined)
-    throw new HttpError(400, 'external_player_id is required');
+    throw badRequest('external_player_id is required');
 }
 
 function unsupported(family: string): HttpError {
-  return new HttpError(
-    409,
+  return conflict(
     `Unsupported provider operation: balance refresh signalling is supported for ${REFRESH_FAMILY} only, not ${family}`,
   );
 }
@@ -32,7 +32,7 @@ async function resolveGameFilter(deps: ApiDeps, symbolOrSlug: string): Promise<s
     [symbolOrSlug],
   );
   const game = rows[0];
-  if (!game) throw new HttpError(404, 'Game not found');
+  if (!game) throw notFound('game');
   if (game.provider_id !== REFRESH_FAMILY) throw unsupported(game.provider_id);
   return game.symbol;
 }

@@ -14,7 +14,14 @@ import { isSlotTitle, SLOT_SYMBOLS, slotConfig } from '@opi/games';
 import { isCryptoCurrency } from '@opi/money';
 import { stakeOptions } from '@opi/play/engines/stakes';
 import { ladderForLaunch, ladderStakesWithin } from '@opi/play/sessions/stake-ladders';
-import { HttpError } from '@opi/service-kit/http/errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import {
+  badRequest,
+  conflict,
+  invalidField,
+  notFound,
+  notFoundDetail,
+} from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
@@ -28,13 +35,13 @@ const REQUIRED = ['campaign_id', 'symbols', 'currency', 'bet_minor', 'rounds', '
 
 function requireObject(body: unknown, required: string[]): void {
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(400, 'A JSON object body is required');
+    throw badRequest('A JSON object body is required');
   const missing = required.filter((f) => (body as Record<string, unknown>)[f] === undefined);
-  if (missing.length > 0) throw new HttpError(400, `Missing required field(s): ${missing.join(', ')}`);
+  if (missing.length > 0) throw badRequest(`Missing required field(s): ${missing.join(', ')}`);
 }
 
 function unprocessable(loc: (string | number)[], msg: string): HttpError {
-  return new HttpError(422, [{ loc, msg, type: 'value_error' }]);
+  return invalidField(loc, msg);
 }
 
 interface CampaignRow {
@@ -135,7 +142,7 @@ export async function readCampaign(
   page: PlayersPage = FIRST_PLAYERS_PAGE,
 ) {
   const row = await readCampaignRow(db, operatorId, campaignId);
-  if (!row) throw new HttpError(404, 'Campaign not found');
+  if (!row) throw notFound('campaign');
   const { rows } = await db.query<{
     external_player_id: string;
     rounds_total: number;
@@ -212,10 +219,9 @@ export async function createCampaign(
   );
   for (const symbol of symbols) {
     const game = games.find((g) => g.symbol === symbol);
-    if (!game?.assigned) throw new HttpError(404, `Game ${symbol} not found in the operator catalog`);
+    if (!game?.assigned) throw notFoundDetail(`Game ${symbol} not found in the operator catalog`);
     if (!isSlotTitle(game.provider_id) || !SLOT_SYMBOLS.includes(symbol)) {
-      throw new HttpError(
-        409,
+      throw conflict(
         `Unsupported provider operation: free rounds are for prov_a and prov_b slot titles; ${symbol} is a ${game.provider_id} title whose stakes are chosen per stage or per bet in-game, so it has no fixed-stake round to give away`,
       );
     }
@@ -306,7 +312,7 @@ async function cryptoStakes(
 async function sameOrConflict(deps: ApiDeps, operator: OperatorRow, campaignId: string, hash: string) {
   const row = await readCampaignRow(deps.pool, operator.operator_id, campaignId);
   if (row && row.request_hash !== hash)
-    throw new HttpError(409, `Campaign ${campaignId} exists with another request body`);
+    throw conflict(`Campaign ${campaignId} exists with another request body`);
   return readCampaign(deps.pool, operator.operator_id, campaignId);
 }
 
@@ -346,9 +352,9 @@ export async function addPlayers(deps: ApiDeps, operator: OperatorRow, campaignI
   requireObject(body, ['players']);
   const req = parseOr422(AddPlayersRequest, body, 'body');
   const row = await readCampaignRow(deps.pool, operator.operator_id, campaignId);
-  if (!row) throw new HttpError(404, 'Campaign not found');
+  if (!row) throw notFound('campaign');
   if (row.status === 'cancelled' || row.status === 'expired')
-    throw new HttpError(409, `Campaign ${campaignId} is ${row.status}: no players can be added`);
+    throw conflict(`Campaign ${campaignId} is ${row.status}: no players can be added`);
   await deps.pool.query(
     `INSERT INTO free_round_grants (operator_id, campaign_id, external_player_id, rounds_total)
      SELECT $1, $2, p, $4 FROM unnest($3::text[]) AS p ON CONFLICT DO NOTHING`,
@@ -367,6 +373,6 @@ export async function cancelCampaign(deps: ApiDeps, operator: OperatorRow, campa
       WHERE operator_id = $1 AND campaign_id = $2`,
     [operator.operator_id, campaignId],
   );
-  if (rowCount !== 1) throw new HttpError(404, 'Campaign not found');
+  if (rowCount !== 1) throw notFound('campaign');
   return readCampaign(deps.pool, operator.operator_id, campaignId);
 }

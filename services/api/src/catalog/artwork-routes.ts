@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { GameArtQuery } from '@opi/contract';
 import { etagFor, renderFallbackSvg } from '@opi/games';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { ApiDeps } from '../deps.js';
 
@@ -17,7 +17,7 @@ export function artworkRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.get('/api/provider/v1/game-art/:symbol', async (ctx) => {
     const symbol = ctx.params.symbol ?? '';
-    if (!SAFE_SYMBOL.test(symbol) || symbol.includes('..')) throw new HttpError(404, 'Game not found');
+    if (!SAFE_SYMBOL.test(symbol) || symbol.includes('..')) throw notFound('game');
     const query = parseOr422(GameArtQuery, flatQuery(ctx.query), 'query');
     const { rows } = await deps.pool.query<{
       symbol: string;
@@ -65,7 +65,7 @@ export function artworkRoutes(deps: ApiDeps): Router {
       );
       type = 'image/svg+xml';
     } else {
-      throw new HttpError(404, 'Game not found');
+      throw notFound('game');
     }
     const etag = etagFor(body);
     ctx.set('ETag', etag);

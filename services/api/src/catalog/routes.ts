@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { type Game, GamesListQuery, PROVIDER_IDS } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -65,7 +65,7 @@ export function catalogRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const operator = ctx.state.operator as OperatorRow;
     const symbol = ctx.params.symbol ?? '';
     const game = (await operatorGames(deps, operator)).find((g) => g.symbol === symbol || g.slug === symbol);
-    if (!game) throw new HttpError(404, 'Game not found or not in the operator catalog');
+    if (!game) throw notFound('game', 'or not in the operator catalog');
     ctx.body = { success: true, data: game };
   });
   return router;

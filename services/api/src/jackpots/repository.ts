@@ -1,6 +1,6 @@
 import type { JackpotDefinitionRequest } from '@opi/contract';
 import { type Pool, withTransaction } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, notFound } from '@opi/service-kit/http/named-errors';
 import type pg from 'pg';
 
 /*
@@ -82,8 +82,7 @@ export async function defineJackpot(
     const existing = await readDefinition(c, jackpotId);
     if (existing) {
       if (canonical(existing) === canonical(d)) return { created: false };
-      throw new HttpError(
-        409,
+      throw conflict(
         'This jackpot is already defined differently: its levels, pools and titles do not change once defined',
       );
     }
@@ -274,14 +273,11 @@ export async function setJackpotOperator(
   const { rows } = await pool.query<{ scope: string }>(`SELECT scope FROM jackpots WHERE jackpot_id = $1`, [
     jackpotId,
   ]);
-  if (!rows[0]) throw new HttpError(404, 'Jackpot not found');
+  if (!rows[0]) throw notFound('jackpot');
   if (rows[0].scope !== 'network')
-    throw new HttpError(
-      409,
-      'Only a network jackpot takes operators in and out; an operator jackpot is its own',
-    );
+    throw conflict('Only a network jackpot takes operators in and out; an operator jackpot is its own');
   const op = await pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [operatorId]);
-  if (op.rowCount === 0) throw new HttpError(404, 'Operator not found');
+  if (op.rowCount === 0) throw notFound('operator');
   await pool.query(
     `INSERT INTO jackpot_operators (jackpot_id, operator_id, opted_in) VALUES ($1, $2, $3)
      ON CONFLICT (jackpot_id, operator_id) DO UPDATE SET opted_in = EXCLUDED.opted_in, updated_at = now()`,

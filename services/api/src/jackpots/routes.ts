@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { EnabledRequest, JackpotDefinitionRequest, JackpotId, OperatorId } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField, notFound, unprocessable } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -44,7 +44,7 @@ const jackpotCeilingOf = (deps: ApiDeps): number | null =>
 
 function jackpotIdOf(ctx: Context): string {
   const id = ctx.params.jackpot_id ?? '';
-  if (!JackpotId.safeParse(id).success) throw new HttpError(404, 'Jackpot not found');
+  if (!JackpotId.safeParse(id).success) throw notFound('jackpot');
   return id;
 }
 
@@ -59,13 +59,10 @@ export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const input = parseOr422(JackpotDefinitionRequest, ctx.state.body ?? {}, 'body');
     // A definition that pays back more than the configured share of every stake is refused.
     const above = ceilingViolations(input.levels, jackpotCeilingOf(deps));
-    if (above.length) throw new HttpError(422, above);
+    if (above.length) throw unprocessable(above);
     if (input.operator_id) {
       const op = await deps.pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [input.operator_id]);
-      if (op.rowCount === 0)
-        throw new HttpError(422, [
-          { loc: ['body', 'operator_id'], msg: 'unknown operator', type: 'value_error' },
-        ]);
+      if (op.rowCount === 0) throw invalidField(['body', 'operator_id'], 'unknown operator');
     }
     const titles = await resolveSlotTitles(deps.pool, input.titles, 'jackpots');
     const { created } = await defineJackpot(deps.pool, id, {
@@ -78,13 +75,13 @@ export function adminJackpotRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   });
   r.get('/:jackpot_id', ...guard, async (ctx) => {
     const j = await readJackpot(deps.pool, jackpotIdOf(ctx));
-    if (!j) throw new HttpError(404, 'Jackpot not found');
+    if (!j) throw notFound('jackpot');
     ctx.body = { success: true, data: presentAdmin(j) };
   });
   r.put('/:jackpot_id/operators/:operator_id', ...guard, async (ctx) => {
     const id = jackpotIdOf(ctx);
     const operatorId = ctx.params.operator_id ?? '';
-    if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
+    if (!OperatorId.safeParse(operatorId).success) throw notFound('operator');
     const { enabled } = parseOr422(EnabledRequest, ctx.state.body ?? {}, 'body');
     await setJackpotOperator(deps.pool, id, operatorId, enabled);
     ctx.body = { success: true, data: { jackpot_id: id, operator_id: operatorId, opted_in: enabled } };

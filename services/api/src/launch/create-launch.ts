@@ -4,7 +4,17 @@ import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import { ladderById, ladderForLaunch, presentLadder } from '@opi/play/sessions/stake-ladders';
 import { LIFETIMES, newLaunchToken } from '@opi/play/sessions/tokens';
 import { settlementProbe } from '@opi/play/settlement/settlement-probe';
-import { HttpError } from '@opi/service-kit/http/errors';
+import {
+  badGateway,
+  badRequest,
+  conflict,
+  forbidden,
+  invalidField,
+  misconfigured,
+  notFound,
+  notFoundDetail,
+  unavailable,
+} from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
@@ -142,17 +152,17 @@ interface LaunchRow {
 }
 
 function rule<T>(r: RuleResult<T>): T {
-  if (!r.ok) throw new HttpError(422, [{ loc: ['body', r.field], msg: r.reason, type: 'value_error' }]);
+  if (!r.ok) throw invalidField(['body', r.field], r.reason);
   return r.value;
 }
 
 /** Required launch fields missing: 400 (spec, Errors); malformed fields: 422. */
 function requireLaunchFields(body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(400, 'A JSON object body is required');
+    throw badRequest('A JSON object body is required');
   const b = body as Record<string, unknown>;
-  if (b.external_player_id === undefined) throw new HttpError(400, 'external_player_id is required');
-  if (b.symbol === undefined && b.slug === undefined) throw new HttpError(400, 'symbol or slug is required');
+  if (b.external_player_id === undefined) throw badRequest('external_player_id is required');
+  if (b.symbol === undefined && b.slug === undefined) throw badRequest('symbol or slug is required');
 }
 
 async function resolveGame(
@@ -167,11 +177,10 @@ async function resolveGame(
   const bySymbol = symbol !== undefined ? lookup(symbol) : undefined;
   const bySlug = slug !== undefined ? lookup(slug) : undefined;
   if (symbol !== undefined && slug !== undefined && bySymbol && bySlug && bySymbol.symbol !== bySlug.symbol) {
-    throw new HttpError(400, 'symbol and slug name different games');
+    throw badRequest('symbol and slug name different games');
   }
   const game = bySymbol ?? bySlug;
-  if (!game || (symbol !== undefined && !bySymbol) || (slug !== undefined && !bySlug))
-    throw new HttpError(404, 'Game not found');
+  if (!game || (symbol !== undefined && !bySymbol) || (slug !== undefined && !bySlug)) throw notFound('game');
   return game;
 }
 
@@ -179,7 +188,7 @@ async function resolveGame(
 function requireLaunchable(game: CatalogRow, operator: OperatorRow, isProduction: boolean): void {
   const { availability } = availabilityOf(game, { operator, isProduction });
   const b = new Set(availability.blockers);
-  if (b.has('unassigned')) throw new HttpError(404, 'Game not in the operator catalog');
+  if (b.has('unassigned')) throw notFoundDetail('Game not in the operator catalog');
   if (b.has('transport_unavailable')) {
     const why =
       game.integration_mode !== 'operator-wallet'
@@ -187,18 +196,18 @@ function requireLaunchable(game: CatalogRow, operator: OperatorRow, isProduction
         : game.provider_id === 'prov_b'
           ? 'prov_b is switched off'
           : 'operator-wallet transport is not enabled for this title';
-    throw new HttpError(409, `Unsupported provider integration: ${why}`);
+    throw conflict(`Unsupported provider integration: ${why}`);
   }
-  if (b.has('disabled')) throw new HttpError(403, 'Game not enabled for this operator');
+  if (b.has('disabled')) throw forbidden('Game not enabled for this operator');
   if (b.has('release_acceptance'))
-    throw new HttpError(403, 'Game not enabled: its installed version has no accepted release');
-  if (b.has('operator_configuration')) throw new HttpError(409, 'The operator wallet is not configured');
+    throw forbidden('Game not enabled: its installed version has no accepted release');
+  if (b.has('operator_configuration')) throw conflict('The operator wallet is not configured');
 }
 
 /** The title's runtime path (its page); none: 503, the provider runtime is not configured. */
 function runtimePathOf(game: CatalogRow): string {
   const path = (game.metadata.launch_path as string | null | undefined) ?? null;
-  if (!path) throw new HttpError(503, 'Provider runtime not configured for this title');
+  if (!path) throw unavailable('Provider runtime not configured for this title');
   return path;
 }
 
@@ -209,8 +218,7 @@ function runtimePathOf(game: CatalogRow): string {
 function requireRuntimeAvailable(deps: ApiDeps): void {
   const verdict = settlementProbe(deps)?.verdict();
   if (verdict?.state === 'unavailable') {
-    throw new HttpError(
-      502,
+    throw badGateway(
       'Provider runtime unavailable: the settlement service does not answer; try again shortly',
     );
   }
@@ -240,7 +248,7 @@ export async function createLaunch(
   requireLaunchFields(rawBody);
   const req = parseOr422(LaunchUrlRequest, rawBody, 'body');
   if (deps.isProduction && !deps.gameBaseUrl.startsWith('https://')) {
-    throw new HttpError(500, 'The game server public address (GAME_BASE_URL) must be HTTPS in production');
+    throw misconfigured('The game server public address (GAME_BASE_URL) must be HTTPS in production');
   }
   const game = await resolveGame(deps, operator.operator_id, req.symbol, req.slug);
   requireLaunchable(game, operator, deps.isProduction);
@@ -286,13 +294,10 @@ export async function createLaunch(
         })
       : ({ kind: 'none' } as const);
   if (ladder.kind === 'no_rate') {
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'currency'],
-        msg: `stakes in ${currency} are derived from an exchange rate and none is loaded for ${ladder.pair}`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'currency'],
+      `stakes in ${currency} are derived from an exchange rate and none is loaded for ${ladder.pair}`,
+    );
   }
   const { token, hash } = newLaunchToken();
   const now = Date.now();
@@ -343,12 +348,11 @@ export async function createLaunch(
   if (!row?.player_id) row = (await deps.pool.query<LaunchRow>(statement)).rows[0];
   if (!row?.player_id) throw new Error('player row missing after upsert');
   if (row.player_operator_id !== operator.operator_id) {
-    throw new HttpError(409, 'external_player_id belongs to another operator');
+    throw conflict('external_player_id belongs to another operator');
   }
   // An unfinished round resumes only in its own currency (the statement then wrote nothing).
   if (row.round_id && row.round_currency?.trim() !== currency) {
-    throw new HttpError(
-      409,
+    throw conflict(
       `An unfinished round of this game is in ${row.round_currency?.trim()}; launch in that currency`,
     );
   }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFoundDetail } from '@opi/service-kit/http/named-errors';
 import { buildOpenApiDocument } from './document.js';
 import { renderReferencePage } from './reference-page.js';
 import { DEFAULT_SDK_TARBALL_DIR, sdkDownloadPath, sdkTarballReader } from './sdk-download.js';
@@ -46,13 +46,12 @@ export function openApiRoutes(options: OpenApiRouteOptions = {}): Router {
   router.get('/docs/sdk/:file', async (ctx) => {
     const sdk = await sdkTarball();
     if (!sdk) {
-      throw new HttpError(
-        404,
+      throw notFoundDetail(
         'The operator SDK tarball is not available on this server yet: it is built with the service (`npm run build`; under `npm start` in the background, seconds after start). Retry shortly; /docs links to it once it is there.',
       );
     }
     if (ctx.params.file !== sdk.name) {
-      throw new HttpError(404, `No such SDK tarball; this server offers ${sdkDownloadPath(sdk.name)}`, {
+      throw notFoundDetail(`No such SDK tarball; this server offers ${sdkDownloadPath(sdk.name)}`, {
         current: sdkDownloadPath(sdk.name),
       });
     }

@@ -1,6 +1,6 @@
 import { type Pool, withTransaction } from '@opi/db';
 import { payoutShownSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField, notFound } from '@opi/service-kit/http/named-errors';
 import type pg from 'pg';
 
 /** A prize drop as stored: the definition, its operators and its pools now. */
@@ -87,16 +87,12 @@ export async function definePrizeDrop(
         ),
       };
       if (canonical(stored) === canonical(d)) return { created: false };
-      throw new HttpError(409, `Prize drop ${id} is defined otherwise: a definition never changes`);
+      throw conflict(`Prize drop ${id} is defined otherwise: a definition never changes`);
     }
     if (Date.parse(d.ends_at) <= Date.now())
-      throw new HttpError(422, [
-        { loc: ['body', 'ends_at'], msg: 'ends_at must be in the future', type: 'value_error' },
-      ]);
+      throw invalidField(['body', 'ends_at'], 'ends_at must be in the future');
     if (Date.parse(d.ends_at) > Date.now() + 366 * 86_400_000)
-      throw new HttpError(422, [
-        { loc: ['body', 'ends_at'], msg: 'ends_at at most 366 days ahead', type: 'value_error' },
-      ]);
+      throw invalidField(['body', 'ends_at'], 'ends_at at most 366 days ahead');
     await c.query(`INSERT INTO prize_drops (drop_id, name, starts_at, ends_at) VALUES ($1, $2, $3, $4)`, [
       id,
       d.name,
@@ -179,9 +175,9 @@ export async function prizeDropsOfOperator(pool: Pool, operatorId: string): Prom
 
 export async function setPrizeDropOperator(pool: Pool, id: string, operatorId: string, enabled: boolean) {
   const drop = await pool.query(`SELECT 1 FROM prize_drops WHERE drop_id = $1`, [id]);
-  if (drop.rowCount === 0) throw new HttpError(404, 'Prize drop not found');
+  if (drop.rowCount === 0) throw notFound('prize drop');
   const op = await pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [operatorId]);
-  if (op.rowCount === 0) throw new HttpError(404, 'Operator not found');
+  if (op.rowCount === 0) throw notFound('operator');
   await pool.query(
     `INSERT INTO prize_drop_operators (drop_id, operator_id, opted_in) VALUES ($1, $2, $3)
      ON CONFLICT (drop_id, operator_id) DO UPDATE SET opted_in = EXCLUDED.opted_in, updated_at = now()`,
@@ -199,5 +195,5 @@ export async function cancelPrizeDrop(pool: Pool, id: string): Promise<void> {
       WHERE drop_id = $1`,
     [id],
   );
-  if (rowCount === 0) throw new HttpError(404, 'Prize drop not found');
+  if (rowCount === 0) throw notFound('prize drop');
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { EnabledRequest, OperatorId, PrizeDropDefinitionRequest, PrizeDropId } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -40,7 +40,7 @@ function presentAdmin(d: PrizeDropRecord) {
 
 function dropIdOf(ctx: Context): string {
   const id = ctx.params.drop_id ?? '';
-  if (!PrizeDropId.safeParse(id).success) throw new HttpError(404, 'Prize drop not found');
+  if (!PrizeDropId.safeParse(id).success) throw notFound('prize drop');
   return id;
 }
 
@@ -60,7 +60,7 @@ export function adminPrizeDropRoutes(deps: ApiDeps, guard: Middleware[]): Router
   });
   r.get('/:drop_id', ...guard, async (ctx) => {
     const d = await readPrizeDrop(deps.pool, dropIdOf(ctx));
-    if (!d) throw new HttpError(404, 'Prize drop not found');
+    if (!d) throw notFound('prize drop');
     ctx.body = { success: true, data: presentAdmin(d) };
   });
   r.post('/:drop_id/cancel', ...guard, async (ctx) => {
@@ -71,7 +71,7 @@ export function adminPrizeDropRoutes(deps: ApiDeps, guard: Middleware[]): Router
   r.put('/:drop_id/operators/:operator_id', ...guard, async (ctx) => {
     const id = dropIdOf(ctx);
     const operatorId = ctx.params.operator_id ?? '';
-    if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
+    if (!OperatorId.safeParse(operatorId).success) throw notFound('operator');
     const { enabled } = parseOr422(EnabledRequest, ctx.state.body ?? {}, 'body');
     await setPrizeDropOperator(deps.pool, id, operatorId, enabled);
     ctx.body = { success: true, data: { drop_id: id, operator_id: operatorId, opted_in: enabled } };

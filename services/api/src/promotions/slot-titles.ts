@@ -1,6 +1,6 @@
 import type { Pool } from '@opi/db';
 import { isSlotTitle } from '@opi/games';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField } from '@opi/service-kit/http/named-errors';
 
 /**
  * The slot titles a promotion's definition names, as symbols: each resolved by symbol or slug,
@@ -16,21 +16,12 @@ export async function resolveSlotTitles(pool: Pool, names: string[], what: strin
   const found = new Map(rows.map((r) => [r.name, r]));
   const unknown = names.filter((n) => !found.has(n));
   if (unknown.length)
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'titles'],
-        msg: `unknown titles: ${unknown.slice(0, 10).join(', ')}`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(['body', 'titles'], `unknown titles: ${unknown.slice(0, 10).join(', ')}`);
   const notSlots = rows.filter((r) => !isSlotTitle(r.provider_id));
   if (notSlots.length)
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'titles'],
-        msg: `${what} are fed by slot titles (prov_a, prov_b) only: ${notSlots.map((r) => r.symbol).join(', ')}`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'titles'],
+      `${what} are fed by slot titles (prov_a, prov_b) only: ${notSlots.map((r) => r.symbol).join(', ')}`,
+    );
   return [...new Set(rows.map((r) => r.symbol))];
 }

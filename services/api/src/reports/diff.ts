@@ -5,7 +5,7 @@ import {
   type ReconciliationDiff,
   type ReconciliationDiffRequest,
 } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField } from '@opi/service-kit/http/named-errors';
 import type { Pool } from 'pg';
 
 /*
@@ -140,13 +140,10 @@ export async function reconciliationDiff(
       );
       await client.query('COMMIT');
       if (rows.length > DIFF_MAX_ITEMS)
-        throw new HttpError(422, [
-          {
-            loc: ['body', 'level'],
-            msg: `more than ${DIFF_MAX_ITEMS} transactions in this scope: narrow it first (level prefix)`,
-            type: 'value_error',
-          },
-        ]);
+        throw invalidField(
+          ['body', 'level'],
+          `more than ${DIFF_MAX_ITEMS} transactions in this scope: narrow it first (level prefix)`,
+        );
       const theirs = new Map(q.transactions!.map((t) => [t.transaction_id, t]));
       const present = (t: OurTx) => ({ ...t, journalled_at: t.journalled_at.toISOString() });
       for (const ours of rows) {
@@ -188,9 +185,7 @@ export async function reconciliationDiff(
     const theirs = new Map<string, DiffTotalsInput>();
     for (const b of q.buckets!) {
       if (theirs.has(key(b)))
-        throw new HttpError(422, [
-          { loc: ['body', 'buckets'], msg: `bucket ${b.bucket} ${b.currency} twice`, type: 'value_error' },
-        ]);
+        throw invalidField(['body', 'buckets'], `bucket ${b.bucket} ${b.currency} twice`);
       theirs.set(key(b), b);
     }
     for (const ours of rows) {

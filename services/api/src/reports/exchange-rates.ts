@@ -7,7 +7,7 @@ import {
   type ValidationErrorItem,
 } from '@opi/contract';
 import { exchangeRateOn, withTransaction } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField, notFoundDetail, unprocessable } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
@@ -62,10 +62,7 @@ const keyIdOf = (ctx: Context): string | null =>
 
 /* Keyset cursor of the listing: base64url of `date|base|quote|source` of the page's last row. */
 const CURSOR = /^(\d{4}-\d{2}-\d{2})\|([A-Z]{3})\|([A-Z]{3})\|([A-Za-z0-9][A-Za-z0-9._:/-]{0,63})$/;
-const badCursor = () =>
-  new HttpError(422, [
-    { loc: ['query', 'cursor'], msg: 'not a cursor this API returned', type: 'value_error' },
-  ]);
+const badCursor = () => invalidField(['query', 'cursor'], 'not a cursor this API returned');
 function decodeRateCursor(raw: string): string[] {
   if (!/^[A-Za-z0-9_-]*$/.test(raw)) throw badCursor();
   const m = CURSOR.exec(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -98,7 +95,7 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
         });
       wanted.set(keyOf(row), row);
     }
-    if (problems.length) throw new HttpError(422, problems);
+    if (problems.length) throw unprocessable(problems);
     const rows = [...wanted.values()];
     const by = keyIdOf(ctx);
     const result = await withTransaction(deps.pool, async (c) => {
@@ -139,8 +136,7 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
       const conflicts = existing.filter((e) => e.rate !== wanted.get(keyOf(e))!.rate);
       if (conflicts.length) {
         const first = conflicts[0]!;
-        throw new HttpError(
-          409,
+        throw conflict(
           `${conflicts.length} rate(s) already loaded with another value, e.g. ${first.base_currency}/${first.quote_currency} ` +
             `${first.rate_date} ${first.source}: ${first.rate}. A loaded rate never changes (invoices freeze it); ` +
             'load a correction under another source. Nothing was loaded.',
@@ -212,8 +208,7 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
     const q = parseOr422(ExchangeRateLookupQuery, flatQuery(ctx.query), 'query');
     const rate = await exchangeRateOn(deps.pool, q.base_currency, q.quote_currency, q.date, q.source);
     if (!rate)
-      throw new HttpError(
-        404,
+      throw notFoundDetail(
         `No ${q.base_currency}/${q.quote_currency} rate (either way round) dated on or before ${q.date}`,
       );
     ctx.body = { success: true, data: { ...presentRate(rate), direction: rate.direction } };

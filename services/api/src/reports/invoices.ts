@@ -11,8 +11,8 @@ import {
 } from '@opi/contract';
 import { convertMinor, divRoundHalfAwayFromZero, exchangeRateOn, withTransaction } from '@opi/db';
 import { currencyExponent } from '@opi/money';
-import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
+import { conflict, invalidField, notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { Pool, PoolClient } from 'pg';
@@ -116,7 +116,7 @@ export async function computeInvoice(
       [operatorId],
     )
   ).rows[0];
-  if (!op) throw new HttpError(404, 'Operator not found');
+  if (!op) throw notFound('operator');
   const contract = (
     await q.query<ContractRow>(
       `SELECT billing_currency, minimum_fee_minor, tiers, updated_at, updated_by FROM billing_contracts WHERE operator_id = $1`,
@@ -124,20 +124,16 @@ export async function computeInvoice(
     )
   ).rows[0];
   if (!contract)
-    throw new HttpError(
-      409,
+    throw conflict(
       `Operator ${operatorId} has no billing contract: PUT /api/admin/v1/operators/${operatorId}/billing-contract first`,
     );
   const start = `${period}-01`;
   const end = lastDay(period);
   if (start > op.today || (end >= op.today && !monthToDate))
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'period'],
-        msg: `the month is not over in the operator's time zone (${op.tz}, today ${op.today}); a preview may be of the month under way, not of a later one`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'period'],
+      `the month is not over in the operator's time zone (${op.tz}, today ${op.today}); a preview may be of the month under way, not of a later one`,
+    );
   const billing = contract.billing_currency.trim();
   const tiers: Tier[] = contract.tiers.map((t) => ({
     from_ggr_minor: BigInt(t.from_ggr_minor),
@@ -198,8 +194,7 @@ export async function computeInvoice(
     if (l.currency !== billing) {
       const r = await exchangeRateOn(q, l.currency, billing, end);
       if (!r)
-        throw new HttpError(
-          409,
+        throw conflict(
           `No ${l.currency}/${billing} exchange rate (either way round) dated on or before ${end}: load one (POST /api/admin/v1/exchange-rates)`,
         );
       rate = r.rate;
@@ -300,7 +295,7 @@ async function issue(client: PoolClient, operatorId: string, period: string, by:
   // advisory lock, not the operator's row: spins take that row's share lock).
   await client.query(`SELECT pg_advisory_xact_lock(hashtext('opi:invoices:' || $1))`, [operatorId]);
   const known = await client.query('SELECT 1 FROM operators WHERE operator_id = $1', [operatorId]);
-  if (!known.rowCount) throw new HttpError(404, 'Operator not found');
+  if (!known.rowCount) throw notFound('operator');
   const live = await client.query<{ invoice_id: string }>(
     `SELECT i.invoice_id FROM invoices i
       WHERE i.operator_id = $1 AND i.period = $2::date AND i.kind = 'invoice'
@@ -308,8 +303,7 @@ async function issue(client: PoolClient, operatorId: string, period: string, by:
     [operatorId, `${period}-01`],
   );
   if (live.rows[0])
-    throw new HttpError(
-      409,
+    throw conflict(
       `${live.rows[0].invoice_id} is the invoice of ${operatorId} for ${period}: an issued invoice never changes; reverse it with a credit note first`,
     );
   const doc = await computeInvoice(client, operatorId, period);
@@ -353,15 +347,13 @@ async function creditNote(client: PoolClient, invoiceId: string, reason: string,
       [invoiceId],
     )
   ).rows[0];
-  if (!row) throw new HttpError(404, 'Invoice not found');
-  if (row.kind !== 'invoice')
-    throw new HttpError(409, `${invoiceId} is a credit note: only an invoice is reversed`);
+  if (!row) throw notFound('invoice');
+  if (row.kind !== 'invoice') throw conflict(`${invoiceId} is a credit note: only an invoice is reversed`);
   await client.query(`SELECT pg_advisory_xact_lock(hashtext('opi:invoices:' || $1))`, [row.operator_id]);
   const done = await client.query('SELECT invoice_id FROM invoices WHERE credits_invoice_id = $1', [
     invoiceId,
   ]);
-  if (done.rowCount)
-    throw new HttpError(409, `${invoiceId} is already reversed by ${done.rows[0].invoice_id}`);
+  if (done.rowCount) throw conflict(`${invoiceId} is already reversed by ${done.rows[0].invoice_id}`);
   const inv = present(row.body, false);
   const neg = (v: bigint | number) => -BigInt(v);
   const seq = (
@@ -427,12 +419,12 @@ export async function listInvoices(
 
 /** One invoice or credit note; another operator's is 404 exactly as an unknown one. */
 export async function readInvoice(pool: Pool, operatorId: string | null, id: string): Promise<Invoice> {
-  if (!INVOICE_ID.test(id)) throw new HttpError(404, 'Invoice not found');
+  if (!INVOICE_ID.test(id)) throw notFound('invoice');
   const { rows } = await pool.query<{ body: Stored; credited: boolean }>(
     `${SELECT_INVOICE} WHERE i.invoice_id = $1 AND ($2::text IS NULL OR i.operator_id = $2)`,
     [id, operatorId],
   );
-  if (!rows[0]) throw new HttpError(404, 'Invoice not found');
+  if (!rows[0]) throw notFound('invoice');
   return present(rows[0].body, rows[0].credited);
 }
 
@@ -447,7 +439,7 @@ export async function creditNotesOf(pool: Pool, invoiceId: string): Promise<Invo
 
 function invoiceIdParam(ctx: Context): string {
   const id = ctx.params.invoice_id ?? '';
-  if (!INVOICE_ID.test(id)) throw new HttpError(404, 'Invoice not found');
+  if (!INVOICE_ID.test(id)) throw notFound('invoice');
   return id;
 }
 
@@ -458,7 +450,7 @@ export function invoiceRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminG
   r.put('/api/admin/v1/operators/:operator_id/billing-contract', ...adminGuard, async (ctx) => {
     const body = parseOr422(BillingContractRequest, ctx.state.body ?? {}, 'body');
     const id = ctx.params.operator_id ?? '';
-    if (!OPERATOR_ID.test(id)) throw new HttpError(404, 'Operator not found');
+    if (!OPERATOR_ID.test(id)) throw notFound('operator');
     const tiers = body.tiers.map((t) => ({
       from_ggr_minor: String(BigInt(t.from_ggr_minor)),
       rate_ppm: t.rate_ppm,
@@ -477,18 +469,18 @@ export function invoiceRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminG
         keyIdOf(ctx),
       ],
     );
-    if (!rows[0]) throw new HttpError(404, 'Operator not found');
+    if (!rows[0]) throw notFound('operator');
     noStore(ctx);
     sendJson(ctx, { success: true, data: presentContract(id, rows[0]) });
   });
   r.get('/api/admin/v1/operators/:operator_id/billing-contract', ...adminGuard, async (ctx) => {
     const id = ctx.params.operator_id ?? '';
-    if (!OPERATOR_ID.test(id)) throw new HttpError(404, 'Billing contract not found');
+    if (!OPERATOR_ID.test(id)) throw notFound('billing contract');
     const { rows } = await deps.pool.query<ContractRow>(
       'SELECT billing_currency, minimum_fee_minor, tiers, updated_at, updated_by FROM billing_contracts WHERE operator_id = $1',
       [id],
     );
-    if (!rows[0]) throw new HttpError(404, 'Billing contract not found');
+    if (!rows[0]) throw notFound('billing contract');
     noStore(ctx);
     sendJson(ctx, { success: true, data: presentContract(id, rows[0]) });
   });

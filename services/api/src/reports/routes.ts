@@ -5,8 +5,8 @@ import {
   ReportingTimeZoneRequest,
   RevenueReportQuery,
 } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
 import { sendJson } from '@opi/service-kit/http/json';
+import { invalidField, notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -88,7 +88,7 @@ export function reportRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminGu
   const knownOperator = async (id: string | null) => {
     if (id === null) return;
     const { rowCount } = await deps.pool.query('SELECT 1 FROM operators WHERE operator_id = $1', [id]);
-    if (!rowCount) throw new HttpError(404, 'Operator not found');
+    if (!rowCount) throw notFound('operator');
   };
   r.get('/api/admin/v1/reports/revenue.csv', ...adminGuard, async (ctx) => {
     const p = adminParams(ctx);
@@ -109,18 +109,15 @@ export function reportRoutes(deps: ApiDeps, operatorGuard: Middleware[], adminGu
   r.put('/api/admin/v1/operators/:operator_id/reporting-time-zone', ...adminGuard, async (ctx) => {
     const body = parseOr422(ReportingTimeZoneRequest, ctx.state.body ?? {}, 'body');
     const known = await deps.pool.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [body.time_zone]);
-    if (!known.rowCount)
-      throw new HttpError(422, [
-        { loc: ['body', 'time_zone'], msg: 'a time zone name PostgreSQL knows', type: 'value_error' },
-      ]);
+    if (!known.rowCount) throw invalidField(['body', 'time_zone'], 'a time zone name PostgreSQL knows');
     const id = ctx.params.operator_id ?? '';
-    if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(id)) throw new HttpError(404, 'Operator not found');
+    if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(id)) throw notFound('operator');
     const { rows } = await deps.pool.query<{ operator_id: string; time_zone: string }>(
       `UPDATE operators SET reporting_time_zone = $2, updated_at = now() WHERE operator_id = $1
        RETURNING operator_id, reporting_time_zone AS time_zone`,
       [id, body.time_zone],
     );
-    if (!rows[0]) throw new HttpError(404, 'Operator not found');
+    if (!rows[0]) throw notFound('operator');
     sendJson(ctx, { success: true, data: rows[0] });
   });
   return r;

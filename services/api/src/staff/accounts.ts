@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateStaffRequest, StaffRole, UpdateStaffRequest } from '@opi/contract';
 import { type Pool, withTransaction } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, notFound, notFoundDetail, unprocessable } from '@opi/service-kit/http/named-errors';
 import { generatePassword, hashPassword } from './password.js';
 
 /** A staff account as the admin API shows it: never the password hash. */
@@ -49,7 +49,7 @@ export async function getStaff(pool: Pool, username: string): Promise<StaffAccou
   const { rows } = await pool.query<AccountRow>(`${ACCOUNT_SELECT} WHERE u.username = $1`, [
     username.trim().toLowerCase(),
   ]);
-  if (!rows[0]) throw new HttpError(404, 'Staff account not found');
+  if (!rows[0]) throw notFound('staff account');
   return present(rows[0]);
 }
 
@@ -61,7 +61,7 @@ async function requireOperators(pool: Pool, ids: string[]): Promise<void> {
   );
   const known = new Set(rows.map((r) => r.operator_id));
   const missing = ids.filter((id) => !known.has(id));
-  if (missing.length) throw new HttpError(404, `Operator not found: ${missing.join(', ')}`);
+  if (missing.length) throw notFoundDetail(`Operator not found: ${missing.join(', ')}`);
 }
 
 /**
@@ -74,7 +74,7 @@ export async function createStaff(
 ): Promise<StaffAccount & { password?: string }> {
   const roles = input.roles ?? [];
   if (input.provider_role && roles.length) {
-    throw new HttpError(422, 'Provider staff hold one role on every operator: give provider_role or roles');
+    throw unprocessable('Provider staff hold one role on every operator: give provider_role or roles');
   }
   await requireOperators(
     pool,
@@ -99,7 +99,7 @@ export async function createStaff(
     }
     return true;
   });
-  if (!created) throw new HttpError(409, `Staff account ${input.username} already exists`);
+  if (!created) throw conflict(`Staff account ${input.username} already exists`);
   const account = await getStaff(pool, input.username);
   return input.password ? account : { ...account, password };
 }
@@ -112,7 +112,7 @@ export async function updateStaff(
 ): Promise<StaffAccount & { password?: string }> {
   const current = await getStaff(pool, username);
   if (input.provider_role && current.roles.length) {
-    throw new HttpError(409, 'Remove the operator roles before making this account provider staff');
+    throw conflict('Remove the operator roles before making this account provider staff');
   }
   const password = input.reset_password ? generatePassword() : input.password;
   const hash = password ? await hashPassword(password) : null;
@@ -153,7 +153,7 @@ export async function grantRole(
   role: StaffRole,
 ): Promise<StaffAccount> {
   const current = await getStaff(pool, username);
-  if (current.provider_role) throw new HttpError(409, 'Provider staff already hold a role on every operator');
+  if (current.provider_role) throw conflict('Provider staff already hold a role on every operator');
   await requireOperators(pool, [operatorId]);
   await pool.query(
     `INSERT INTO staff_roles (staff_id, operator_id, role) VALUES ($1, $2, $3)
@@ -169,7 +169,7 @@ export async function revokeRole(pool: Pool, username: string, operatorId: strin
     current.staff_id,
     operatorId,
   ]);
-  if (!rowCount) throw new HttpError(404, 'This account holds no role on that operator');
+  if (!rowCount) throw notFoundDetail('This account holds no role on that operator');
   return getStaff(pool, username);
 }
 

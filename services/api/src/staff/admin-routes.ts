@@ -6,7 +6,7 @@ import {
   StaffUsername,
   UpdateStaffRequest,
 } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound, unprocessable } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { ApiDeps } from '../deps.js';
@@ -16,12 +16,12 @@ const body = (ctx: Context) => ctx.state.body ?? {};
 
 function username(ctx: Context): string {
   const parsed = StaffUsername.safeParse(ctx.params.username ?? '');
-  if (!parsed.success) throw new HttpError(404, 'Staff account not found');
+  if (!parsed.success) throw notFound('staff account');
   return parsed.data;
 }
 function operatorId(ctx: Context): string {
   const id = ctx.params.operator_id ?? '';
-  if (!OperatorId.safeParse(id).success) throw new HttpError(404, 'Operator not found');
+  if (!OperatorId.safeParse(id).success) throw notFound('operator');
   return id;
 }
 
@@ -47,7 +47,7 @@ export function staffAdminRoutes(deps: ApiDeps, guard: Middleware[]): Router {
   });
   r.patch('/:username', ...guard, async (ctx) => {
     const input = parseOr422(UpdateStaffRequest, body(ctx), 'body');
-    if (Object.keys(input).length === 0) throw new HttpError(422, 'Nothing to change');
+    if (Object.keys(input).length === 0) throw unprocessable('Nothing to change');
     ctx.body = { success: true, data: await updateStaff(pool, username(ctx), input) };
   });
   r.put('/:username/roles/:operator_id', ...guard, async (ctx) => {

@@ -3,7 +3,7 @@ import { type AddressSet, normalizeIp } from '@opi/config';
 import { OperatorId, type StaffRole } from '@opi/contract';
 import type { Pool } from '@opi/db';
 import { clientAddress } from '@opi/service-kit/http/client-address';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { forbidden, notFound, unauthorized } from '@opi/service-kit/http/named-errors';
 import type { Context, Next } from 'koa';
 import { loadOperator, type OperatorRow } from '../auth/operator-scope.js';
 
@@ -94,7 +94,7 @@ export function authenticateStaff(pool: Pool) {
   return async (ctx: Context, next: Next) => {
     const token = presentedToken(ctx);
     const staff = token ? await findSession(pool, token) : null;
-    if (!staff) throw new HttpError(401, 'Not logged in, or the session has ended');
+    if (!staff) throw unauthorized('Not logged in, or the session has ended');
     ctx.state.staff = staff;
     await next();
   };
@@ -116,10 +116,10 @@ export function staffScope(pool: Pool, minRole: StaffRole) {
     const staff = ctx.state.staff as StaffPrincipal;
     const operatorId = ctx.params.operator_id ?? '';
     const role = OperatorId.safeParse(operatorId).success ? roleOn(staff, operatorId) : null;
-    if (!role) throw new HttpError(403, 'You have no role on this operator');
-    if (minRole === 'admin' && role !== 'admin') throw new HttpError(403, 'This action needs the admin role');
+    if (!role) throw forbidden('You have no role on this operator');
+    if (minRole === 'admin' && role !== 'admin') throw forbidden('This action needs the admin role');
     const operator = await loadOperator(pool, operatorId);
-    if (!operator) throw new HttpError(404, 'Operator not found');
+    if (!operator) throw notFound('operator');
     ctx.state.operator = operator;
     ctx.state.staffRole = role;
     await next();

@@ -31,7 +31,7 @@ import {
   WalletDiagnosticsRequest,
 } from '@opi/contract';
 import { readBody } from '@opi/service-kit/http/body';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField, notFound, tooManyRequests, unauthorized } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
@@ -80,9 +80,7 @@ import { searchSessions } from './sessions.js';
 function pathId(ctx: Context, name: string): string {
   const id = ctx.params[name] ?? '';
   if (id.length < 1 || id.length > 200 || id.includes('\u0000')) {
-    throw new HttpError(422, [
-      { loc: ['path', name], msg: 'must be 1 to 200 characters', type: 'value_error' },
-    ]);
+    throw invalidField(['path', name], 'must be 1 to 200 characters');
   }
   return id;
 }
@@ -143,7 +141,7 @@ export function staffRoutes(deps: ApiDeps): Router {
       });
     const refuse = (retryAfterSeconds: number, message: string) => {
       ctx.set('Retry-After', String(retryAfterSeconds));
-      return new HttpError(429, message, { retry_after_seconds: retryAfterSeconds });
+      return tooManyRequests(message, { retry_after_seconds: retryAfterSeconds });
     };
     if (!limit.allowed) {
       await log('rate_limited', null, { retry_after_seconds: limit.retryAfterSeconds, rule: limit.reason });
@@ -175,7 +173,7 @@ export function staffRoutes(deps: ApiDeps): Router {
     if (!user || !ok || user.disabled) {
       await loginFailed(pool, username, ip, limit.accountAttempts);
       await log('failed', user?.staff_id ?? null, user?.disabled && ok ? { disabled: true } : {});
-      throw new HttpError(401, 'Wrong username or password');
+      throw unauthorized('Wrong username or password');
     }
     await loginSucceeded(pool, username, ip);
     // A hash made at an older cost is replaced now that the password is known (same password, so
@@ -364,7 +362,7 @@ export function staffRoutes(deps: ApiDeps): Router {
   });
   op.get('/audit-log/:audit_id', auth, viewer, async (ctx) => {
     const entry = await getAudit(pool, opId(ctx), ctx.params.audit_id ?? '');
-    if (!entry) throw new HttpError(404, 'Audit entry not found');
+    if (!entry) throw notFound('audit entry');
     respond(ctx, StaffAuditEntry, entry);
   });
 

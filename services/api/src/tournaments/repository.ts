@@ -1,5 +1,5 @@
 import { type Pool, withTransaction } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, notFound } from '@opi/service-kit/http/named-errors';
 import type pg from 'pg';
 
 /*
@@ -58,8 +58,7 @@ export async function defineTournament(
         ),
       };
       if (canonical(stored) === canonical(d)) return { created: false };
-      throw new HttpError(
-        409,
+      throw conflict(
         'This tournament is already defined differently: its window, scoring, titles and prizes do not change once defined',
       );
     }
@@ -242,14 +241,13 @@ export async function setTournamentOperator(
     [id],
   );
   const t = rows[0];
-  if (!t) throw new HttpError(404, 'Tournament not found');
+  if (!t) throw notFound('tournament');
   if (t.status === 'cancelled' || t.over)
-    throw new HttpError(
-      409,
+    throw conflict(
       `The tournament is ${t.status === 'cancelled' ? 'cancelled' : 'over'}: its operators no longer change`,
     );
   const op = await pool.query(`SELECT 1 FROM operators WHERE operator_id = $1`, [operatorId]);
-  if (op.rowCount === 0) throw new HttpError(404, 'Operator not found');
+  if (op.rowCount === 0) throw notFound('operator');
   await pool.query(
     `INSERT INTO tournament_operators (tournament_id, operator_id, opted_in) VALUES ($1, $2, $3)
      ON CONFLICT (tournament_id, operator_id) DO UPDATE SET opted_in = EXCLUDED.opted_in, updated_at = now()`,
@@ -272,10 +270,9 @@ export async function cancelTournament(pool: Pool, id: string): Promise<void> {
     [id],
   );
   const r = rows[0]!;
-  if (r.status === null) throw new HttpError(404, 'Tournament not found');
+  if (r.status === null) throw notFound('tournament');
   if (r.updated || r.status === 'cancelled') return;
-  throw new HttpError(
-    409,
+  throw conflict(
     'The tournament is over: its leaderboard is frozen (or is being frozen) and its prizes are paid',
   );
 }

@@ -7,7 +7,7 @@ import {
   TournamentId,
 } from '@opi/contract';
 import { leaderboard, leaderboardDisplayId } from '@opi/play/promotions/leaderboard';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -23,7 +23,7 @@ import { cancelAndSignalTournament, defineAndStartTournament, presentTournament 
 
 function tournamentIdOf(ctx: Context): string {
   const id = ctx.params.tournament_id ?? '';
-  if (!TournamentId.safeParse(id).success) throw new HttpError(404, 'Tournament not found');
+  if (!TournamentId.safeParse(id).success) throw notFound('tournament');
   return id;
 }
 
@@ -45,7 +45,7 @@ export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Route
   });
   r.get('/:tournament_id', ...guard, async (ctx) => {
     const t = await readTournament(deps.pool, tournamentIdOf(ctx));
-    if (!t) throw new HttpError(404, 'Tournament not found');
+    if (!t) throw notFound('tournament');
     ctx.body = { success: true, data: presentTournament(t, 'admin') };
   });
   r.post('/:tournament_id/cancel', ...guard, async (ctx) => {
@@ -56,7 +56,7 @@ export function adminTournamentRoutes(deps: ApiDeps, guard: Middleware[]): Route
   r.put('/:tournament_id/operators/:operator_id', ...guard, async (ctx) => {
     const id = tournamentIdOf(ctx);
     const operatorId = ctx.params.operator_id ?? '';
-    if (!OperatorId.safeParse(operatorId).success) throw new HttpError(404, 'Operator not found');
+    if (!OperatorId.safeParse(operatorId).success) throw notFound('operator');
     const { enabled } = parseOr422(EnabledRequest, ctx.state.body ?? {}, 'body');
     await setTournamentOperator(deps.pool, id, operatorId, enabled);
     ctx.body = { success: true, data: { tournament_id: id, operator_id: operatorId, opted_in: enabled } };
@@ -84,10 +84,9 @@ export function tournamentRoutes(deps: ApiDeps, guard: Middleware[]): Router {
     const id = tournamentIdOf(ctx);
     const q = parseOr422(LeaderboardQuery, flatQuery(ctx.query), 'query');
     // Taking part first: a tournament the operator is not in costs what an unknown id does (issue 34).
-    if (!(await operatorTakesPart(deps.pool, id, operator.operator_id)))
-      throw new HttpError(404, 'Tournament not found');
+    if (!(await operatorTakesPart(deps.pool, id, operator.operator_id))) throw notFound('tournament');
     const t = await readTournament(deps.pool, id);
-    if (!t) throw new HttpError(404, 'Tournament not found');
+    if (!t) throw notFound('tournament');
     const frozen = t.status === 'ended' || t.status === 'paid';
     const rows = await leaderboard(deps.pool, id, frozen, q.limit, q.currency);
     const currencies = t.currencies

@@ -1,5 +1,5 @@
 import { TOURNAMENT_MAX_DAYS, type TournamentDefinitionRequest } from '@opi/contract';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { badGateway, invalidField, runtimeNotConfigured } from '@opi/service-kit/http/named-errors';
 import { signalTournamentCancel, startTournamentWorkflow } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { resolveSlotTitles } from '../promotions/slot-titles.js';
@@ -80,11 +80,10 @@ export function presentTournament(
 // ---------------------------------------------------------------------------------------------
 // The commands
 
-const unprocessable = (field: string, msg: string) =>
-  new HttpError(422, [{ loc: ['body', field], msg, type: 'value_error' }]);
+const unprocessable = (field: string, msg: string) => invalidField(['body', field], msg);
 
 function temporalOf(deps: ApiDeps) {
-  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
   return deps.temporal;
 }
 
@@ -134,8 +133,7 @@ export async function defineAndStartTournament(
     await startTournamentWorkflow(temporal.client, temporal.taskQueue, id);
   } catch (err) {
     deps.logger.error('tournament workflow not started', { tournament_id: id, error: String(err) });
-    throw new HttpError(
-      502,
+    throw badGateway(
       'The tournament is stored but its workflow did not start: send the same definition again',
     );
   }

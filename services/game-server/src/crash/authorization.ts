@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool, withTransaction } from '@opi/db';
 import { hashLaunchToken, newLaunchToken } from '@opi/play/sessions/tokens';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { unauthorized } from '@opi/service-kit/http/named-errors';
 
 /** The authenticated session authorization of a crash page: one hour unless revoked (spec, Limits). */
 export const CRASH_AUTHORIZATION_MS = 60 * 60_000;
@@ -55,8 +55,7 @@ export async function exchangeLoginGrant(
   pool: Pool,
   token: string,
 ): Promise<{ session_token: string; session_id: string; authorized_until: Date }> {
-  if (!token || token.length > 128)
-    throw new HttpError(401, 'The game link is not valid: open the game again');
+  if (!token || token.length > 128) throw unauthorized('The game link is not valid: open the game again');
   return withTransaction(pool, async (c) => {
     const { rows } = await c.query<{
       session_id: string;
@@ -70,8 +69,8 @@ export async function exchangeLoginGrant(
     );
     const s = rows[0];
     if (s?.provider_id !== 'prov_d' || s.status !== 'active')
-      throw new HttpError(401, 'The game link is not valid: open the game again');
-    if (!s.live) throw new HttpError(401, 'The game link has expired: open the game again');
+      throw unauthorized('The game link is not valid: open the game again');
+    if (!s.live) throw unauthorized('The game link has expired: open the game again');
     const { token: sessionToken, hash } = newLaunchToken();
     const until = new Date(Date.now() + CRASH_AUTHORIZATION_MS);
     await c.query(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool, withTransaction } from '@opi/db';
 import { hashLaunchToken, newLaunchToken } from '@opi/play/sessions/tokens';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { tooManyRequests, unavailable } from '@opi/service-kit/http/named-errors';
 import { DEMO_OPENING_MINOR, type DemoSession } from './runtime.js';
 
 /** A demo page's play-money session lasts two hours; it is deleted once expired. */
@@ -57,16 +57,14 @@ export async function createDemoSession(
     );
     const r = rows[0]!;
     if (r.recent >= DEMO_PER_ADDRESS_LIMIT) {
-      throw new HttpError(
-        429,
+      throw tooManyRequests(
         `Too many demo sessions from this address: at most ${DEMO_PER_ADDRESS_LIMIT} in ${DEMO_PER_ADDRESS_WINDOW_S / 60} minutes; retry after Retry-After seconds`,
         {},
         { 'Retry-After': String(Math.max(1, r.oldest_recent_s ?? 1)) },
       );
     }
     if (r.live >= DEMO_LIVE_CAP) {
-      throw new HttpError(
-        503,
+      throw unavailable(
         'Demo play is full right now: retry after Retry-After seconds',
         {},
         { 'Retry-After': String(Math.min(DEMO_SESSION_MS / 1000, Math.max(1, r.next_free_s ?? 1))) },

@@ -5,7 +5,7 @@ import { findCrashSession } from '@opi/play/sessions/runtime-session';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
 import { readBody } from '@opi/service-kit/http/body';
 import { clientAddress } from '@opi/service-kit/http/client-address';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound, unauthorized } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
@@ -45,16 +45,15 @@ function presentedToken(ctx: Context): string | undefined {
 export function authenticateCrash(deps: GameDeps): Middleware {
   return async (ctx: Context, next: Next) => {
     const token = presentedToken(ctx);
-    if (!token || token.length > 128) throw new HttpError(401, 'Missing or invalid session token');
+    if (!token || token.length > 128) throw unauthorized('Missing or invalid session token');
     const session = await findCrashSession(deps.pool, hashLaunchToken(token));
     let actor: Actor;
     if (session) {
-      if (session.status !== 'active')
-        throw new HttpError(401, 'The session was revoked: open the game again');
+      if (session.status !== 'active') throw unauthorized('The session was revoked: open the game again');
       actor = { kind: 'wallet', session };
     } else {
       const demo = await findDemoSession(deps.pool, token);
-      if (!demo) throw new HttpError(401, 'Missing, expired or revoked session token: open the game again');
+      if (!demo) throw unauthorized('Missing, expired or revoked session token: open the game again');
       actor = { kind: 'demo', demo };
     }
     ctx.state.actor = actor;
@@ -92,7 +91,7 @@ export function crashRoutes(deps: GameDeps): Router[] {
   pages.get('/fairness/:round_id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const id = ctx.params.round_id ?? '';
-    if (!ROUND_ID.test(id)) throw new HttpError(404, 'Round not found');
+    if (!ROUND_ID.test(id)) throw notFound('round');
     const { rows } = await deps.pool.query<RoundRow>(
       `SELECT cr.*, trim(cr.currency) AS currency, ch.terminal_hash, ch.length AS chain_length,
               ch.created_at AS chain_created_at
@@ -100,7 +99,7 @@ export function crashRoutes(deps: GameDeps): Router[] {
        WHERE cr.round_id = $1 AND cr.server_seed IS NOT NULL`,
       [id],
     );
-    if (!rows[0]) throw new HttpError(404, 'Round not found or not finished');
+    if (!rows[0]) throw notFound('round', 'or not finished');
     ctx.body = { success: true, data: presentFairness(rows[0]) };
   });
   pages.get('/:slug/demo', (ctx) => {
@@ -172,7 +171,7 @@ export function crashRoutes(deps: GameDeps): Router[] {
     ctx.set('Cache-Control', 'no-store');
     const { slug } = parseOr422(DemoRequest, ctx.state.body ?? {}, 'body');
     const entry = crashTitle(slug);
-    if (!entry) throw new HttpError(404, 'Game not found');
+    if (!entry) throw notFound('game');
     const demo = await createDemoSession(deps.pool, entry.symbol, clientAddress(ctx, deps));
     ctx.status = 201;
     ctx.body = { session_token: demo.session_token, expires_at: demo.expires_at.toISOString() };
@@ -190,12 +189,12 @@ export function crashRoutes(deps: GameDeps): Router[] {
   api.post('/cashout', ...guard, async (ctx) => {
     const receivedAt = Date.now();
     const { round_id } = parseOr422(CashoutRequest, ctx.state.body ?? {}, 'body');
-    if (!ROUND_ID.test(round_id)) throw new HttpError(404, 'Round not found');
+    if (!ROUND_ID.test(round_id)) throw notFound('round');
     ctx.body = await runtime.cashout(actor(ctx), round_id, receivedAt);
   });
   api.get('/rounds/:round_id', ...guard, async (ctx) => {
     const id = ctx.params.round_id ?? '';
-    if (!ROUND_ID.test(id)) throw new HttpError(404, 'Round not found');
+    if (!ROUND_ID.test(id)) throw notFound('round');
     ctx.body = await runtime.round(actor(ctx), id, ctx.query.wait === '1');
   });
 

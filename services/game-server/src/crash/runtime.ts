@@ -33,6 +33,7 @@ import {
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
 import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
 import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField, notFound, runtimeNotConfigured } from '@opi/service-kit/http/named-errors';
 import { roundDetailsUrl } from '@opi/signing';
 import { type RoundIntent, type RoundOutcome, transactionIdsFor } from '@opi/wallet';
 import { cancelUpdate, finishUpdate, recordRound, stageSignal, startSettlement } from '@opi/workflows';
@@ -189,9 +190,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 function parseStake(raw: unknown): bigint {
   if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return BigInt(raw);
   if (typeof raw === 'string' && /^[1-9][0-9]{0,17}$/.test(raw)) return BigInt(raw);
-  throw new HttpError(422, [
-    { loc: ['body', 'stake_minor'], msg: 'a positive integer of minor units', type: 'value_error' },
-  ]);
+  throw invalidField(['body', 'stake_minor'], 'a positive integer of minor units');
 }
 
 export interface BetInput {
@@ -251,7 +250,7 @@ export class CrashRuntime {
   /** A round of the actor's, brought up to date first (lazy settlement); 404 for anyone else's. */
   async round(actor: Actor, roundId: string, wait = false) {
     let r = await this.loadRound(this.pool, roundId);
-    if (!r || !this.owns(actor, r)) throw new HttpError(404, 'Round not found');
+    if (!r || !this.owns(actor, r)) throw notFound('round');
     if (wait && r.state === 'running' && r.started_at) r = await this.waitForEnd(r);
     r = (await this.settleIfDue(r.round_id)) ?? r;
     return presentRound(r);
@@ -429,7 +428,7 @@ export class CrashRuntime {
     const stake = parseStake(input.stake_minor);
     const symbol = symbolOf(actor);
     const entry = findEntry(symbol);
-    if (entry?.provider_id !== 'prov_d') throw new HttpError(409, 'Not a crash title');
+    if (entry?.provider_id !== 'prov_d') throw conflict('Not a crash title');
     // A suspended operator starts no round (403); the bet's transaction checks again, under locks.
     if (actor.kind === 'wallet') refuseSuspendedOperator(actor.session);
     let auto: number | null = null;
@@ -437,30 +436,23 @@ export class CrashRuntime {
       const m = /^([0-9]{1,5})(?:\.([0-9]{1,2}))?$/.exec(String(input.auto_cashout));
       auto = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : null;
       if (auto === null || auto < MIN_CASHOUT_CENTS || auto > CRASH_CAP_CENTS) {
-        throw new HttpError(422, [
-          {
-            loc: ['body', 'auto_cashout'],
-            msg: `a multiplier from ${formatMultiplier(MIN_CASHOUT_CENTS)} to ${formatMultiplier(CRASH_CAP_CENTS)} with at most two decimals`,
-            type: 'value_error',
-          },
-        ]);
+        throw invalidField(
+          ['body', 'auto_cashout'],
+          `a multiplier from ${formatMultiplier(MIN_CASHOUT_CENTS)} to ${formatMultiplier(CRASH_CAP_CENTS)} with at most two decimals`,
+        );
       }
     }
     const money =
       actor.kind === 'demo' ? { min: DEMO_LIMITS.min, max: DEMO_LIMITS.max } : await this.limits(actor);
     if (stake < money.min || stake > money.max) {
-      throw new HttpError(422, [
-        {
-          loc: ['body', 'stake_minor'],
-          msg: `the stake must be between ${money.min} and ${money.max} minor units`,
-          type: 'value_error',
-        },
-      ]);
+      throw invalidField(
+        ['body', 'stake_minor'],
+        `the stake must be between ${money.min} and ${money.max} minor units`,
+      );
     }
     // A session frozen with a stake ladder (issue 39: a crypto currency) takes its stakes only.
     if (actor.kind === 'wallet') await assertOnLadder(this.pool, actor.session, stake, 'stake_minor');
-    if (actor.kind === 'wallet' && !this.deps.temporal)
-      throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+    if (actor.kind === 'wallet' && !this.deps.temporal) throw runtimeNotConfigured('settlement service');
 
     const owner = ownerOf(actor);
     const roundId = `r_${randomUUID()}`;
@@ -495,7 +487,7 @@ export class CrashRuntime {
         `SELECT round_id FROM crash_rounds WHERE ${col} = $1 AND symbol = $2 AND state IN ('debiting', 'running')`,
         [owner.id, symbol],
       );
-      if (busy[0]) throw new HttpError(409, 'A round of this game is still running');
+      if (busy[0]) throw conflict('A round of this game is still running');
       // No bets in a revoked session (401) or a suspended operator's (403), nor (player protection)
       // in a session the operator's wallet stopped, until relaunch (409): under the session's and
       // the operator's row locks (sessions/takes-bets.ts).
@@ -505,9 +497,9 @@ export class CrashRuntime {
       // GB: 5 s between the end of the last game cycle and this bet (429, nothing written).
       if (actor.kind === 'wallet') await assertCycleInterval(c, actor.session.session_id);
       const next = nextCommitment(this.deps.box, chain);
-      if (!next) throw new HttpError(409, 'The previous round has not ended yet');
+      if (!next) throw conflict('The previous round has not ended yet');
       if (input.commitment !== next.commitment) {
-        throw new HttpError(409, 'The fairness commitment has changed: reload the game', {
+        throw conflict('The fairness commitment has changed: reload the game', {
           next: this.presentNext(next),
         });
       }
@@ -519,7 +511,7 @@ export class CrashRuntime {
           `UPDATE crash_demo_sessions SET balance_minor = balance_minor - $2 WHERE demo_id = $1 AND balance_minor >= $2`,
           [actor.demo.demo_id, stake],
         );
-        if (paid.rowCount !== 1) throw new HttpError(409, 'Not enough play money for this stake');
+        if (paid.rowCount !== 1) throw conflict('Not enough play money for this stake');
       }
       try {
         await c.query(
@@ -552,7 +544,7 @@ export class CrashRuntime {
         );
       } catch (err) {
         if ((err as { code?: string }).code === '23505')
-          throw new HttpError(409, 'A round of this game is still running');
+          throw conflict('A round of this game is still running');
         throw err;
       }
       if (actor.kind === 'wallet') {
@@ -806,8 +798,8 @@ export class CrashRuntime {
   async cashout(actor: Actor, roundId: string, receivedAt: number) {
     const decided = await withTransaction(this.pool, async (c) => {
       const r = await this.loadRound(c, roundId, true);
-      if (!r || !this.owns(actor, r)) throw new HttpError(404, 'Round not found');
-      if (r.state === 'debiting') throw new HttpError(409, 'The round has not started yet');
+      if (!r || !this.owns(actor, r)) throw notFound('round');
+      if (r.state === 'debiting') throw conflict('The round has not started yet');
       if (r.state !== 'running' || !r.started_at) return { r, changed: false as const };
       const crash = this.crashOf(r);
       const ms = Math.max(0, receivedAt - r.started_at.getTime());
@@ -815,7 +807,7 @@ export class CrashRuntime {
       if (phase.state === 'running') {
         const decision = cashoutAt(crash, ms);
         if (!decision.ok)
-          throw new HttpError(409, `Cash-out opens at ${formatMultiplier(MIN_CASHOUT_CENTS)}x`, {
+          throw conflict(`Cash-out opens at ${formatMultiplier(MIN_CASHOUT_CENTS)}x`, {
             reason: decision.reason,
           });
         return this.end(c, r, crash, { state: 'cashed_out', cents: decision.cents, atMs: ms }, 'manual');

@@ -3,7 +3,8 @@ import { formatMinor, minorToDecimalString } from '@opi/money';
 import { displayFacts } from '@opi/play/sessions/display';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { badRequest } from '@opi/service-kit/http/named-errors';
 import { type ReplayKeys, SHARE_LINK_TTL_SECONDS, shareReplayUrl } from '@opi/signing';
 import type { Context } from 'koa';
 
@@ -86,7 +87,7 @@ const CURSOR_AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const ROUND_ID = /^[A-Za-z0-9_:.-]{1,128}$/;
 
 function badQuery(loc: string, msg: string): HttpError {
-  return new HttpError(400, [{ loc: ['query', loc], msg, type: 'value_error' }]);
+  return badRequest([{ loc: ['query', loc], msg, type: 'value_error' }]);
 }
 
 function one(ctx: Context, name: string): string | undefined {

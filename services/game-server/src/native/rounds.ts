@@ -8,7 +8,13 @@ import { assertNoRealityCheckDue, sessionRulesFacts } from '@opi/play/sessions/j
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { assertOnLadder } from '@opi/play/sessions/stake-ladders';
 import { assertTakesBets, refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
-import { HttpError } from '@opi/service-kit/http/errors';
+import {
+  conflict,
+  invalidField,
+  notFound,
+  runtimeNotConfigured,
+  unavailable,
+} from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { roundDetailsUrl } from '@opi/signing';
 import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
@@ -80,7 +86,7 @@ const ROUND_COLUMNS = `round_id, session_id, symbol, trim(currency) AS currency,
 
 export function familyOf(session: RuntimeSession): NativeFamily {
   const family = session.provider_id === 'prov_c' ? NATIVE_FAMILY[session.symbol] : undefined;
-  if (!family) throw new HttpError(409, 'This title is not played through the native runtime');
+  if (!family) throw conflict('This title is not played through the native runtime');
   return family;
 }
 
@@ -234,13 +240,10 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | null> {
 
 function stakeWithinLimits(stake: bigint, limits: { bet_min_minor: bigint; bet_max_minor: bigint }) {
   if (stake < limits.bet_min_minor || stake > limits.bet_max_minor) {
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'stake_minor'],
-        msg: `the stake must be between ${limits.bet_min_minor} and ${limits.bet_max_minor} minor units`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'stake_minor'],
+      `the stake must be between ${limits.bet_min_minor} and ${limits.bet_max_minor} minor units`,
+    );
   }
 }
 
@@ -259,7 +262,7 @@ export async function placeBet(
   rng: Rng = nativeCryptoRng,
 ) {
   const family = familyOf(session);
-  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
   // A suspended operator starts no round (403); the transaction below checks again, under locks.
   refuseSuspendedOperator(session);
   const temporal = deps.temporal;
@@ -279,9 +282,7 @@ export async function placeBet(
     started = startRound(family, rng, stake, parseBetParams(family, req));
   } catch (err) {
     if (err instanceof NativeMoveError) {
-      throw new HttpError(422, [
-        { loc: ['body', family === 'dice' ? 'target' : 'mines'], msg: err.message, type: 'value_error' },
-      ]);
+      throw invalidField(['body', family === 'dice' ? 'target' : 'mines'], err.message);
     }
     throw err;
   }
@@ -314,7 +315,7 @@ export async function placeBet(
       [session.player_id, session.symbol],
     );
     if (rows[0]) {
-      throw new HttpError(409, `Round ${rows[0].round_id} is not finished yet`, {
+      throw conflict(`Round ${rows[0].round_id} is not finished yet`, {
         round_id: rows[0].round_id,
       });
     }
@@ -350,7 +351,7 @@ export async function placeBet(
 /** The round's view, closing its stage log first if the workflow ended it without an action. */
 async function roundState(deps: GameDeps, family: NativeFamily, roundId: string) {
   const row = await readRound(deps.pool, roundId);
-  if (!row) throw new HttpError(404, 'Round not found');
+  if (!row) throw notFound('round');
   // One read of the round decides both: a status that moves on meanwhile shows on the next read.
   if (row.status !== 'open') await closeStageLog(deps.pool, row);
   return viewOf(deps.pool, family, row);
@@ -413,7 +414,7 @@ export async function playAction(
   rng: Rng = nativeCryptoRng,
 ) {
   const family = familyOf(session);
-  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
   const temporal = deps.temporal;
   const req = parseOr422(ActionRequest, body ?? {}, 'body');
   const result = await withTransaction(deps.pool, async (c) => {
@@ -423,19 +424,19 @@ export async function playAction(
       [req.round_id, session.player_id, session.symbol],
     );
     const row = rows[0];
-    if (!row) throw new HttpError(404, 'Round not found');
-    if (row.currency !== session.currency) throw new HttpError(409, 'The round is in another currency');
-    if (row.status !== 'open') throw new HttpError(409, `The round is ${row.status}`);
+    if (!row) throw notFound('round');
+    if (row.currency !== session.currency) throw conflict('The round is in another currency');
+    if (row.status !== 'open') throw conflict(`The round is ${row.status}`);
     const [stages, journal] = await Promise.all([loadStages(c, row.round_id), loadJournal(c, row.intent)]);
-    if (journal.debit?.status !== 'success') throw new HttpError(409, 'The wager is still being placed');
+    if (journal.debit?.status !== 'success') throw conflict('The wager is still being placed');
     const last = stages[stages.length - 1];
-    if (isFinal(last)) throw new HttpError(409, 'The round is being settled');
+    if (isFinal(last)) throw conflict('The round is being settled');
     const rule = row.intent.multiStep;
     if (rule) {
       const since = Math.max(last?.created_at.getTime() ?? 0, journal.debit.completed_at?.getTime() ?? 0);
       const deadline = since + rule.abandonAfterSeconds * 1000 - abandonMarginMs(rule.abandonAfterSeconds);
       if (row.db_now.getTime() >= deadline) {
-        throw new HttpError(409, 'The round was left idle and is being settled by its abandon rule');
+        throw conflict('The round was left idle and is being settled by its abandon rule');
       }
     }
     let applied: ReturnType<typeof applyAction>;
@@ -451,7 +452,7 @@ export async function playAction(
         },
       );
     } catch (err) {
-      if (err instanceof NativeMoveError) throw new HttpError(409, err.message);
+      if (err instanceof NativeMoveError) throw conflict(err.message);
       throw err;
     }
     await insertStages(c, row.round_id, stages.length, applied.stages);
@@ -464,7 +465,7 @@ export async function playAction(
       handle.signal(stageSignal, { cashoutMinor: applied.offerMinor.toString() }).then(() => true),
       SIGNAL_TIMEOUT_MS,
     ).catch(() => null);
-    if (!sent) throw new HttpError(503, 'The settlement service did not answer: try again');
+    if (!sent) throw unavailable('The settlement service did not answer: try again');
     return { roundId: row.round_id, finalWin: applied.finalWinMinor };
   });
   if (result.finalWin !== null) {

@@ -13,7 +13,7 @@ import {
   presentLadder,
 } from '@opi/play/sessions/stake-ladders';
 import { readBody } from '@opi/service-kit/http/body';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, unauthorized } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -91,8 +91,7 @@ export function nativeRoutes(deps: GameDeps): Router {
     const req = parseOr422(ExchangeRequest, ctx.state.body ?? {}, 'body');
     const grant = await checkGrant(deps.pool, req.grant);
     if (!grant.ok) {
-      throw new HttpError(
-        401,
+      throw unauthorized(
         grant.problem === 'invalid'
           ? 'The launch grant is not valid: open the game again'
           : 'The launch grant has expired: open the game again',
@@ -101,7 +100,7 @@ export function nativeRoutes(deps: GameDeps): Router {
     }
     const s = grant.session;
     const family = NATIVE_FAMILY[s.symbol];
-    if (!family) throw new HttpError(409, 'This title is not played through the native runtime');
+    if (!family) throw conflict('This title is not played through the native runtime');
     const token = await issuePlayToken(deps.pool, s);
     const { rows } = await deps.pool.query<{ bet_min_minor: bigint; bet_max_minor: bigint }>(
       `SELECT o.bet_min_minor, o.bet_max_minor FROM operators o JOIN sessions s ON s.operator_id = o.operator_id

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import Router from '@koa/router';
 import { etagFor, symbolSvg } from '@opi/games';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFoundDetail } from '@opi/service-kit/http/named-errors';
 import type { Context } from 'koa';
 
 /**
@@ -115,7 +115,7 @@ export function artRoutes(): Router {
   router.get('/gs2c/art/:game/:file', (ctx) => {
     const m = /^([A-Z0-9]{1,16})\.svg$/.exec(ctx.params.file ?? '');
     const svg = m ? symbolSvg(ctx.params.game ?? '', m[1]!) : undefined;
-    if (svg === undefined) throw new HttpError(404, 'No such symbol art');
+    if (svg === undefined) throw notFoundDetail('No such symbol art');
     send(ctx, 'image/svg+xml; charset=utf-8', svg);
   });
   router.get('/favicon.ico', (ctx) => {

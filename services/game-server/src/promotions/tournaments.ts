@@ -1,7 +1,7 @@
 import { isSlotTitle } from '@opi/games';
 import { leaderboard, leaderboardDisplayId, playerStanding } from '@opi/play/promotions/leaderboard';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { tooManyRequests } from '@opi/service-kit/http/named-errors';
 import type { GameDeps } from '../deps.js';
 
 /** What the game page shows of one tournament the session plays in. */
@@ -96,8 +96,7 @@ export const tournamentReads = new ReadLimiter();
 export async function sessionTournaments(deps: GameDeps, session: RuntimeSession): Promise<PageTournament[]> {
   const waitMs = tournamentReads.take(session.session_id);
   if (waitMs > 0)
-    throw new HttpError(
-      429,
+    throw tooManyRequests(
       `Too many tournament reads for this session: at most ${tournamentReads.limit} in ${tournamentReads.windowMs / 1000} s; retry after Retry-After seconds`,
       { error: 'tournament_reads_limited', retry_after_ms: Math.ceil(waitMs) },
       { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },

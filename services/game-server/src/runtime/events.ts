@@ -1,7 +1,7 @@
 import { REFRESH_FAMILY } from '@opi/play/balance-refresh/hub';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, unavailable } from '@opi/service-kit/http/named-errors';
 import type { Context } from 'koa';
 import type { GameDeps } from '../deps.js';
 import { sessionJackpotId } from '../jackpots/ticker.js';
@@ -26,16 +26,14 @@ export function eventStream(deps: GameDeps) {
   return async (ctx: Context) => {
     const session = ctx.state.session as RuntimeSession;
     if (session.provider_id !== REFRESH_FAMILY) {
-      throw new HttpError(
-        409,
+      throw conflict(
         `Unsupported provider operation: balance refresh events are supported for ${REFRESH_FAMILY} sessions only`,
       );
     }
     const token = ctx.get('x-session-token') || /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
     const subscriber = deps.refresh.open(session.session_id, token ? hashLaunchToken(token) : null);
     if (!subscriber) {
-      throw new HttpError(
-        503,
+      throw unavailable(
         'Too many open event streams on this server: retry after Retry-After seconds',
         {},
         { 'Retry-After': String(STREAMS_FULL_RETRY_AFTER_S) },

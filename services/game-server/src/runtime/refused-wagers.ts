@@ -1,4 +1,5 @@
-import { HttpError } from '@opi/service-kit/http/errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { tooManyRequests } from '@opi/service-kit/http/named-errors';
 import type { GameDeps } from '../deps.js';
 
 /**
@@ -22,8 +23,7 @@ export const refusalLimitOf = (deps: Pick<GameDeps, 'spinRefusals'>): SpinRefusa
 
 export function wagersRefusedError(retryAfterMs: number, limit: SpinRefusalLimit): HttpError {
   const ms = Math.max(1, Math.ceil(retryAfterMs));
-  return new HttpError(
-    429,
+  return tooManyRequests(
     `The wallet refused ${limit.limit} wagers of this player within ${limit.windowSeconds} s: try again in ${Math.ceil(ms / 1000)} s`,
     { error: 'wagers_refused', retry_after_ms: ms },
     { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) },

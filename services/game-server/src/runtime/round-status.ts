@@ -2,7 +2,7 @@ import type { Pool } from '@opi/db';
 import { refusalFacts } from '@opi/play/sessions/bets-blocked';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { notFound } from '@opi/service-kit/http/named-errors';
 import type { RoundIntent } from '@opi/wallet';
 
 /** A round id as the spin makes them (`r_<uuid>`); anything else is not one of this session's. */
@@ -50,7 +50,7 @@ export async function roundStatus(
   session: RuntimeSession,
   roundId: string,
 ): Promise<RoundStatusAnswer> {
-  if (!ROUND_ID.test(roundId)) throw new HttpError(404, 'Round not found');
+  if (!ROUND_ID.test(roundId)) throw notFound('round');
   const { rows } = await pool.query<Row>(
     `SELECT r.round_id, r.status, r.bet_minor::text, r.win_minor::text, r.outcome, r.intent,
             d.status AS debit_status, d.error_code AS debit_error, ${wagerStandsSql('r')} AS stands,
@@ -65,7 +65,7 @@ export async function roundStatus(
     [roundId, session.session_id],
   );
   const row = rows[0];
-  if (!row) throw new HttpError(404, 'Round not found');
+  if (!row) throw notFound('round');
   const status =
     row.status === 'completed'
       ? 'completed'

@@ -5,7 +5,7 @@ import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import { acknowledgeRealityCheck, sessionRulesFacts } from '@opi/play/sessions/jurisdiction-rules';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { readWalletBalance } from '@opi/play/sessions/wallet-balance';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, runtimeNotConfigured } from '@opi/service-kit/http/named-errors';
 import type { Middleware } from 'koa';
 import type { GameDeps } from '../deps.js';
 import { playerHistory } from '../history/history.js';
@@ -47,7 +47,7 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
   // stay granted and are shown; another session of the player offers them again).
   router.post('/free-rounds/decline', ...guard, async (ctx) => {
     const s = ctx.state.session as RuntimeSession;
-    if (!isSlotTitle(s.provider_id)) throw new HttpError(409, 'This title has no free rounds');
+    if (!isSlotTitle(s.provider_id)) throw conflict('This title has no free rounds');
     await deps.pool.query(
       `UPDATE sessions SET free_rounds_declined_at = coalesce(free_rounds_declined_at, now()) WHERE session_id = $1`,
       [s.session_id],
@@ -56,7 +56,7 @@ export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {
     ctx.body = { free_rounds: await sessionFreeRounds(deps.pool, s) };
   });
   router.post('/spin', ...guard, async (ctx) => {
-    if (!deps.slots) throw new HttpError(503, 'Provider runtime not configured (no slot engine)');
+    if (!deps.slots) throw runtimeNotConfigured('slot engine');
     ctx.set('Cache-Control', 'no-store');
     const session = ctx.state.session as RuntimeSession;
     const played = await spin(deps, deps.slots, session, ctx.state.body);
