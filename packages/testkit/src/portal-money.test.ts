@@ -11,7 +11,8 @@ const FORMAT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../portal/src/lib/format.ts',
 );
-const { decimal, exponent, money } = (await import(pathToFileURL(FORMAT).href)) as {
+const { decimal, exponent, money, ratioForChart } = (await import(pathToFileURL(FORMAT).href)) as {
+  ratioForChart(num: number | string | bigint, den: number | string | bigint): number | null;
   decimal(minor: number | string | bigint, currency: string): string;
   exponent(currency: string): number;
   money(minor: number | string | bigint, currency: string): string;
@@ -38,6 +39,10 @@ test('crypto amounts in the portal: their own precision, exactly', () => {
   assert.equal(money(1000, 'JPY'), '1,000 JPY');
   assert.equal(money(1234, 'BHD'), '1.234 BHD');
   assert.equal(money(123456, 'EUR'), '1,234.56 EUR');
+  // A chart's payout ratio from the integer totals (no Number() of an amount): to a millionth.
+  assert.equal(ratioForChart('9223372036854775807', '9223372036854775807'), 1);
+  assert.equal(ratioForChart(1, 3), 0.333333);
+  assert.equal(ratioForChart(5, 0), null);
 });
 
 test('property: the portal writes the registry’s digits for every playable currency over int64', () => {

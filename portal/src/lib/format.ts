@@ -90,6 +90,17 @@ export function percent(ratio: number, digits = 2): string {
 }
 
 /**
+ * num / den as a number for a chart's scale (a payout ratio's bar), computed from the integer
+ * totals to a millionth; null when den is not positive. Never an amount shown as text.
+ */
+export function ratioForChart(num: number | string | bigint, den: number | string | bigint): number | null {
+  const d = BigInt(den);
+  if (d <= 0n) return null;
+  const millionths = (BigInt(num) * 1_000_000n) / d;
+  return Number(millionths) / 1_000_000;
+}
+
+/**
  * `num / den` as a percentage with `digits` decimals, from the integers themselves (no float:
  * minor-unit totals can pass 2^53), rounded half up: percentOf(9650n, 10000n) → "96.50%".
  */

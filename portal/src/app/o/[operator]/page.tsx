@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Facts, Field, Problem } from '../../../components/ui';
 import { load, operatorParam, qs } from '../../../lib/api';
 import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
-import { money, percentOf, units } from '../../../lib/format';
+import { money, percentOf, ratioForChart, units } from '../../../lib/format';
 import type { Charts, OperatorInfo } from '../../../lib/types';
 
 export const metadata: Metadata = { title: 'Overview' };
@@ -52,7 +52,7 @@ export default async function Overview({
   });
   const rtpRows: RtpRow[] = c.titles.map((t) => ({
     label: `${t.title} · ${t.currency}`,
-    measured: Number(t.bet_minor) > 0 ? Number(t.win_minor) / Number(t.bet_minor) : null,
+    measured: ratioForChart(t.win_minor, t.bet_minor),
     stored: t.stored_rtp ? Number(t.stored_rtp) / 100 : null,
     rounds: t.rounds,
   }));
