@@ -220,6 +220,18 @@ describe('a tournament in BTC and ETH pays its prize tables exactly (issue 39)',
       assert.equal(await balance(p.player_id, p.currency), before[p.player_id]! + BigInt(p.amount_minor));
       assert.equal((await startPayPromo(w.client!, w.taskQueue, p.payout_id)).started, false);
     }
+    // The audit API's promotional payouts: the same integers of the currency's minor unit.
+    const audit = await call(w.h.base, 'GET', '/api/operator/v1/promo-payouts?promo_id=crypto-cup', {
+      key: w.key,
+      sign: true,
+    });
+    assert.equal(audit.status, 200, audit.text);
+    assert.deepEqual(
+      audit.json.data.items
+        .map((p: any) => [p.currency, p.rank, String(p.amount_minor), p.status])
+        .sort((a: any[], b: any[]) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`)),
+      expected.map(([c, r, , amount]) => [c, r, amount, 'paid']),
+    );
     // The operator's leaderboard shows the frozen standings with the prizes in minor units.
     const board = await call(
       w.h.base,
@@ -353,6 +365,16 @@ test('jackpot pools per crypto currency: contributions exact to the micro-unit, 
       );
       const jc = (await credits(res.json.round_id)).find((c) => c.body.action_type === 'jackpot_win')!;
       assert.deepEqual([jc.amount_minor, jc.currency], [mini.amount_minor, currency]);
+      // The audit API's jackpot win and contribution: the same integers (minor units; micros).
+      const won = await call(w.h.base, 'GET', `/api/operator/v1/jackpot-wins?round_id=${res.json.round_id}`, {
+        key: w.key,
+        sign: true,
+      });
+      assert.equal(won.status, 200, won.text);
+      assert.deepEqual(
+        won.json.data.items.map((x: any) => [x.level, String(x.amount_minor), x.currency, x.status]),
+        [['mini', mini.amount_minor, currency, 'paid']],
+      );
     }
     // The first hit wins the seed; each later one the seed plus the previous spin's contribution
     // (stake × 1 % in micros), whole units only: the remainder stays in the pool.
