@@ -1,4 +1,5 @@
 import { GB_SLOT_STAKE_CAPS, isGb, type JurisdictionRules } from '@opi/contract';
+import { isSlotTitle } from '@opi/games';
 import type { RuleResult } from './rules.js';
 
 /**
@@ -7,7 +8,7 @@ import type { RuleResult } from './rules.js';
  * is refused (422 at body.currency) rather than played uncapped. Other families and jurisdictions pass.
  */
 export function gbStakeCapKnown(rules: JurisdictionRules, family: string): RuleResult<true> {
-  const slot = family === 'prov_a' || family === 'prov_b';
+  const slot = isSlotTitle(family);
   if (slot && isGb(rules.jurisdiction) && rules.max_stake_minor === null) {
     return {
       ok: false,

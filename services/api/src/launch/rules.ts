@@ -1,4 +1,5 @@
 import { INT64_MAX, isGb, type ProviderId } from '@opi/contract';
+import { isSlotTitle } from '@opi/games';
 import {
   currencyExponent,
   currencyInfo,
@@ -106,7 +107,7 @@ export function checkReturnUrl(
   if (url.username || url.password) return fail('return_url', 'must not contain credentials');
   if (url.protocol === 'https:') return ok(url.toString());
   if (url.protocol !== 'http:') return fail('return_url', 'must be an https URL');
-  if (family === 'prov_a' || family === 'prov_b') return ok(url.toString());
+  if (isSlotTitle(family)) return ok(url.toString());
   if (family === 'prov_c' && !isProduction) return ok(url.toString());
   if (family === 'prov_d' && isLoopback(url.hostname)) return ok(url.toString());
   return fail('return_url', family === 'prov_d' ? 'must be https (http only on loopback)' : 'must be https');
@@ -117,7 +118,7 @@ export type Device = 'desktop' | 'mobile' | 'tablet';
 /** The device hint; the slot families (prov_a, prov_b) treat a tablet as mobile. */
 export function normalizeDevice(device: Device | undefined, family: ProviderId): Device {
   const d = device ?? 'desktop';
-  return d === 'tablet' && (family === 'prov_a' || family === 'prov_b') ? 'mobile' : d;
+  return d === 'tablet' && isSlotTitle(family) ? 'mobile' : d;
 }
 
 /**
@@ -130,7 +131,7 @@ export function parseCoin(
   family: ProviderId,
   currency: string,
 ): RuleResult<bigint | null> {
-  if (coin === undefined || (family !== 'prov_a' && family !== 'prov_b')) return ok(null);
+  if (coin === undefined || !isSlotTitle(family)) return ok(null);
   // money-float-ok: the contract's coin is a number (or a numeric string, exponent forms included):
   // read for its sign and finiteness only; its minor units come from exact digits below.
   const n =
