@@ -10,6 +10,7 @@ export type {
   OperatorTransaction,
   Reconciliation,
   StaffAuditEntry as AuditEntry,
+  StaffAuditList as AuditList,
   StaffBoardPlayer as BoardPlayer,
   StaffCampaign as FreeRoundCampaign,
   StaffCampaignDetail as FreeRoundCampaignDetail,

@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
-import { Field, Problem, StatusBadge } from '../../../../components/ui';
+import { FilterForm, SelectFilter } from '../../../../components/filters';
+import { TableOr } from '../../../../components/table';
+import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
-import type { AuditEntry } from '../../../../lib/types';
+import type { AuditList } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -21,9 +23,7 @@ export default async function AuditPage({
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const action = ACTIONS.some(([a]) => a === sp.action) ? sp.action : undefined;
-  const log = await load<{ items: AuditEntry[] }>(
-    `/operators/${operator}/audit-log${qs({ action, limit: 100 })}`,
-  );
+  const log = await load<AuditList>(`/operators/${operator}/audit-log${qs({ action, limit: 100 })}`);
   if (!log.ok) return <Problem {...log} />;
   return (
     <>
@@ -31,55 +31,33 @@ export default async function AuditPage({
       <p className="lede">
         What staff did for this operator: who, when, what and the result. Entries are never changed.
       </p>
-      <form className="filters" method="get" aria-label="Filter the audit log">
-        <Field id="action" label="Action">
-          <select id="action" name="action" defaultValue={action ?? ''}>
-            <option value="">All actions</option>
-            {ACTIONS.map(([a, label]) => (
-              <option key={a} value={a}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit">Filter</button>
-      </form>
-      {log.data.items.length === 0 ? (
-        <p className="hint">Nothing recorded yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="audit-table">
-            <caption>Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">About</th>
-                <th scope="col">Result</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.items.map((e) => (
-                <tr key={e.audit_id}>
-                  <td>{when(e.at)}</td>
-                  <td>{e.username}</td>
-                  <td>{e.action}</td>
-                  <td className="mono">{e.target ?? '—'}</td>
-                  <td>
-                    <StatusBadge status={e.result} />
-                    {typeof e.detail.reason === 'string' ? (
-                      <div className="hint">{e.detail.reason}</div>
-                    ) : null}
-                  </td>
-                  <td className="mono">{e.client_ip ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <FilterForm label="Filter the audit log" submit="Filter">
+        <SelectFilter name="action" label="Action" value={action} options={ACTIONS} any="All actions" />
+      </FilterForm>
+      <TableOr
+        empty="Nothing recorded yet."
+        emptyClass="hint"
+        testId="audit-table"
+        caption="Newest first"
+        rows={log.data.items}
+        rowKey={(e) => e.audit_id}
+        columns={[
+          { head: 'When', cell: (e) => when(e.at) },
+          { head: 'Who', cell: (e) => e.username },
+          { head: 'Action', cell: (e) => e.action },
+          { head: 'About', tdClass: 'mono', cell: (e) => e.target ?? '—' },
+          {
+            head: 'Result',
+            cell: (e) => (
+              <>
+                <StatusBadge status={e.result} />
+                {typeof e.detail.reason === 'string' ? <div className="hint">{e.detail.reason}</div> : null}
+              </>
+            ),
+          },
+          { head: 'From', tdClass: 'mono', cell: (e) => e.client_ip ?? '—' },
+        ]}
+      />
     </>
   );
 }

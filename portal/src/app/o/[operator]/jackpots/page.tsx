@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { Field, Pager, Problem, StatusBadge } from '../../../../components/ui';
+import { FilterForm, SelectFilter } from '../../../../components/filters';
+import { KeysetPager } from '../../../../components/pager';
+import { RoundLink } from '../../../../components/rounds';
+import { DataTable } from '../../../../components/table';
+import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
 import type { JackpotsView } from '../../../../lib/types';
@@ -116,19 +119,16 @@ export default async function JackpotsPage({
           )}
 
           <h2 id="hits">Hits</h2>
-          <form method="get" action={base} className="filters" aria-label="Filter the hits">
-            <Field id="hit-status" label="Status">
-              <select id="hit-status" name="status" defaultValue={status ?? ''}>
-                <option value="">any</option>
-                {STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <button type="submit">Show</button>
-          </form>
+          <FilterForm label="Filter the hits" action={base} submit="Show">
+            <SelectFilter
+              id="hit-status"
+              name="status"
+              label="Status"
+              value={status}
+              options={STATUSES}
+              any="any"
+            />
+          </FilterForm>
           <p className="hint">
             A hit is <strong>pending</strong> until its jackpot credit is paid, <strong>paid</strong> once the
             wallet took it, and <strong>forfeited</strong> when the round's bet never stood (its debit refused
@@ -141,60 +141,34 @@ export default async function JackpotsPage({
             </p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table data-testid="hits-table">
-                  <caption>Jackpot hits by your players, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Time</th>
-                      <th scope="col">Round</th>
-                      <th scope="col">Jackpot</th>
-                      <th scope="col">Level</th>
-                      <th scope="col">Player</th>
-                      <th scope="col" className="num">
-                        Amount
-                      </th>
-                      <th scope="col">Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {res.data.hits.items.map((h) => (
-                      <tr
-                        key={h.transaction_id}
-                        data-round={h.round_id}
-                        data-status={h.status}
-                        data-level={h.level}
-                        data-amount={String(h.amount_minor)}
-                      >
-                        <td>{when(h.created_at)}</td>
-                        <td>
-                          <Link
-                            href={`/o/${operator}/rounds/${encodeURIComponent(h.round_id)}`}
-                            className="mono"
-                          >
-                            {h.round_id}
-                          </Link>
-                        </td>
-                        <td className="mono">{h.jackpot_id}</td>
-                        <td>{h.level}</td>
-                        <td className="mono">{h.player_id}</td>
-                        <td className="num">{money(h.amount_minor, h.currency)}</td>
-                        <td>
-                          <StatusBadge status={h.status} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
+              <DataTable
+                testId="hits-table"
+                caption="Jackpot hits by your players, newest first"
+                rows={res.data.hits.items}
+                rowKey={(h) => h.transaction_id}
+                rowAttrs={(h) => ({
+                  'data-round': h.round_id,
+                  'data-status': h.status,
+                  'data-level': h.level,
+                  'data-amount': String(h.amount_minor),
+                })}
+                columns={[
+                  { head: 'Time', cell: (h) => when(h.created_at) },
+                  { head: 'Round', cell: (h) => <RoundLink operator={operator} roundId={h.round_id} /> },
+                  { head: 'Jackpot', tdClass: 'mono', cell: (h) => h.jackpot_id },
+                  { head: 'Level', cell: (h) => h.level },
+                  { head: 'Player', tdClass: 'mono', cell: (h) => h.player_id },
+                  { head: 'Amount', num: true, cell: (h) => money(h.amount_minor, h.currency) },
+                  { head: 'Status', cell: (h) => <StatusBadge status={h.status} /> },
+                ]}
+              />
+              <KeysetPager
                 label="Hit"
-                next={
-                  res.data.hits.next_cursor
-                    ? `${base}${qs({ status, cursor: res.data.hits.next_cursor })}#hits`
-                    : null
-                }
-                first={sp.cursor ? `${base}${qs({ status })}#hits` : null}
+                base={base}
+                query={{ status }}
+                next={res.data.hits.next_cursor}
+                current={sp.cursor}
+                hash="#hits"
               />
             </>
           )}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { RoundLink, SessionLink } from '../../../../components/rounds';
+import { DataTable, TableOr } from '../../../../components/table';
 import { Badge, Problem } from '../../../../components/ui';
 import { load, operatorParam } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
@@ -21,7 +22,6 @@ export default async function ProtectionPage({ params }: { params: Promise<{ ope
   if (!info.ok) return <Problem {...info} />;
   if (!view.ok) return <Problem {...view} />;
   const v = view.data;
-  const base = `/o/${operator}`;
   return (
     <>
       <h1>Protection</h1>
@@ -32,113 +32,64 @@ export default async function ProtectionPage({ params }: { params: Promise<{ ope
       </p>
 
       <h2>Refused debits by code</h2>
-      {v.refusals_by_code.length === 0 ? (
-        <p className="notice ok" data-testid="no-refusals">
-          No debit was refused for player protection.
-        </p>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="refusals-by-code">
-            <caption className="sr-only">Refused debits by code</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Refused debits</th>
-                <th scope="col">Last</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.refusals_by_code.map((c) => (
-                <tr key={c.code} data-code={c.code} data-count={c.count}>
-                  <td>
-                    <Badge tone="bad">{c.code}</Badge>
-                  </td>
-                  <td className="num">{c.count}</td>
-                  <td>{when(c.last_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <TableOr
+        empty="No debit was refused for player protection."
+        emptyClass="notice ok"
+        emptyTestId="no-refusals"
+        testId="refusals-by-code"
+        caption="Refused debits by code"
+        captionClass="sr-only"
+        rows={v.refusals_by_code}
+        rowKey={(c) => c.code}
+        rowAttrs={(c) => ({ 'data-code': c.code, 'data-count': String(c.count) })}
+        columns={[
+          { head: 'Code', cell: (c) => <Badge tone="bad">{c.code}</Badge> },
+          { head: 'Refused debits', tdClass: 'num', cell: (c) => c.count },
+          { head: 'Last', cell: (c) => when(c.last_at) },
+        ]}
+      />
 
       {v.recent_refusals.length > 0 ? (
         <>
           <h2>Recent refusals</h2>
-          <div className="table-wrap">
-            <table data-testid="recent-refusals">
-              <caption className="sr-only">Recent refused debits</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Code</th>
-                  <th scope="col">Player</th>
-                  <th scope="col">Session</th>
-                  <th scope="col">Round</th>
-                  <th scope="col">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {v.recent_refusals.map((r) => (
-                  <tr key={r.transaction_id} data-round={r.round_id}>
-                    <td>{when(r.at)}</td>
-                    <td>{r.code}</td>
-                    <td className="mono">{r.player_id}</td>
-                    <td>
-                      <Link href={`${base}/sessions/${encodeURIComponent(r.session_id)}`} className="mono">
-                        {r.session_id}
-                      </Link>
-                    </td>
-                    <td>
-                      <Link href={`${base}/rounds/${encodeURIComponent(r.round_id)}`} className="mono">
-                        {r.round_id}
-                      </Link>
-                    </td>
-                    <td className="num">{money(r.amount_minor, r.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="recent-refusals"
+            caption="Recent refused debits"
+            captionClass="sr-only"
+            rows={v.recent_refusals}
+            rowKey={(r) => r.transaction_id}
+            rowAttrs={(r) => ({ 'data-round': r.round_id })}
+            columns={[
+              { head: 'Time', cell: (r) => when(r.at) },
+              { head: 'Code', cell: (r) => r.code },
+              { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
+              { head: 'Session', cell: (r) => <SessionLink operator={operator} sessionId={r.session_id} /> },
+              { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
+              { head: 'Amount', tdClass: 'num', cell: (r) => money(r.amount_minor, r.currency) },
+            ]}
+          />
         </>
       ) : null}
 
       <h2>Blocked sessions</h2>
-      {v.blocked_sessions.length === 0 ? (
-        <p className="notice ok" data-testid="no-blocked-sessions">
-          No session has its bets stopped.
-        </p>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="blocked-sessions">
-            <caption className="sr-only">Sessions whose bets are stopped until a relaunch</caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Player</th>
-                <th scope="col">Game</th>
-                <th scope="col">Code</th>
-                <th scope="col">Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.blocked_sessions.map((s) => (
-                <tr key={s.session_id} data-session={s.session_id}>
-                  <td>
-                    <Link href={`${base}/sessions/${encodeURIComponent(s.session_id)}`} className="mono">
-                      {s.session_id}
-                    </Link>
-                  </td>
-                  <td className="mono">{s.player_id}</td>
-                  <td className="mono">{s.symbol}</td>
-                  <td>{s.code}</td>
-                  <td>{when(s.since)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <TableOr
+        empty="No session has its bets stopped."
+        emptyClass="notice ok"
+        emptyTestId="no-blocked-sessions"
+        testId="blocked-sessions"
+        caption="Sessions whose bets are stopped until a relaunch"
+        captionClass="sr-only"
+        rows={v.blocked_sessions}
+        rowKey={(s) => s.session_id}
+        rowAttrs={(s) => ({ 'data-session': s.session_id })}
+        columns={[
+          { head: 'Session', cell: (s) => <SessionLink operator={operator} sessionId={s.session_id} /> },
+          { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
+          { head: 'Game', tdClass: 'mono', cell: (s) => s.symbol },
+          { head: 'Code', cell: (s) => s.code },
+          { head: 'Since', cell: (s) => when(s.since) },
+        ]}
+      />
 
       <h2>Reality checks</h2>
       <p data-testid="reality-check-summary">
@@ -147,37 +98,21 @@ export default async function ProtectionPage({ params }: { params: Promise<{ ope
         {v.reality_checks.due_unanswered}.
       </p>
       {v.reality_checks.recent.length > 0 ? (
-        <div className="table-wrap">
-          <table data-testid="reality-checks">
-            <caption className="sr-only">Reality checks answered</caption>
-            <thead>
-              <tr>
-                <th scope="col">Answered</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Player</th>
-                <th scope="col">Session</th>
-                <th scope="col">Time played</th>
-                <th scope="col">Net position</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.reality_checks.recent.map((c) => (
-                <tr key={`${c.session_id}-${c.acknowledged_at}-${c.action}`}>
-                  <td>{when(c.acknowledged_at)}</td>
-                  <td>{c.action}</td>
-                  <td className="mono">{c.player_id}</td>
-                  <td>
-                    <Link href={`${base}/sessions/${encodeURIComponent(c.session_id)}`} className="mono">
-                      {c.session_id}
-                    </Link>
-                  </td>
-                  <td>{duration(c.elapsed_ms)}</td>
-                  <td className="num">{money(c.net_minor, c.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="reality-checks"
+          caption="Reality checks answered"
+          captionClass="sr-only"
+          rows={v.reality_checks.recent}
+          rowKey={(c) => `${c.session_id}-${c.acknowledged_at}-${c.action}`}
+          columns={[
+            { head: 'Answered', cell: (c) => when(c.acknowledged_at) },
+            { head: 'Answer', cell: (c) => c.action },
+            { head: 'Player', tdClass: 'mono', cell: (c) => c.player_id },
+            { head: 'Session', cell: (c) => <SessionLink operator={operator} sessionId={c.session_id} /> },
+            { head: 'Time played', cell: (c) => duration(c.elapsed_ms) },
+            { head: 'Net position', tdClass: 'num', cell: (c) => money(c.net_minor, c.currency) },
+          ]}
+        />
       ) : null}
     </>
   );

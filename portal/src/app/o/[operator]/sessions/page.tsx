@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Field, Pager, Problem, StatusBadge } from '../../../../components/ui';
+import { FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
+import { KeysetPager } from '../../../../components/pager';
+import { TableOr } from '../../../../components/table';
+import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
 import type { OperatorInfo, Page, SessionItem } from '../../../../lib/types';
@@ -31,88 +34,63 @@ export default async function SessionsPage({
   return (
     <>
       <h1>Sessions</h1>
-      <form className="filters" method="get" aria-label="Search sessions">
-        <Field id="player_id" label="Player (external id)">
-          <input id="player_id" name="player_id" defaultValue={filters.player_id ?? ''} autoComplete="off" />
-        </Field>
-        <Field id="game_symbol" label="Game symbol">
-          <input
-            id="game_symbol"
-            name="game_symbol"
-            defaultValue={filters.game_symbol ?? ''}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id="currency" label="Currency">
-          <select id="currency" name="currency" defaultValue={filters.currency ?? ''}>
-            <option value="">Any</option>
-            {info.data.allowed_currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="status" label="Status">
-          <select id="status" name="status" defaultValue={filters.status ?? ''}>
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="closed">Closed</option>
-            <option value="revoked">Revoked</option>
-          </select>
-        </Field>
-        <button type="submit">Search</button>
-      </form>
+      <FilterForm label="Search sessions">
+        <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
+        <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
+        <SelectFilter
+          name="currency"
+          label="Currency"
+          value={filters.currency}
+          options={info.data.allowed_currencies}
+        />
+        <SelectFilter
+          name="status"
+          label="Status"
+          value={filters.status}
+          options={[
+            ['active', 'Active'],
+            ['closed', 'Closed'],
+            ['revoked', 'Revoked'],
+          ]}
+        />
+      </FilterForm>
       {!page.ok ? (
         <Problem {...page} />
-      ) : page.data.items.length === 0 ? (
-        <p className="notice warn">No session matches.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table data-testid="sessions-table">
-              <caption>Sessions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">Player</th>
-                  <th scope="col">Game</th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Last activity</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.items.map((s) => (
-                  <tr key={s.session_id}>
-                    <td>
-                      <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
-                        {s.session_id}
-                      </Link>
-                    </td>
-                    <td className="mono">{s.player_id}</td>
-                    <td className="mono">{s.game_symbol}</td>
-                    <td>{s.currency}</td>
-                    <td>
-                      <StatusBadge status={s.status} />
-                    </td>
-                    <td>{s.device ?? '—'}</td>
-                    <td>{when(s.created_at)}</td>
-                    <td>{when(s.last_activity_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            label="Session"
-            next={
-              page.data.next_cursor ? `${base}${qs({ ...filters, cursor: page.data.next_cursor })}` : null
-            }
-            first={sp.cursor ? `${base}${qs(filters)}` : null}
+          <TableOr
+            empty="No session matches."
+            testId="sessions-table"
+            caption="Sessions, newest first"
+            rows={page.data.items}
+            rowKey={(s) => s.session_id}
+            columns={[
+              {
+                head: 'Session',
+                cell: (s) => (
+                  <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
+                    {s.session_id}
+                  </Link>
+                ),
+              },
+              { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
+              { head: 'Game', tdClass: 'mono', cell: (s) => s.game_symbol },
+              { head: 'Currency', cell: (s) => s.currency },
+              { head: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+              { head: 'Device', cell: (s) => s.device ?? '—' },
+              { head: 'Started', cell: (s) => when(s.created_at) },
+              { head: 'Last activity', cell: (s) => when(s.last_activity_at) },
+            ]}
           />
+          {page.data.items.length === 0 ? null : (
+            <KeysetPager
+              label="Session"
+              base={base}
+              query={filters}
+              next={page.data.next_cursor}
+              current={sp.cursor}
+            />
+          )}
         </>
       )}
     </>

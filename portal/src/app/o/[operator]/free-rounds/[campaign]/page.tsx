@@ -1,6 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Facts, Pager, Problem, StatusBadge } from '../../../../../components/ui';
+import { ConfirmCancel } from '../../../../../components/confirm';
+import { KeysetPager } from '../../../../../components/pager';
+import { RoundLink } from '../../../../../components/rounds';
+import { DataTable, TableOr } from '../../../../../components/table';
+import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { AuditEntry, FreeRoundCampaignDetail, OperatorInfo } from '../../../../../lib/types';
@@ -99,87 +103,60 @@ export default async function CampaignPage({
             finish and are credited. The operator sees the same as its own DELETE of the campaign. The cancel
             is written to the audit log.
           </p>
-          {confirming ? (
-            <form
-              method="post"
-              action={`${base}/cancel`}
-              className="notice warn filters"
-              data-testid="cancel-confirm"
-            >
-              <p>
+          <ConfirmCancel
+            base={base}
+            confirming={confirming}
+            question={
+              <>
                 <strong>Cancel campaign {c.campaign_id}?</strong> {c.rounds_remaining} unplayed round
                 {c.rounds_remaining === 1 ? '' : 's'} of {c.players_count} player
                 {c.players_count === 1 ? '' : 's'} will be void. This cannot be undone.
-              </p>
-              <div className="field">
-                <label htmlFor="cancel-reason">Reason (kept in the audit log, optional)</label>
-                <input id="cancel-reason" name="reason" maxLength={500} autoComplete="off" />
-              </div>
-              <button type="submit" className="danger">
-                Yes, cancel the campaign
-              </button>
-              <Link className="button secondary" href={base}>
-                Keep it
-              </Link>
-            </form>
-          ) : (
-            <Link
-              className="button secondary"
-              href={`${base}?confirm=cancel#cancel`}
-              data-testid="cancel-start"
-            >
-              Cancel this campaign…
-            </Link>
-          )}
+              </>
+            }
+            confirm="Yes, cancel the campaign"
+            start="Cancel this campaign…"
+          />
         </section>
       ) : (
         <p className="hint">Cancelling a campaign needs the admin role.</p>
       )}
 
       <h2>Players</h2>
-      {c.players.length === 0 ? (
-        <p className="notice warn">No player has been granted this campaign's rounds.</p>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="players-table">
-            <caption>Players of the campaign, by player id</caption>
-            <thead>
-              <tr>
-                <th scope="col">Player</th>
-                <th scope="col" className="num">
-                  Rounds used
-                </th>
-                <th scope="col" className="num">
-                  Remaining
-                </th>
-                <th scope="col" className="num">
-                  Won
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.players.map((p) => (
-                <tr
-                  key={p.external_player_id}
-                  data-player={p.external_player_id}
-                  data-used={p.rounds_used}
-                  data-remaining={p.rounds_remaining}
-                >
-                  <td className="mono">{p.external_player_id}</td>
-                  <td className="num">
-                    {p.rounds_used} of {p.rounds_total}
-                  </td>
-                  <td className="num">
-                    {p.rounds_remaining}
-                    {voidRounds && p.rounds_remaining > 0 ? ' (void)' : ''}
-                  </td>
-                  <td className="num">{money(p.won_minor, c.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <TableOr
+        empty="No player has been granted this campaign's rounds."
+        testId="players-table"
+        caption="Players of the campaign, by player id"
+        rows={c.players}
+        rowKey={(p) => p.external_player_id}
+        rowAttrs={(p) => ({
+          'data-player': p.external_player_id,
+          'data-used': String(p.rounds_used),
+          'data-remaining': String(p.rounds_remaining),
+        })}
+        columns={[
+          { head: 'Player', tdClass: 'mono', cell: (p) => p.external_player_id },
+          {
+            head: 'Rounds used',
+            num: true,
+            cell: (p) => (
+              <>
+                {p.rounds_used} of {p.rounds_total}
+              </>
+            ),
+          },
+          {
+            head: 'Remaining',
+            num: true,
+            cell: (p) => (
+              <>
+                {p.rounds_remaining}
+                {voidRounds && p.rounds_remaining > 0 ? ' (void)' : ''}
+              </>
+            ),
+          },
+          { head: 'Won', num: true, cell: (p) => money(p.won_minor, c.currency) },
+        ]}
+      />
       {c.players_next_cursor || sp.players ? (
         // The players come 100 a page (by player id); the rounds' page stays where it is.
         <nav className="pager" aria-label="Player pages" data-testid="players-pager">
@@ -210,55 +187,40 @@ export default async function CampaignPage({
         </p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table data-testid="rounds-table">
-              <caption>Rounds of the campaign, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Player</th>
-                  <th scope="col">Round</th>
-                  <th scope="col">Game</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Win
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.rounds_page.items.map((r) => (
-                  <tr key={r.round_id} data-round={r.round_id} data-status={r.status}>
-                    <td>{when(r.created_at)}</td>
-                    <td className="mono">{r.player_id}</td>
-                    <td>
-                      <Link href={`/o/${operator}/rounds/${encodeURIComponent(r.round_id)}`} className="mono">
-                        {r.round_id}
-                      </Link>
-                    </td>
-                    <td className="mono">{r.game_symbol}</td>
-                    <td>
-                      <StatusBadge status={r.status} />
-                      {r.stuck ? (
-                        <>
-                          {' '}
-                          <StatusBadge status="stuck" />
-                        </>
-                      ) : null}
-                    </td>
-                    <td className="num">{money(r.win_minor, r.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
+          <DataTable
+            testId="rounds-table"
+            caption="Rounds of the campaign, newest first"
+            rows={c.rounds_page.items}
+            rowKey={(r) => r.round_id}
+            rowAttrs={(r) => ({ 'data-round': r.round_id, 'data-status': r.status })}
+            columns={[
+              { head: 'Time', cell: (r) => when(r.created_at) },
+              { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
+              { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
+              { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
+              {
+                head: 'Status',
+                cell: (r) => (
+                  <>
+                    <StatusBadge status={r.status} />
+                    {r.stuck ? (
+                      <>
+                        {' '}
+                        <StatusBadge status="stuck" />
+                      </>
+                    ) : null}
+                  </>
+                ),
+              },
+              { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
+            ]}
+          />
+          <KeysetPager
             label="Round"
-            next={
-              c.rounds_page.next_cursor
-                ? `${base}${qs({ cursor: c.rounds_page.next_cursor, players: sp.players })}`
-                : null
-            }
-            first={sp.cursor ? `${base}${qs({ players: sp.players })}` : null}
+            base={base}
+            query={{ players: sp.players }}
+            next={c.rounds_page.next_cursor}
+            current={sp.cursor}
           />
         </>
       )}

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Facts, Pager, Problem } from '../../../../../components/ui';
+import { KeysetPager } from '../../../../../components/pager';
+import { DataTable } from '../../../../../components/table';
+import { Facts, Problem } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { StaffPrizeDropDetail } from '../../../../../lib/types';
@@ -107,40 +109,34 @@ export default async function PrizeDropPage({
         </p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table data-testid="awards-table">
-              <caption>Awards, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Player</th>
-                  <th scope="col" className="num">
-                    Prize
-                  </th>
-                  <th scope="col">Payout</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.awards.items.map((a) => (
-                  <tr key={a.payout_id} data-payout={a.payout_id} data-status={a.status}>
-                    <td>{when(a.created_at)}</td>
-                    <td className="mono">{a.player_id}</td>
-                    <td className="num">{money(a.amount_minor, a.currency)}</td>
-                    <td className="mono">{a.payout_id}</td>
-                    <td>
-                      <PromoStatus status={a.status} />
-                      {a.paid_at ? <span className="hint"> {when(a.paid_at)}</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
+          <DataTable
+            testId="awards-table"
+            caption="Awards, newest first"
+            rows={d.awards.items}
+            rowKey={(a) => a.payout_id}
+            rowAttrs={(a) => ({ 'data-payout': a.payout_id, 'data-status': a.status })}
+            columns={[
+              { head: 'Time', cell: (a) => when(a.created_at) },
+              { head: 'Player', tdClass: 'mono', cell: (a) => a.player_id },
+              { head: 'Prize', num: true, cell: (a) => money(a.amount_minor, a.currency) },
+              { head: 'Payout', tdClass: 'mono', cell: (a) => a.payout_id },
+              {
+                head: 'Status',
+                cell: (a) => (
+                  <>
+                    <PromoStatus status={a.status} />
+                    {a.paid_at ? <span className="hint"> {when(a.paid_at)}</span> : null}
+                  </>
+                ),
+              },
+            ]}
+          />
+          <KeysetPager
             label="Award"
-            next={d.awards.next_cursor ? `${base}${qs({ cursor: d.awards.next_cursor })}#awards` : null}
-            first={sp.cursor ? `${base}#awards` : null}
+            base={base}
+            next={d.awards.next_cursor}
+            current={sp.cursor}
+            hash="#awards"
           />
         </>
       )}

@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Facts, Pager, Problem, StatusBadge } from '../../../../../components/ui';
+import { KeysetPager } from '../../../../../components/pager';
+import { RoundLink, RoundStatus } from '../../../../../components/rounds';
+import { TableOr } from '../../../../../components/table';
+import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { SessionDetail } from '../../../../../lib/types';
@@ -68,57 +71,22 @@ export default async function SessionPage({
         ]}
       />
       <h2>Rounds of this session</h2>
-      {s.round_page.items.length === 0 ? (
-        <p className="notice warn">No rounds yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table data-testid="session-rounds">
-            <caption>Rounds, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Round</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Bet
-                </th>
-                <th scope="col" className="num">
-                  Win
-                </th>
-                <th scope="col">Created</th>
-                <th scope="col">Settled</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.round_page.items.map((round) => (
-                <tr key={round.round_id}>
-                  <td>
-                    <Link
-                      href={`/o/${operator}/rounds/${encodeURIComponent(round.round_id)}`}
-                      className="mono"
-                    >
-                      {round.round_id}
-                    </Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={round.status} />{' '}
-                    {round.rejection_code ? <span className="mono">{round.rejection_code}</span> : null}{' '}
-                    {round.stuck ? <StatusBadge status="stuck" /> : null}
-                  </td>
-                  <td className="num">{money(round.bet_minor, round.currency)}</td>
-                  <td className="num">{money(round.win_minor, round.currency)}</td>
-                  <td>{when(round.created_at)}</td>
-                  <td>{when(round.settled_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        label="Round"
-        next={s.round_page.next_cursor ? `${here}${qs({ cursor: s.round_page.next_cursor })}` : null}
-        first={sp.cursor ? here : null}
+      <TableOr
+        empty="No rounds yet."
+        testId="session-rounds"
+        caption="Rounds, newest first"
+        rows={s.round_page.items}
+        rowKey={(round) => round.round_id}
+        columns={[
+          { head: 'Round', cell: (round) => <RoundLink operator={operator} roundId={round.round_id} /> },
+          { head: 'Status', cell: (round) => <RoundStatus round={round} /> },
+          { head: 'Bet', num: true, cell: (round) => money(round.bet_minor, round.currency) },
+          { head: 'Win', num: true, cell: (round) => money(round.win_minor, round.currency) },
+          { head: 'Created', cell: (round) => when(round.created_at) },
+          { head: 'Settled', cell: (round) => when(round.settled_at) },
+        ]}
       />
+      <KeysetPager label="Round" base={here} next={s.round_page.next_cursor} current={sp.cursor} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ConfirmCancel } from '../../../../../components/confirm';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, loadMe, operatorParam, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
@@ -219,36 +220,17 @@ export default async function TournamentPage({
             Provider admins only. A tournament cancelled before its end pays nothing, for every operator
             taking part. The cancel is written to the audit log.
           </p>
-          {confirming ? (
-            <form
-              method="post"
-              action={`${base}/cancel`}
-              className="notice warn filters"
-              data-testid="cancel-confirm"
-            >
-              <p>
+          <ConfirmCancel
+            base={base}
+            confirming={confirming}
+            question={
+              <>
                 <strong>Cancel {t.name}?</strong> No prize will be paid. This cannot be undone.
-              </p>
-              <div className="field">
-                <label htmlFor="cancel-reason">Reason (kept in the audit log, optional)</label>
-                <input id="cancel-reason" name="reason" maxLength={500} autoComplete="off" />
-              </div>
-              <button type="submit" className="danger">
-                Yes, cancel the tournament
-              </button>
-              <Link className="button secondary" href={base}>
-                Keep it
-              </Link>
-            </form>
-          ) : (
-            <Link
-              className="button secondary"
-              href={`${base}?confirm=cancel#cancel`}
-              data-testid="cancel-start"
-            >
-              Cancel this tournament…
-            </Link>
-          )}
+              </>
+            }
+            confirm="Yes, cancel the tournament"
+            start="Cancel this tournament…"
+          />
         </section>
       ) : null}
     </>

@@ -1,0 +1,34 @@
+import { qs } from '../lib/api';
+import { Pager } from './ui';
+
+/**
+ * "Next page" and "First page" of a keyset-paged list: the page's own address (`base`) with its
+ * filters (`query`) and the answer's next cursor under `param` (`cursor` unless the page pages two
+ * lists); "First page" once the page was asked with a cursor (`current`).
+ */
+export function KeysetPager({
+  label,
+  base,
+  query = {},
+  next,
+  current,
+  param = 'cursor',
+  hash = '',
+}: {
+  label: string;
+  base: string;
+  query?: Record<string, string | number | undefined | null>;
+  next: string | null;
+  current: string | undefined;
+  param?: string;
+  /** An anchor on the page to land on (`#hits`). */
+  hash?: string;
+}) {
+  return (
+    <Pager
+      label={label}
+      next={next ? `${base}${qs({ ...query, [param]: next })}${hash}` : null}
+      first={current ? `${base}${qs(query)}${hash}` : null}
+    />
+  );
+}
