@@ -1,6 +1,6 @@
 import type { StaffCancelResult } from '@opi/contract';
 import type { Pool } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { runtimeNotConfigured } from '@opi/service-kit/http/named-errors';
 import { staffCancelSignal } from '@opi/workflows';
 import { getRound, replayLinksOf } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
@@ -70,7 +70,7 @@ export async function cancelRound(
         : `A ${begun.transaction_type} is already under way for this round.`,
     );
   }
-  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
   const { client } = deps.temporal;
   try {
     await client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>

@@ -8,7 +8,7 @@ import {
 } from '@opi/contract';
 import type { Pool, SecretBox } from '@opi/db';
 import { decimalStringToMinor, minorToDecimalString } from '@opi/money';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField } from '@opi/service-kit/http/named-errors';
 import {
   buildCallbackBody,
   buildPromoCallbackBody,
@@ -535,21 +535,18 @@ async function walletUnderTest(
   input: { playerId: string; currency: string; network?: WalletNetworkPolicy & { requireHttps: boolean } },
 ): Promise<Ctx> {
   if (!operator.wallet_base_url || !operator.wallet_secret_enc) {
-    throw new HttpError(409, 'The operator wallet is not configured (URL and secret)');
+    throw conflict('The operator wallet is not configured (URL and secret)');
   }
   // Issue 23 point 5: a wallet URL naming (or resolving to) an address the policy refuses is
   // never probed. Every connection is checked again (a check whose call was refused says so).
   const network = input.network ?? { allowPrivate: true, requireHttps: false };
   const refusal = await walletUrlRefusal(operator.wallet_base_url, network);
-  if (refusal) throw new HttpError(409, `The operator wallet URL is refused, nothing was sent: ${refusal}`);
+  if (refusal) throw conflict(`The operator wallet URL is refused, nothing was sent: ${refusal}`);
   if (!operator.allowed_currencies.includes(input.currency)) {
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'currency'],
-        msg: `not one of the operator's currencies (${operator.allowed_currencies.join(', ')})`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'currency'],
+      `not one of the operator's currencies (${operator.allowed_currencies.join(', ')})`,
+    );
   }
   const { rows } = await pool.query<{ symbol: string }>(
     `SELECT symbol FROM operator_games WHERE operator_id = $1 ORDER BY symbol LIMIT 1`,

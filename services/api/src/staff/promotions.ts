@@ -18,7 +18,7 @@ import type { Pool } from '@opi/db';
 import { leaderboard, leaderboardDisplayId } from '@opi/play/promotions/leaderboard';
 import { payoutShownSql } from '@opi/play/settlement/wager-stands';
 import { readBody } from '@opi/service-kit/http/body';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { forbidden, type NotFoundThing, notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
@@ -47,10 +47,8 @@ import type { Respond } from './respond.js';
  * presenter (presentTournament, the staff view); both are written to the audit log.
  */
 
-const notFound = (what: string) => new HttpError(404, `${what} not found`);
-
 /** A path id checked against its contract rule: anything else cannot exist (404, never a 5xx). */
-function idParam(ctx: Context, name: string, rule: z.ZodType<string>, what: string): string {
+function idParam(ctx: Context, name: string, rule: z.ZodType<string>, what: NotFoundThing): string {
   const id = ctx.params[name] ?? '';
   if (!rule.safeParse(id).success) throw notFound(what);
   return id;
@@ -132,9 +130,9 @@ export async function staffTournament(
   q: z.infer<typeof StaffLeaderboardQuery>,
 ): Promise<StaffTournamentDetail> {
   // Taking part first: a tournament the operator is not in costs what an unknown id does (issue 34).
-  if (!(await operatorTakesPart(deps.pool, id, operatorId))) throw notFound('Tournament');
+  if (!(await operatorTakesPart(deps.pool, id, operatorId))) throw notFound('tournament');
   const t = await readTournament(deps.pool, id);
-  if (!t) throw notFound('Tournament');
+  if (!t) throw notFound('tournament');
   const frozen = t.status === 'ended' || t.status === 'paid';
   const rows = await leaderboard(deps.pool, id, frozen, q.limit, q.currency);
   const payouts = frozen
@@ -205,8 +203,7 @@ export async function staffTournament(
 /** Provider admins only: a tournament is network-wide, so its definition and cancel are the provider's. */
 export function providerAdmin(what: string): Middleware {
   return async (ctx, next) => {
-    if (staffOf(ctx).providerRole !== 'admin')
-      throw new HttpError(403, `${what} needs the provider admin role`);
+    if (staffOf(ctx).providerRole !== 'admin') throw forbidden(`${what} needs the provider admin role`);
     await next();
   };
 }
@@ -261,9 +258,9 @@ export async function staffCancelTournament(
     clientIp: string;
   },
 ): Promise<StaffTournamentActionResult> {
-  if (!(await operatorTakesPart(deps.pool, input.id, input.operatorId))) throw notFound('Tournament');
+  if (!(await operatorTakesPart(deps.pool, input.id, input.operatorId))) throw notFound('tournament');
   const before = await readTournament(deps.pool, input.id);
-  if (!before) throw notFound('Tournament');
+  if (!before) throw notFound('tournament');
   await cancelAndSignalTournament(deps, input.id);
   const t = (await readTournament(deps.pool, input.id))!;
   const result = before.status === 'cancelled' ? 'already_cancelled' : 'cancelled';
@@ -367,7 +364,7 @@ export async function staffPrizeDrop(
   q: z.infer<typeof StaffPrizeDropQuery>,
 ): Promise<StaffPrizeDropDetail> {
   const [drop] = await dropsOf(pool, operatorId, [id]);
-  if (!drop) throw notFound('Prize drop');
+  if (!drop) throw notFound('prize drop');
   const awards = await searchPromoPayouts(pool, operatorId, {
     ...q,
     promo_type: 'prize_drop',
@@ -411,12 +408,12 @@ export function staffPromotionRoutes(
     respond(ctx, StaffTournamentActionResult, out);
   });
   op.get('/tournaments/:tournament_id', auth, viewer, async (ctx) => {
-    const id = idParam(ctx, 'tournament_id', TournamentId, 'Tournament');
+    const id = idParam(ctx, 'tournament_id', TournamentId, 'tournament');
     const q = parseOr422(StaffLeaderboardQuery, query(ctx), 'query');
     respond(ctx, StaffTournamentDetail, await staffTournament(deps, opId(ctx), id, q));
   });
   op.post('/tournaments/:tournament_id/cancel', readBody(), auth, viewer, canceller, async (ctx) => {
-    const id = idParam(ctx, 'tournament_id', TournamentId, 'Tournament');
+    const id = idParam(ctx, 'tournament_id', TournamentId, 'tournament');
     const input = parseOr422(StaffTournamentCancelRequest, ctx.state.body ?? {}, 'body');
     const out = await staffCancelTournament(deps, {
       operatorId: opId(ctx),
@@ -432,7 +429,7 @@ export function staffPromotionRoutes(
     respond(ctx, StaffPrizeDropList, await staffPrizeDrops(pool, opId(ctx)));
   });
   op.get('/prize-drops/:drop_id', auth, viewer, async (ctx) => {
-    const id = idParam(ctx, 'drop_id', PrizeDropId, 'Prize drop');
+    const id = idParam(ctx, 'drop_id', PrizeDropId, 'prize drop');
     const q = parseOr422(StaffPrizeDropQuery, query(ctx), 'query');
     respond(ctx, StaffPrizeDropDetail, await staffPrizeDrop(pool, opId(ctx), id, q));
   });

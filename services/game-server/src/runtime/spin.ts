@@ -9,7 +9,13 @@ import { loadOperator } from '@opi/play/sessions/operators';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { assertOnLadder } from '@opi/play/sessions/stake-ladders';
 import { refuseSuspendedOperator } from '@opi/play/sessions/takes-bets';
-import { HttpError } from '@opi/service-kit/http/errors';
+import {
+  conflict,
+  invalidField,
+  runtimeNotConfigured,
+  unauthorized,
+  unprocessable,
+} from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { roundDetailsUrl } from '@opi/signing';
 import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
@@ -63,9 +69,9 @@ export const SPIN_WAIT_MS = 15_000;
  */
 export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSession, body: unknown) {
   if (!isSlotTitle(session.provider_id)) {
-    throw new HttpError(409, 'This title is not played through /spin');
+    throw conflict('This title is not played through /spin');
   }
-  if (!deps.temporal) throw new HttpError(503, 'Provider runtime not configured (no settlement service)');
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
   // A suspended operator starts no round (403); the round's statement checks again, atomically.
   refuseSuspendedOperator(session);
   const req = parseOr422(SpinRequest, body ?? {}, 'body');
@@ -79,16 +85,13 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
   const operator = await deps.caches.operators.get(session.operator_id, () =>
     loadOperator(deps.pool, session.operator_id),
   );
-  if (!operator) throw new HttpError(401, 'Missing or invalid session token');
+  if (!operator) throw unauthorized('Missing or invalid session token');
   const limits = operator;
   if (betMinor < limits.bet_min_minor || betMinor > limits.bet_max_minor) {
-    throw new HttpError(422, [
-      {
-        loc: ['body', 'bet_minor'],
-        msg: `the bet must be between ${limits.bet_min_minor} and ${limits.bet_max_minor} minor units`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', 'bet_minor'],
+      `the bet must be between ${limits.bet_min_minor} and ${limits.bet_max_minor} minor units`,
+    );
   }
   // GB: the stake per spin is capped (per currency and age band, recorded on the session at
   // launch). A free round's stake is the operator's, not the player's: not capped.
@@ -105,18 +108,15 @@ export async function spin(deps: GameDeps, play: SlotPlayer, session: RuntimeSes
       ...(req.bet_level !== undefined ? { betLevel: req.bet_level } : {}),
     });
   } catch (err) {
-    throw new HttpError(422, err instanceof Error ? err.message : 'this play is not available for the title');
+    throw unprocessable(err instanceof Error ? err.message : 'this play is not available for the title');
   }
   // What is debited (a special bet's bet x level, a bought feature's price) stays within the
   // operator's limits too. The check does not depend on the outcome, so refusing here biases nothing.
   if (result.costMinor > limits.bet_max_minor) {
-    throw new HttpError(422, [
-      {
-        loc: ['body', req.mode === 'buy' ? 'mode' : 'bet_level'],
-        msg: `this play costs ${result.costMinor} minor units, above the operator's maximum of ${limits.bet_max_minor}`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidField(
+      ['body', req.mode === 'buy' ? 'mode' : 'bet_level'],
+      `this play costs ${result.costMinor} minor units, above the operator's maximum of ${limits.bet_max_minor}`,
+    );
   }
   // What is debited (a special bet, a bought feature) stays within the GB cap too.
   if (cap !== null && result.costMinor > cap)

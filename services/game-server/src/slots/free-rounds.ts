@@ -1,7 +1,7 @@
 import type { SessionFreeRounds } from '@opi/contract';
 import { withTransaction } from '@opi/db';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField } from '@opi/service-kit/http/named-errors';
 import type { RoundIntent } from '@opi/wallet';
 import type { GameDeps } from '../deps.js';
 import { refusalLimitOf } from '../runtime/refused-wagers.js';
@@ -23,24 +23,18 @@ export function freeRoundOf(
   betMinor: bigint,
 ): SessionFreeRounds | null {
   if (req.free_round) {
-    if (!free) throw new HttpError(409, 'No free rounds are left for this title');
+    if (!free) throw conflict('No free rounds are left for this title');
     if (req.mode !== 'base' || req.bet_level !== undefined)
-      throw new HttpError(422, [
-        { loc: ['body', 'mode'], msg: 'a free round is a base spin', type: 'value_error' },
-      ]);
+      throw invalidField(['body', 'mode'], 'a free round is a base spin');
     if (betMinor.toString() !== free.bet_minor)
-      throw new HttpError(422, [
-        {
-          loc: ['body', 'bet_minor'],
-          msg: `a free round of this campaign is played at ${free.bet_minor} minor units`,
-          type: 'value_error',
-        },
-      ]);
+      throw invalidField(
+        ['body', 'bet_minor'],
+        `a free round of this campaign is played at ${free.bet_minor} minor units`,
+      );
     return free;
   }
   if (free && !free.declined) {
-    throw new HttpError(
-      409,
+    throw conflict(
       `Free rounds remain for this title (${free.rounds_remaining}): play them or decline them first`,
       { error: 'free_rounds_pending', free_rounds: free },
     );
@@ -78,13 +72,13 @@ export async function recordFreeRound(
       [session.operator_id, campaignId, session.external_player_id, session.symbol, session.currency],
     );
     const grant = rows[0];
-    if (!grant) throw new HttpError(409, 'No free rounds are left for this title');
+    if (!grant) throw conflict('No free rounds are left for this title');
     const last = grant.rounds_used === grant.rounds_total;
     if (
       (await recordSpinRound(client, session, buildIntent(last), outcome, refusalLimitOf(deps))) !==
       'recorded'
     )
-      throw new HttpError(409, 'Another round of this session is still being settled');
+      throw conflict('Another round of this session is still being settled');
     return { last, rounds_remaining: grant.rounds_total - grant.rounds_used };
   });
 }

@@ -8,7 +8,7 @@ import {
 } from '@opi/play/sessions/jurisdiction-rules';
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { operatorSuspendedError, sessionRevokedError } from '@opi/play/sessions/takes-bets';
-import { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, unauthorized } from '@opi/service-kit/http/named-errors';
 import { type JackpotWinIntent, journalEntry, journalInsertSql, type RoundIntent } from '@opi/wallet';
 import { withTrace } from '@opi/workflows';
 import type { GameDeps } from '../deps.js';
@@ -363,14 +363,14 @@ function refusalOf(row: SpinRow, intent: RoundIntent, refusals: SpinRefusalLimit
   if (!intent.freeRound && row.refused_retry_after_ms !== null && row.refused_retry_after_ms > 0)
     return wagersRefusedError(row.refused_retry_after_ms, refusals);
   // One unfinished round at a time per session: the previous one must settle first.
-  if (row.open_round_id) return new HttpError(409, `Round ${row.open_round_id} is still being settled`);
+  if (row.open_round_id) return conflict(`Round ${row.open_round_id} is still being settled`);
   // Player protection: a session whose debit the operator refused with a blocking code takes no
   // bets until relaunch.
   const blocked = presentBetsBlocked(row);
   if (blocked) return betsBlockedError(blocked);
   // Jurisdiction rules: a reality check waits for the player (sessions/jurisdiction-rules.ts).
   if (row.reality_check_due) return realityCheckDueError(row.reality_check_due_at);
-  return new HttpError(409, 'Another round of this session is still being settled');
+  return conflict('Another round of this session is still being settled');
 }
 
 /**
@@ -401,11 +401,11 @@ export async function recordSpinRound(
   } catch (err) {
     // Two spins of one session racing past the open-round check meet at the unique index.
     if ((err as { code?: string; constraint?: string }).code === '23505')
-      throw new HttpError(409, 'Another round of this session is still being settled');
+      throw conflict('Another round of this session is still being settled');
     throw err;
   }
   const row = rows[0];
-  if (!row) throw new HttpError(401, 'Missing or invalid session token');
+  if (!row) throw unauthorized('Missing or invalid session token');
   if (row.inserted === 1 && row.journalled === journalRows) {
     if (intent.jackpot && row.jackpot_wins) intent.jackpot.wins = row.jackpot_wins;
     if (prizeDrop && row.drop_payout_id && row.drop_amount_minor)
