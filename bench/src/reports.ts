@@ -213,7 +213,10 @@ try {
   const diffMs = performance.now() - td;
   const found = diff.onlyOurs.map((t) => t.transaction_id);
   console.log(
-    `  ${'diff: one missing transaction among all'.padEnd(46)} ${diff.calls} calls (${diff.steps.map((s) => s.level).join(' → ')}), ` +
+    `  ${'diff: one missing transaction among all'.padEnd(46)} ${diff.calls} calls (${diff.steps
+      .slice(0, 8)
+      .map((s) => s.level)
+      .join(' → ')}${diff.steps.length > 8 ? ' → …' : ''}), ` +
       `${fmt(diffMs, 0)} ms with the SDK's hashing of ${ledger.length} rows; found ${found.join(', ')}` +
       `  target <= 6 calls ${diff.calls <= 6 && found.length === 1 && found[0] === lost.transaction_id ? 'ok' : 'MISSED'}`,
   );
