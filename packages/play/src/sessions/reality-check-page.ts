@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { loadStaticAsset, type StaticAsset, staticDir } from '../pages/static-assets.js';
 
 /**
  * The session bar (time played, net position) and the reality-check pause that every game page
@@ -9,12 +8,8 @@ import { readFileSync } from 'node:fs';
  * `/native/static/`, `/games/assets/`), so they stay same-origin under the page's CSP and are
  * cached for good like the page's own files.
  */
-export interface RealityCheckAsset {
-  /** `<prefix>reality-check-<content hash>.<ext>`: a changed file gets a new URL. */
-  path: string;
-  type: string;
-  body: Buffer;
-}
+/** `<prefix>reality-check-<content hash>.<ext>`: a changed file gets a new URL (the one loader's asset). */
+export type RealityCheckAsset = StaticAsset;
 
 export interface RealityCheckAssets {
   js: RealityCheckAsset;
@@ -33,21 +28,15 @@ export interface RealityCheckAssets {
 }
 
 /** Served as written (no build step), from `src/sessions/static/` whether running src/ or dist/. */
-const STATIC_DIR = new URL('../../src/sessions/static/', import.meta.url);
-
-function load(prefix: string, name: string, ext: string, type: string): RealityCheckAsset {
-  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `${prefix}${name}-${hash}.${ext}`, type, body };
-}
+const STATIC_DIR = staticDir(import.meta.url, 'sessions/static');
 
 /** The shared script and style sheet at paths under `prefix` (the page family's static folder). */
 export function loadRealityCheckAssets(prefix: string): RealityCheckAssets {
   return {
-    js: load(prefix, 'reality-check', 'js', 'text/javascript; charset=utf-8'),
-    css: load(prefix, 'reality-check', 'css', 'text/css; charset=utf-8'),
-    balance: load(prefix, 'balance', 'js', 'text/javascript; charset=utf-8'),
-    money: load(prefix, 'money', 'js', 'text/javascript; charset=utf-8'),
+    js: loadStaticAsset(STATIC_DIR, prefix, 'reality-check', 'js'),
+    css: loadStaticAsset(STATIC_DIR, prefix, 'reality-check', 'css'),
+    balance: loadStaticAsset(STATIC_DIR, prefix, 'balance', 'js'),
+    money: loadStaticAsset(STATIC_DIR, prefix, 'money', 'js'),
   };
 }
 

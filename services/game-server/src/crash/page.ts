@@ -1,64 +1,18 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { escapeHtml, GAME_PAGE_CSP, gamePageHeaders, pageLang } from '@opi/play/pages/page-headers';
-import {
-  loadRealityCheckAssets,
-  type RealityCheckAssets,
-  realityCheckDialog,
-  sessionPlayBar,
-  sharedScriptTags,
-} from '@opi/play/sessions/reality-check-page';
-import {
-  type HistoryAssets,
-  historyButton,
-  historyPanel,
-  historyScriptTag,
-  historyStyleTag,
-  loadHistoryAssets,
-} from '../history/page.js';
+import type { StaticAsset } from '@opi/play/pages/static-assets';
+import { realityCheckDialog, sessionPlayBar } from '@opi/play/sessions/reality-check-page';
+import { historyButton, historyPanel } from '../history/page.js';
+import { type GamePageAssets, loadGamePageAssets } from '../player-pages/game-page-assets.js';
+import { pageHead } from '../player-pages/page-shell.js';
 
-export interface CrashAsset {
-  /** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
-  path: string;
-  type: string;
-  body: Buffer;
-}
+/** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
+export type CrashAsset = StaticAsset;
 
-/** The page's script and style sheet, served as written (no build step) from `src/crash/static/`. */
-const STATIC_DIR = new URL('../../src/crash/static/', import.meta.url);
-
-function load(name: string, ext: string, type: string): CrashAsset {
-  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `/games/assets/${name}-${hash}.${ext}`, type, body };
-}
-
-export interface CrashAssets {
-  js: CrashAsset;
-  css: CrashAsset;
-  /** The shared session bar and reality check (script and style sheet), under `/games/assets/`. */
-  realityCheck: RealityCheckAssets;
-  /** The shared history panel (script and style sheet), under `/games/assets/`. */
-  history: HistoryAssets;
-  byPath: Map<string, CrashAsset>;
-}
+/** The page's own script and style sheet, the shared reality check and history, under `/games/assets/`. */
+export type CrashAssets = GamePageAssets;
 
 export function loadCrashAssets(): CrashAssets {
-  const js = load('crash', 'js', 'text/javascript; charset=utf-8');
-  const css = load('crash', 'css', 'text/css; charset=utf-8');
-  const realityCheck = loadRealityCheckAssets('/games/assets/');
-  const history = loadHistoryAssets('/games/assets/');
-  const all = [
-    js,
-    css,
-    realityCheck.js,
-    realityCheck.css,
-    realityCheck.balance,
-    realityCheck.money,
-    history.js,
-    history.css,
-  ];
-  return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
+  return loadGamePageAssets('crash/static', '/games/assets/', 'crash');
 }
 
 /**
@@ -74,22 +28,8 @@ export { escapeHtml };
 
 const lang = pageLang;
 
-function head(
-  title: string,
-  language: string,
-  assets: { css: CrashAsset; js?: CrashAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
-): string {
-  return `<!doctype html>
-<html lang="${escapeHtml(language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${sharedScriptTags(assets.realityCheck, escapeHtml)}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
-}
+/** The page's document up to `</head>`: the player pages' one shell. */
+const head = pageHead;
 
 /**
  * The crash page: server-rendered markup that the same-origin script fills in. `mode` tells the

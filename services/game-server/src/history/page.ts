@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { loadScriptAndStyle, type StaticAsset, staticDir } from '@opi/play/pages/static-assets';
 
 /**
  * The player's history panel of every game page (slot, native, crash; issue 26): the markup (a
@@ -10,12 +9,8 @@ import { readFileSync } from 'node:fs';
  * cached for good. The script reads `GET /api/runtime/history` (history.ts) with the page's own
  * runtime token.
  */
-export interface HistoryAsset {
-  /** `<prefix>history-<content hash>.<ext>`: a changed file gets a new URL. */
-  path: string;
-  type: string;
-  body: Buffer;
-}
+/** `<prefix>history-<content hash>.<ext>`: a changed file gets a new URL (the one loader's asset). */
+export type HistoryAsset = StaticAsset;
 
 export interface HistoryAssets {
   js: HistoryAsset;
@@ -23,20 +18,11 @@ export interface HistoryAssets {
 }
 
 /** Served as written (no build step), from `src/history/static/` whether running src/ or dist/. */
-const STATIC_DIR = new URL('../../src/history/static/', import.meta.url);
-
-function load(prefix: string, ext: string, type: string): HistoryAsset {
-  const body = readFileSync(new URL(`history.${ext}`, STATIC_DIR));
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `${prefix}history-${hash}.${ext}`, type, body };
-}
+const STATIC_DIR = staticDir(import.meta.url, 'history/static');
 
 /** The panel's script and style sheet at paths under `prefix` (the page family's static folder). */
 export function loadHistoryAssets(prefix: string): HistoryAssets {
-  return {
-    js: load(prefix, 'js', 'text/javascript; charset=utf-8'),
-    css: load(prefix, 'css', 'text/css; charset=utf-8'),
-  };
+  return loadScriptAndStyle(STATIC_DIR, prefix, 'history');
 }
 
 /** The panel's `<link>` (placed before the page's own style sheet, so the page's styles win). */

@@ -1,65 +1,19 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { escapeHtml, GAME_PAGE_CSP, pageLang } from '@opi/play/pages/page-headers';
-import {
-  loadRealityCheckAssets,
-  type RealityCheckAssets,
-  realityCheckDialog,
-  sessionPlayBar,
-  sharedScriptTags,
-} from '@opi/play/sessions/reality-check-page';
-import {
-  type HistoryAssets,
-  historyButton,
-  historyPanel,
-  historyScriptTag,
-  historyStyleTag,
-  loadHistoryAssets,
-} from '../history/page.js';
+import type { StaticAsset } from '@opi/play/pages/static-assets';
+import { realityCheckDialog, sessionPlayBar } from '@opi/play/sessions/reality-check-page';
+import { historyButton, historyPanel } from '../history/page.js';
+import { type GamePageAssets, loadGamePageAssets } from '../player-pages/game-page-assets.js';
+import { pageHead } from '../player-pages/page-shell.js';
 import type { NativeFamily } from './titles.js';
 
-export interface NativeAsset {
-  /** `/native/static/<name>-<content hash>.<ext>`: a new file gets a new URL, so it is cached for good. */
-  path: string;
-  type: string;
-  body: Buffer;
-}
+/** `/native/static/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
+export type NativeAsset = StaticAsset;
 
-/** Served as written (no build step), from `src/native/static/` whether running src/ or dist/. */
-const STATIC_DIR = new URL('../../src/native/static/', import.meta.url);
-
-function load(name: string, ext: string, type: string): NativeAsset {
-  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `/native/static/${name}-${hash}.${ext}`, type, body };
-}
-
-export interface NativeAssets {
-  js: NativeAsset;
-  css: NativeAsset;
-  /** The shared session bar and reality check (script and style sheet), under `/native/static/`. */
-  realityCheck: RealityCheckAssets;
-  /** The shared history panel (script and style sheet), under `/native/static/`. */
-  history: HistoryAssets;
-  byPath: Map<string, NativeAsset>;
-}
+/** The page's own script and style sheet, the shared reality check and history, under `/native/static/`. */
+export type NativeAssets = GamePageAssets;
 
 export function loadNativeAssets(): NativeAssets {
-  const js = load('native', 'js', 'text/javascript; charset=utf-8');
-  const css = load('native', 'css', 'text/css; charset=utf-8');
-  const realityCheck = loadRealityCheckAssets('/native/static/');
-  const history = loadHistoryAssets('/native/static/');
-  const all = [
-    js,
-    css,
-    realityCheck.js,
-    realityCheck.css,
-    realityCheck.balance,
-    realityCheck.money,
-    history.js,
-    history.css,
-  ];
-  return { js, css, realityCheck, history, byPath: new Map(all.map((a) => [a.path, a])) };
+  return loadGamePageAssets('native/static', '/native/static/', 'native');
 }
 
 /**
@@ -70,22 +24,8 @@ export const NATIVE_PAGE_CSP = GAME_PAGE_CSP;
 
 export { escapeHtml };
 
-function head(
-  title: string,
-  lang: string,
-  assets: { css: NativeAsset; js?: NativeAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
-): string {
-  return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${sharedScriptTags(assets.realityCheck, escapeHtml)}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
-}
+/** The page's document up to `</head>`: the player pages' one shell. */
+const head = pageHead;
 
 /** The title-specific board, filled in by the script. */
 function board(family: NativeFamily): string {

@@ -1,12 +1,7 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { assetsByPath, loadScriptAndStyle, type StaticAsset, staticDir } from '@opi/play/pages/static-assets';
 
 /** A static file at `/replay/static/<name>-<content hash>.<ext>`: a new file gets a new URL. */
-export interface PageAsset {
-  path: string;
-  type: string;
-  body: Buffer;
-}
+export type PageAsset = StaticAsset;
 
 /** The replay page's script and style sheet, served as written under content-hashed paths. */
 export interface ReplayAssets {
@@ -16,17 +11,11 @@ export interface ReplayAssets {
   byPath: Map<string, PageAsset>;
 }
 
-// Read from src/ both when running the source and dist/ (as src/pages/assets.ts does).
-const STATIC_DIR = new URL('../../src/replay/static/', import.meta.url);
-
-function load(name: string, ext: string, type: string): PageAsset {
-  const body = readFileSync(new URL(`${name}.${ext}`, STATIC_DIR));
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { path: `/replay/static/${name}-${hash}.${ext}`, type, body };
-}
-
 export function loadReplayAssets(): ReplayAssets {
-  const js = load('replay', 'js', 'text/javascript; charset=utf-8');
-  const css = load('replay', 'css', 'text/css; charset=utf-8');
-  return { js, css, byPath: new Map([js, css].map((a) => [a.path, a])) };
+  const { js, css } = loadScriptAndStyle(
+    staticDir(import.meta.url, 'replay/static'),
+    '/replay/static/',
+    'replay',
+  );
+  return { js, css, byPath: assetsByPath([js, css]) };
 }

@@ -13,6 +13,7 @@ import {
   symbolLabel,
 } from '@opi/games';
 import { formatSessionMinor } from '@opi/play/sessions/display';
+import { pageHead } from '../player-pages/page-shell.js';
 import type { ReplayAssets } from './assets.js';
 import type { ReplayRound, ReplayStage } from './data.js';
 import { escapeHtml as esc } from './headers.js';
@@ -60,17 +61,9 @@ function played(r: ReplayRound): boolean {
   return r.wager_stands;
 }
 
+/** The page's document up to `</head>` (the player pages' one shell), its script only when it has a round to show. */
 function head(title: string, assets: ReplayAssets, withScript: boolean): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${esc(title)}</title>
-<link rel="stylesheet" href="${esc(assets.css.path)}">
-${withScript ? `<script src="${esc(assets.js.path)}" defer></script>\n` : ''}</head>`;
+  return pageHead(title, 'en', { css: assets.css, ...(withScript ? { js: assets.js } : {}) });
 }
 
 // ── slots ───────────────────────────────────────────────────────────────────────────────────────
