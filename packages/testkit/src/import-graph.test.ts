@@ -391,9 +391,9 @@ describe('the import graph of the two services, workflows and their shared packa
     assert.deepEqual(
       localImports(
         file,
-        "import type { A } from '../runtime/spin.js';\nexport { b } from './chain.js';\nimport { c } from '@opi/play/sessions/tokens';\n",
+        "import type { A } from '../slots/spin.js';\nexport { b } from './chain.js';\nimport { c } from '@opi/play/sessions/tokens';\n",
       ).map((m) => path.relative(SRC, m)),
-      [`${GAME}/runtime/spin.ts`, `${GAME}/crash/chain.ts`, 'packages/play/src/sessions/tokens.ts'],
+      [`${GAME}/slots/spin.ts`, `${GAME}/crash/chain.ts`, 'packages/play/src/sessions/tokens.ts'],
     );
     const play = path.join(REPO, 'packages/play/src/x.ts');
     assert.deepEqual(
@@ -412,13 +412,13 @@ describe('the import graph of the two services, workflows and their shared packa
       '@opi/wallet/intent is packages/wallet/src/intent.ts',
     );
     const crossing: Graph = new Map([
-      [`${GAME}/crash/x.ts`, [`${GAME}/runtime/spin.ts`]],
+      [`${GAME}/crash/x.ts`, [`${GAME}/slots/spin.ts`]],
       ['packages/play/src/deps.ts', [`${GAME}/native/rounds.ts`]],
       [`${GAME}/app.ts`, [`${GAME}/crash/routes.ts`]],
     ]);
     assert.deepEqual(familyViolations(crossing), [
       `packages/play/src/deps.ts -> ${GAME}/native/rounds.ts (a shared module imports family native)`,
-      `${GAME}/crash/x.ts -> ${GAME}/runtime/spin.ts (family crash imports family slots)`,
+      `${GAME}/crash/x.ts -> ${GAME}/slots/spin.ts (family crash imports family slots)`,
     ]);
   });
 });

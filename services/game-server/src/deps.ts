@@ -30,7 +30,7 @@ export interface GameDeps extends PlayDeps {
   spinWaitMs?: number;
   /**
    * Paid spins: SPIN_REFUSALS_LIMIT refused wagers of a player within SPIN_REFUSALS_WINDOW_SECONDS,
-   * then 429 (runtime/refused-wagers.ts; its defaults when absent).
+   * then 429 (slots/refused-wagers.ts; its defaults when absent).
    */
   spinRefusals?: { limit: number; windowSeconds: number };
   /** GAME_BASE_URL: the game server's public origin (every launch URL points at it). */

@@ -10,7 +10,7 @@ import { HttpError } from '@opi/service-kit/http/errors';
  * route (slot spin, native bet, crash bet) checks it inside the transaction that records the new
  * round, after the check for an unfinished round: the refused round is no longer unfinished only
  * once its refusal (and so the block) is committed, so no bet slips between the two. The slot
- * spin's statement reads it (runtime/spin.ts); native and crash bets read it with the session's
+ * spin's statement reads it (game server: slots/spin-statement.ts); native and crash bets read it with the session's
  * and the operator's status (sessions/takes-bets.ts, assertTakesBets).
  */
 

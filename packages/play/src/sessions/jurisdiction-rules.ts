@@ -10,7 +10,7 @@ import type { RuntimeSession } from './runtime-session.js';
  * Jurisdiction rules on the game side (issue 18). The launch records the rules in force on the
  * session (sessions.jurisdiction, min_spin_interval_ms, autoplay_allowed, turbo_allowed,
  * reality_check_interval_seconds, reality_check_due_at; migration 15). The slot spin's one
- * statement (runtime/spin.ts) refuses a spin that starts less than min_spin_interval_ms after the
+ * statement (services/game-server/src/slots/spin-statement.ts) refuses a spin that starts less than min_spin_interval_ms after the
  * session's latest round started (429 `spin_too_soon` with `retry_after_ms`) and a spin while a
  * reality check is due and not acknowledged (409 `reality_check_due`). The native and crash bets
  * refuse the same way (assertNoRealityCheckDue, in the transaction that records the round). The

@@ -11,10 +11,10 @@ import type { GameDeps } from '../deps.js';
 import { playerHistory } from '../history/history.js';
 import { sessionJackpotId } from '../jackpots/ticker.js';
 import { sessionTournaments } from '../promotions/tournaments.js';
+import { roundStatus } from '../slots/round-status.js';
+import { spin } from '../slots/spin.js';
 import { eventStream } from './events.js';
 import { pageFacts } from './page-facts.js';
-import { roundStatus } from './round-status.js';
-import { spin } from './spin.js';
 
 /** Runtime routes for the launched game page (never server to server). */
 export function runtimeRoutes(deps: GameDeps, guard: Middleware[]): Router {

@@ -4,7 +4,7 @@ import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { conflict, invalidField } from '@opi/service-kit/http/named-errors';
 import type { RoundIntent } from '@opi/wallet';
 import type { GameDeps } from '../deps.js';
-import { refusalLimitOf } from '../runtime/refused-wagers.js';
+import { refusalLimitOf } from './refused-wagers.js';
 import { recordSpinRound } from './spin-statement.js';
 
 /*

@@ -13,7 +13,7 @@ import { type JackpotWinIntent, journalEntry, journalInsertSql, type RoundIntent
 import { withTrace } from '@opi/workflows';
 import type { GameDeps } from '../deps.js';
 import { PRIZE_DROP_OPEN_SQL } from '../promotions/prize-drop.js';
-import { type SpinRefusalLimit, wagersRefusedError } from '../runtime/refused-wagers.js';
+import { type SpinRefusalLimit, wagersRefusedError } from './refused-wagers.js';
 
 /*
  * The spin's one statement (docs/settlement.md "The spin's one statement"), in named parts: the

@@ -23,9 +23,9 @@ import { z } from 'zod';
 import type { GameDeps } from '../deps.js';
 import { drawsPrize, spinPrizeDrop } from '../promotions/prize-drop.js';
 import { startRoundSettlement } from '../settlement/start-round.js';
-import { freeRoundOf, recordFreeRound } from '../slots/free-rounds.js';
-import { recordSpinRound, type SpinJackpotPlay } from '../slots/spin-statement.js';
+import { freeRoundOf, recordFreeRound } from './free-rounds.js';
 import { refusalLimitOf } from './refused-wagers.js';
+import { recordSpinRound, type SpinJackpotPlay } from './spin-statement.js';
 
 /*
  * The slot spin's orchestration (POST /api/runtime/spin): the request checked, the engine's
