@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
-import { invalidField, unprocessable } from '@opi/service-kit/http/named-errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { invalidField, tooManyRequests, unprocessable } from '@opi/service-kit/http/named-errors';
 
 /*
  * The UK's rules for native and crash titles (issue 26; docs/jurisdiction-rules.md). The launch
@@ -14,14 +14,13 @@ import { invalidField, unprocessable } from '@opi/service-kit/http/named-errors'
  * allowed (`refuseAutoBet`).
  */
 
-/** Status of a native or crash round started too soon after the previous cycle ended (GB: 5 s). */
-export const CYCLE_TOO_SOON_STATUS = 429;
-
-/** 429 `{detail, error: 'cycle_too_soon', retry_after_ms}` with Retry-After (whole seconds, rounded up). */
+/**
+ * A native or crash round started too soon after the previous cycle ended (GB: 5 s): 429
+ * `{detail, error: 'cycle_too_soon', retry_after_ms}` with Retry-After (whole seconds, rounded up).
+ */
 export function cycleTooSoonError(retryAfterMs: number): HttpError {
   const ms = Math.max(1, Math.ceil(retryAfterMs));
-  return new HttpError(
-    CYCLE_TOO_SOON_STATUS,
+  return tooManyRequests(
     `In this jurisdiction the next game starts at least the minimum interval after the previous one ended: try again in ${ms} ms`,
     { error: 'cycle_too_soon', retry_after_ms: ms },
     { 'Retry-After': String(Math.ceil(ms / 1000)) },
