@@ -10,7 +10,7 @@ import { crashRoutes } from './crash/routes.js';
 import type { GameDeps } from './deps.js';
 import { nativeRoutes } from './native/routes.js';
 import { artRoutes } from './pages/art-routes.js';
-import { pageRoutes } from './pages/routes.js';
+import { pageRoutes } from './slots/page-routes.js';
 import { replayRoutes } from './replay/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
 

@@ -11,7 +11,7 @@ import { type RoundIntent, transactionIdsFor } from '@opi/wallet';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { cancelUpdate, recordRound, startSettlement, stateQuery } from '@opi/workflows';
 import type { Client } from '@temporalio/client';
-import { PAGE_CSP } from '../pages/routes.js';
+import { PAGE_CSP } from '../slots/page-routes.js';
 
 // The replay page without a browser: the link checks (bad, tampered, unknown, expired), the
 // headers, and what the HTML says for a played slot round and for rounds that were rejected,

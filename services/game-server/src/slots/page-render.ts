@@ -3,35 +3,15 @@ import {
   type RealityCheckAssets,
   realityCheckDialog,
   sessionPlayBar,
-  sharedScriptTags,
 } from '@opi/play/sessions/reality-check-page';
-import {
-  type HistoryAssets,
-  historyButton,
-  historyPanel,
-  historyScriptTag,
-  historyStyleTag,
-} from '../history/page.js';
-import type { PageAsset } from './assets.js';
+import { type HistoryAssets, historyButton, historyPanel } from '../history/page.js';
+import { pageHead } from '../player-pages/page-shell.js';
+import type { PageAsset } from './page-assets.js';
 
 export { escapeHtml, pageLang } from '@opi/play/pages/page-headers';
 
-function head(
-  title: string,
-  lang: string,
-  assets: { css: PageAsset; js?: PageAsset; realityCheck?: RealityCheckAssets; history?: HistoryAssets },
-): string {
-  return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-${assets.realityCheck ? `<link rel="stylesheet" href="${escapeHtml(assets.realityCheck.css.path)}">\n` : ''}${historyStyleTag(assets.history)}<link rel="stylesheet" href="${escapeHtml(assets.css.path)}">
-${sharedScriptTags(assets.realityCheck, escapeHtml)}${historyScriptTag(assets.history)}${assets.js ? `<script src="${escapeHtml(assets.js.path)}" defer></script>\n` : ''}</head>`;
-}
+/** The page's document up to `</head>`: the player pages' one shell. */
+const head = pageHead;
 
 /**
  * The slot page: server-rendered markup, filled in by the same-origin script (`static/game.js`),

@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import { GAME_PAGE_CSP, gamePageHeaders } from '@opi/play/pages/page-headers';
 import type { Context } from 'koa';
 import type { GameDeps } from '../deps.js';
-import { loadPageAssets } from './assets.js';
+import { loadPageAssets } from './page-assets.js';
 import { findPageSession } from './find-page-session.js';
-import { renderErrorPage, renderGamePage } from './render.js';
+import { renderErrorPage, renderGamePage } from './page-render.js';
 
 /**
  * Same-origin script and styles only, no inline code; the page talks to its own origin's runtime

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { CATALOG, SYMBOL_NAMES } from '@opi/games';
 import { call, type Harness } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
-import { escapeHtml, pageLang } from './render.js';
-import { PAGE_CSP } from './routes.js';
+import { escapeHtml, pageLang } from './page-render.js';
+import { PAGE_CSP } from './page-routes.js';
 
 // The page as HTTP sees it: headers, the server-side grant check, escaping, static files, and the
 // page facts GET /api/runtime/session adds. The browser tests (game-page.browser.test.ts) drive it.
