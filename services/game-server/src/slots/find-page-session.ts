@@ -1,4 +1,5 @@
 import type { Pool } from '@opi/db';
+import { isSlotTitle } from '@opi/games';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
 
 /** The slot session a page request names, or why the page cannot open. */
@@ -33,7 +34,7 @@ export async function findPageSession(
     [hashLaunchToken(token)],
   );
   const s = rows[0];
-  if (s?.status !== 'active' || (s.provider_id !== 'prov_a' && s.provider_id !== 'prov_b')) {
+  if (s?.status !== 'active' || !isSlotTitle(s.provider_id)) {
     return { ok: false, status: 401, reason: 'invalid' };
   }
   if (s.expires_at && s.expires_at.getTime() <= Date.now()) {
