@@ -60,7 +60,7 @@ const WORKFLOW_CODE = [
 /** The game families and their folders. */
 const FAMILIES: Record<string, string[]> = {
   launch: [`${API}/launch`],
-  slots: [`${GAME}/slots`, `${GAME}/runtime`, `${GAME}/pages`, `${API}/free-rounds`],
+  slots: [`${GAME}/slots`, `${GAME}/runtime`, `${API}/free-rounds`],
   native: [`${GAME}/native`],
   crash: [`${GAME}/crash`],
 };

@@ -9,10 +9,10 @@ import Koa from 'koa';
 import { crashRoutes } from './crash/routes.js';
 import type { GameDeps } from './deps.js';
 import { nativeRoutes } from './native/routes.js';
-import { artRoutes } from './pages/art-routes.js';
-import { pageRoutes } from './slots/page-routes.js';
 import { replayRoutes } from './replay/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
+import { artRoutes } from './slots/art-routes.js';
+import { pageRoutes } from './slots/page-routes.js';
 
 /**
  * Builds the game server: the players' side, on its own origin (GAME_BASE_URL). The slot, native
