@@ -12,7 +12,7 @@ import ts from 'typescript';
 // - `new HttpError(<a number>, …)`: the status is the constructor's name;
 // - `new HttpError(…)` whose message says "not found" (whatever its status): `notFound(thing)`;
 // - `notFoundDetail('<Thing> not found…')` spelling a thing's message by hand: `notFound(thing)`.
-// A status given by a named constant (`BETS_BLOCKED_STATUS`, `SPIN_TOO_SOON_STATUS`) is allowed:
+// A status given by a named constant (`BETS_BLOCKED_STATUS` of @opi/contract) is allowed:
 // it is named, and shared with what else reads it. Parsed with the TypeScript compiler.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const SCAN = ['services', 'packages', 'workflows', 'tools', 'bench'];

@@ -1,7 +1,7 @@
 import type { JurisdictionRules } from '@opi/contract';
 import type { Pool, PoolClient } from '@opi/db';
-import { HttpError } from '@opi/service-kit/http/errors';
-import { conflict, invalidField } from '@opi/service-kit/http/named-errors';
+import type { HttpError } from '@opi/service-kit/http/errors';
+import { conflict, invalidField, tooManyRequests } from '@opi/service-kit/http/named-errors';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import { z } from 'zod';
 import type { RuntimeSession } from './runtime-session.js';
@@ -19,11 +19,6 @@ import type { RuntimeSession } from './runtime-session.js';
  * acknowledges a reality check with POST /api/runtime/reality-check.
  */
 
-/** Status and code of a spin that starts too soon after the previous one (GB: 2.5 s). */
-export const SPIN_TOO_SOON_STATUS = 429;
-/** Status and code of a spin while a reality check waits for the player. */
-export const REALITY_CHECK_DUE_STATUS = 409;
-
 /** The columns the spin's statement reads from the session row for the rules. */
 export interface SpinRulesRow {
   reality_check_due: boolean | null;
@@ -31,18 +26,18 @@ export interface SpinRulesRow {
   retry_after_ms: number | null;
 }
 
+/** A spin that starts too soon after the previous one (GB: 2.5 s): 429 `spin_too_soon`. */
 export function spinTooSoonError(retryAfterMs: number): HttpError {
   const ms = Math.max(1, Math.ceil(retryAfterMs));
-  return new HttpError(
-    SPIN_TOO_SOON_STATUS,
+  return tooManyRequests(
     `Spins in this jurisdiction start at least the minimum interval apart: try again in ${ms} ms`,
     { error: 'spin_too_soon', retry_after_ms: ms },
   );
 }
 
+/** A spin while a reality check waits for the player: 409 `reality_check_due`. */
 export function realityCheckDueError(dueAt: Date | null): HttpError {
-  return new HttpError(
-    REALITY_CHECK_DUE_STATUS,
+  return conflict(
     'A reality check is due: acknowledge it (POST /api/runtime/reality-check) before the next spin',
     { error: 'reality_check_due', reality_check_due_at: dueAt?.toISOString() ?? null },
   );
