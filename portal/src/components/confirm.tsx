@@ -1,5 +1,7 @@
+import type { StaffAuditEntry } from '@opi/contract';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { when } from '../lib/format';
 
 /**
  * An admin's destructive action in two steps (a campaign's or tournament's cancel): a link to the
@@ -46,5 +48,46 @@ export function ConfirmCancel({
     <Link className="button secondary" href={`${base}?confirm=cancel#cancel`} data-testid="cancel-start">
       {start}
     </Link>
+  );
+}
+
+/**
+ * What became of a staff action, read back from its audit row (`?action=<audit id>`): who, when and
+ * the API's message, `ok` when it did what was asked (`okResults`), else a warning; and the API's
+ * refusal (`?error=`) when there is one.
+ */
+export function ActionOutcome({
+  done,
+  error,
+  texts,
+  okResults,
+  testId,
+}: {
+  done: StaffAuditEntry | undefined;
+  error: string | undefined;
+  /** The result's heading by result (`cancelled`: "Campaign cancelled"). */
+  texts: Record<string, string>;
+  okResults: readonly string[];
+  testId: string;
+}) {
+  return (
+    <>
+      {done ? (
+        <div
+          className={`notice ${okResults.includes(done.result) ? 'ok' : 'warn'}`}
+          role="status"
+          data-testid={testId}
+          data-result={done.result}
+        >
+          <strong>{texts[done.result] ?? done.result}</strong> by {done.username} at {when(done.at)}:{' '}
+          {String(done.detail.message ?? '')}
+        </div>
+      ) : null}
+      {error ? (
+        <div className="notice bad" role="alert" data-testid="cancel-error">
+          The cancel failed: {error}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -26,19 +26,25 @@ export function FilterForm({
   );
 }
 
-/** A free-text filter (ids, symbols). */
+/** A typed filter: free text (ids, symbols; the default) or a `datetime-local` read as UTC. */
 export function TextFilter({
   name,
   label,
   value,
+  type,
 }: {
   name: string;
   label: string;
   value: string | undefined;
+  type?: 'datetime-local';
 }) {
   return (
     <Field id={name} label={label}>
-      <input id={name} name={name} defaultValue={value ?? ''} autoComplete="off" />
+      {type ? (
+        <input id={name} name={name} type={type} defaultValue={value ?? ''} />
+      ) : (
+        <input id={name} name={name} defaultValue={value ?? ''} autoComplete="off" />
+      )}
     </Field>
   );
 }
@@ -80,20 +86,19 @@ export function SelectFilter({
 }
 
 /** A UTC date and time (`datetime-local`, read as UTC by the page). */
-export function DateTimeFilter({
-  name,
-  label,
+export function DateTimeFilter(props: { name: string; label: string; value: string | undefined }) {
+  return <TextFilter {...props} type="datetime-local" />;
+}
+
+/** The operator's currencies, or any. */
+export function CurrencyFilter({
   value,
+  currencies,
 }: {
-  name: string;
-  label: string;
   value: string | undefined;
+  currencies: readonly string[];
 }) {
-  return (
-    <Field id={name} label={label}>
-      <input id={name} name={name} type="datetime-local" defaultValue={value ?? ''} />
-    </Field>
-  );
+  return <SelectFilter name="currency" label="Currency" value={value} options={currencies} />;
 }
 
 /** A yes-only filter (`name=true` when ticked). */

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { PromoTitle, PromoWindow } from '../../../../components/promotions';
+import { TableOr } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
 import { load, operatorParam } from '../../../../lib/api';
-import { money, when } from '../../../../lib/format';
+import { money } from '../../../../lib/format';
 import type { StaffPrizeDrop } from '../../../../lib/types';
 import { PromoStatus } from '../tournaments/status';
 
@@ -23,74 +24,63 @@ export default async function PrizeDropsPage({ params }: { params: Promise<{ ope
       </p>
       {!res.ok ? (
         <Problem {...res} />
-      ) : res.data.items.length === 0 ? (
-        <p className="notice warn" data-testid="no-drops">
-          You take part in no prize drop.
-        </p>
       ) : (
-        <div className="table-wrap">
-          <table data-testid="drops-table">
-            <caption>Prize drops, the latest start first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Prize drop</th>
-                <th scope="col">Status</th>
-                <th scope="col">Window (UTC)</th>
-                <th scope="col">Currency</th>
-                <th scope="col" className="num">
-                  Prize
-                </th>
-                <th scope="col" className="num">
-                  Prizes left of total
-                </th>
-                <th scope="col" className="num">
-                  Won by your players (paid)
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {res.data.items.flatMap((d) =>
-                d.pools.map((p, i) => (
-                  <tr
-                    key={`${d.drop_id}-${p.currency}`}
-                    data-drop={d.drop_id}
-                    data-currency={p.currency}
-                    data-state={d.state}
-                    data-left={p.prizes_left}
-                    data-total={p.prizes_total}
-                    data-awarded={p.awarded_here}
-                  >
-                    <td>
-                      {i === 0 ? (
-                        <>
-                          <Link href={`${base}/${encodeURIComponent(d.drop_id)}`}>{d.name}</Link>
-                          <br />
-                          <span className="mono hint">{d.drop_id}</span>
-                        </>
-                      ) : (
-                        <span className="hint">{d.name} (continued)</span>
-                      )}
-                    </td>
-                    <td>
-                      <PromoStatus status={d.state} />
-                    </td>
-                    <td>
-                      {when(d.starts_at)} to {when(d.ends_at)}
-                    </td>
-                    <td>{p.currency}</td>
-                    <td className="num">{money(p.prize_minor, p.currency)}</td>
-                    <td className="num">
-                      {p.prizes_left} of {p.prizes_total}
-                    </td>
-                    <td className="num">
-                      {p.awarded_here} ({p.paid_here})
-                    </td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </table>
-        </div>
+        <TableOr
+          empty="You take part in no prize drop."
+          emptyTestId="no-drops"
+          testId="drops-table"
+          caption="Prize drops, the latest start first"
+          rows={res.data.items.flatMap((d) => d.pools.map((p, i) => ({ d, p, i })))}
+          rowKey={({ d, p }) => `${d.drop_id}-${p.currency}`}
+          rowAttrs={({ d, p }) => ({
+            'data-drop': d.drop_id,
+            'data-currency': p.currency,
+            'data-state': d.state,
+            'data-left': String(p.prizes_left),
+            'data-total': String(p.prizes_total),
+            'data-awarded': String(p.awarded_here),
+          })}
+          columns={[
+            {
+              head: 'Prize drop',
+              cell: ({ d, i }) =>
+                i === 0 ? (
+                  <PromoTitle
+                    href={`${base}/${encodeURIComponent(d.drop_id)}`}
+                    name={d.name}
+                    id={d.drop_id}
+                  />
+                ) : (
+                  <span className="hint">{d.name} (continued)</span>
+                ),
+            },
+            { head: 'Status', cell: ({ d }) => <PromoStatus status={d.state} /> },
+            {
+              head: 'Window (UTC)',
+              cell: ({ d }) => <PromoWindow starts={d.starts_at} ends={d.ends_at} />,
+            },
+            { head: 'Currency', cell: ({ p }) => p.currency },
+            { head: 'Prize', num: true, cell: ({ p }) => money(p.prize_minor, p.currency) },
+            {
+              head: 'Prizes left of total',
+              num: true,
+              cell: ({ p }) => (
+                <>
+                  {p.prizes_left} of {p.prizes_total}
+                </>
+              ),
+            },
+            {
+              head: 'Won by your players (paid)',
+              num: true,
+              cell: ({ p }) => (
+                <>
+                  {p.awarded_here} ({p.paid_here})
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </>
   );

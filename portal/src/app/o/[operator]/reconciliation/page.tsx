@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Field, Problem } from '../../../../components/ui';
+import { DateTimeFilter, FilterForm, SelectFilter } from '../../../../components/filters';
+import { RoundLink } from '../../../../components/rounds';
+import { DataTable } from '../../../../components/table';
+import { Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { BarChart, Legend, PALETTE } from '../../../../lib/charts';
 import { money, units, utcInput, when } from '../../../../lib/format';
@@ -55,26 +58,18 @@ export default async function ReconciliationPage({
         Wallet deltas (journalled successful debits, credits, cancels and rollbacks) against game deltas (win
         − bet per round) for the rounds created in the window, per currency, in integer minor units.
       </p>
-      <form className="filters" method="get" aria-label="Reconciliation window">
-        <Field id="from" label="From (UTC)">
-          <input id="from" name="from" type="datetime-local" defaultValue={windowQuery.from ?? ''} />
-        </Field>
-        <Field id="to" label="To (UTC, exclusive)">
-          <input id="to" name="to" type="datetime-local" defaultValue={windowQuery.to ?? ''} />
-        </Field>
-        <Field id="currency" label="Currency">
-          <select id="currency" name="currency" defaultValue={windowQuery.currency ?? ''}>
-            <option value="">All</option>
-            {info.data.allowed_currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </Field>
+      <FilterForm label="Reconciliation window" submit="Reconcile">
+        <DateTimeFilter name="from" label="From (UTC)" value={windowQuery.from} />
+        <DateTimeFilter name="to" label="To (UTC, exclusive)" value={windowQuery.to} />
+        <SelectFilter
+          name="currency"
+          label="Currency"
+          value={windowQuery.currency}
+          options={info.data.allowed_currencies}
+          any="All"
+        />
         {windowQuery.all ? <input type="hidden" name="all" value="1" /> : null}
-        <button type="submit">Reconcile</button>
-      </form>
+      </FilterForm>
       <nav className="pager" aria-label="Quick windows">
         {presets.map(([label, from]) => (
           <Link
@@ -169,51 +164,22 @@ export default async function ReconciliationPage({
           {r.items_truncated ? (
             <p className="notice warn">More rounds differ than are listed here: narrow the window.</p>
           ) : null}
-          <div className="table-wrap">
-            <table data-testid="recon-items">
-              <caption>
-                Rounds whose wallet effect differs from their history, or with a pending transaction
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Round</th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Round status</th>
-                  <th scope="col" className="num">
-                    Wallet
-                  </th>
-                  <th scope="col" className="num">
-                    Game
-                  </th>
-                  <th scope="col" className="num">
-                    Difference
-                  </th>
-                  <th scope="col" className="num">
-                    Pending
-                  </th>
-                  <th scope="col">Transactions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.items.map((i) => (
-                  <tr key={i.round_id}>
-                    <td>
-                      <Link href={`/o/${operator}/rounds/${encodeURIComponent(i.round_id)}`} className="mono">
-                        {i.round_id}
-                      </Link>
-                    </td>
-                    <td>{i.currency}</td>
-                    <td>{i.round_status ?? '—'}</td>
-                    <td className="num">{money(i.wallet_delta_minor, i.currency)}</td>
-                    <td className="num">{money(i.game_delta_minor, i.currency)}</td>
-                    <td className="num">{money(i.difference_minor, i.currency)}</td>
-                    <td className="num">{i.pending_transactions}</td>
-                    <td className="mono">{i.transaction_ids.join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="recon-items"
+            caption="Rounds whose wallet effect differs from their history, or with a pending transaction"
+            rows={r.items}
+            rowKey={(i) => i.round_id}
+            columns={[
+              { head: 'Round', cell: (i) => <RoundLink operator={operator} roundId={i.round_id} /> },
+              { head: 'Currency', cell: (i) => i.currency },
+              { head: 'Round status', cell: (i) => i.round_status ?? '—' },
+              { head: 'Wallet', num: true, cell: (i) => money(i.wallet_delta_minor, i.currency) },
+              { head: 'Game', num: true, cell: (i) => money(i.game_delta_minor, i.currency) },
+              { head: 'Difference', num: true, cell: (i) => money(i.difference_minor, i.currency) },
+              { head: 'Pending', num: true, cell: (i) => i.pending_transactions },
+              { head: 'Transactions', tdClass: 'mono', cell: (i) => i.transaction_ids.join(', ') },
+            ]}
+          />
         </>
       )}
       <h2>Differences over time</h2>
@@ -239,37 +205,18 @@ export default async function ReconciliationPage({
           ))}
           <details>
             <summary>Show the numbers</summary>
-            <div className="table-wrap">
-              <table>
-                <caption>Differences per day</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Day (UTC)</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col" className="num">
-                      Rounds
-                    </th>
-                    <th scope="col" className="num">
-                      Difference
-                    </th>
-                    <th scope="col" className="num">
-                      Pending
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.by_day.map((d) => (
-                    <tr key={`${d.day}-${d.currency}`}>
-                      <td>{d.day}</td>
-                      <td>{d.currency}</td>
-                      <td className="num">{d.rounds}</td>
-                      <td className="num">{money(d.difference_minor, d.currency)}</td>
-                      <td className="num">{d.pending}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Differences per day"
+              rows={r.by_day}
+              rowKey={(d) => `${d.day}-${d.currency}`}
+              columns={[
+                { head: 'Day (UTC)', cell: (d) => d.day },
+                { head: 'Currency', cell: (d) => d.currency },
+                { head: 'Rounds', num: true, cell: (d) => d.rounds },
+                { head: 'Difference', num: true, cell: (d) => money(d.difference_minor, d.currency) },
+                { head: 'Pending', num: true, cell: (d) => d.pending },
+              ]}
+            />
           </details>
         </figure>
       )}

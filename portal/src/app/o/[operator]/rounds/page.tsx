@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import {
   CheckFilter,
+  CurrencyFilter,
   DateTimeFilter,
   FilterForm,
   SelectFilter,
@@ -51,12 +52,7 @@ export default async function RoundsPage({
         <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
         <TextFilter name="session_id" label="Session" value={filters.session_id} />
         <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
-        <SelectFilter
-          name="currency"
-          label="Currency"
-          value={filters.currency}
-          options={info.data.allowed_currencies}
-        />
+        <CurrencyFilter value={filters.currency} currencies={info.data.allowed_currencies} />
         <SelectFilter
           name="status"
           label="Status"

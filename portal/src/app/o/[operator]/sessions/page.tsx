@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
+import { CurrencyFilter, FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
 import { KeysetPager } from '../../../../components/pager';
 import { TableOr } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
@@ -37,12 +37,7 @@ export default async function SessionsPage({
       <FilterForm label="Search sessions">
         <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
         <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
-        <SelectFilter
-          name="currency"
-          label="Currency"
-          value={filters.currency}
-          options={info.data.allowed_currencies}
-        />
+        <CurrencyFilter value={filters.currency} currencies={info.data.allowed_currencies} />
         <SelectFilter
           name="status"
           label="Status"

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { PromoTitle, PromoWindow } from '../../../../components/promotions';
+import { TableOr } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
 import { load, loadMe, operatorParam } from '../../../../lib/api';
-import { money, when } from '../../../../lib/format';
+import { money } from '../../../../lib/format';
 import type { Catalog, OperatorInfo, StaffTournament } from '../../../../lib/types';
 import { PromoStatus, SCORING_TEXT } from './status';
 
@@ -47,53 +48,42 @@ export default async function TournamentsPage({
       </p>
       {!list.ok ? (
         <Problem {...list} />
-      ) : list.data.items.length === 0 ? (
-        <p className="notice warn" data-testid="no-tournaments">
-          Your players take part in no tournament.
-        </p>
       ) : (
-        <div className="table-wrap">
-          <table data-testid="tournaments-table">
-            <caption>Tournaments, the latest start first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Tournament</th>
-                <th scope="col">Status</th>
-                <th scope="col">Window (UTC)</th>
-                <th scope="col">Scoring</th>
-                <th scope="col">Titles</th>
-                <th scope="col">Prizes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((t) => (
-                <tr key={t.tournament_id} data-tournament={t.tournament_id} data-status={t.status}>
-                  <td>
-                    <Link href={`${base}/${encodeURIComponent(t.tournament_id)}`}>{t.name}</Link>
-                    <br />
-                    <span className="mono hint">{t.tournament_id}</span>
-                  </td>
-                  <td>
-                    <PromoStatus status={t.status} />
-                  </td>
-                  <td>
-                    {when(t.starts_at)} to {when(t.ends_at)}
-                  </td>
-                  <td>{SCORING_TEXT[t.scoring] ?? t.scoring}</td>
-                  <td className="mono">{t.titles.join(', ')}</td>
-                  <td>
-                    {t.currencies.map((c) => (
-                      <div key={c.currency}>
-                        {c.prizes.length} prize{c.prizes.length === 1 ? '' : 's'}, first{' '}
-                        {money(c.prizes[0]?.amount_minor ?? 0, c.currency)}
-                      </div>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableOr
+          empty="Your players take part in no tournament."
+          emptyTestId="no-tournaments"
+          testId="tournaments-table"
+          caption="Tournaments, the latest start first"
+          rows={list.data.items}
+          rowKey={(t) => t.tournament_id}
+          rowAttrs={(t) => ({ 'data-tournament': t.tournament_id, 'data-status': t.status })}
+          columns={[
+            {
+              head: 'Tournament',
+              cell: (t) => (
+                <PromoTitle
+                  href={`${base}/${encodeURIComponent(t.tournament_id)}`}
+                  name={t.name}
+                  id={t.tournament_id}
+                />
+              ),
+            },
+            { head: 'Status', cell: (t) => <PromoStatus status={t.status} /> },
+            { head: 'Window (UTC)', cell: (t) => <PromoWindow starts={t.starts_at} ends={t.ends_at} /> },
+            { head: 'Scoring', cell: (t) => SCORING_TEXT[t.scoring] ?? t.scoring },
+            { head: 'Titles', tdClass: 'mono', cell: (t) => t.titles.join(', ') },
+            {
+              head: 'Prizes',
+              cell: (t) =>
+                t.currencies.map((c) => (
+                  <div key={c.currency}>
+                    {c.prizes.length} prize{c.prizes.length === 1 ? '' : 's'}, first{' '}
+                    {money(c.prizes[0]?.amount_minor ?? 0, c.currency)}
+                  </div>
+                )),
+            },
+          ]}
+        />
       )}
 
       {sp.error ? (

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ConfirmCancel } from '../../../../../components/confirm';
+import { ActionOutcome, ConfirmCancel } from '../../../../../components/confirm';
 import { KeysetPager } from '../../../../../components/pager';
 import { RoundLink } from '../../../../../components/rounds';
 import { DataTable, TableOr } from '../../../../../components/table';
@@ -54,22 +54,13 @@ export default async function CampaignPage({
       <h1>
         Campaign <span className="mono">{c.campaign_id}</span>
       </h1>
-      {done ? (
-        <div
-          className={`notice ${done.result === 'cancelled' ? 'ok' : 'warn'}`}
-          role="status"
-          data-testid="cancel-result"
-          data-result={done.result}
-        >
-          <strong>{RESULT_TEXT[done.result] ?? done.result}</strong> by {done.username} at {when(done.at)}:{' '}
-          {String(done.detail.message ?? '')}
-        </div>
-      ) : null}
-      {sp.error ? (
-        <div className="notice bad" role="alert" data-testid="cancel-error">
-          The cancel failed: {sp.error}
-        </div>
-      ) : null}
+      <ActionOutcome
+        done={done}
+        error={sp.error}
+        texts={RESULT_TEXT}
+        okResults={['cancelled']}
+        testId="cancel-result"
+      />
       <Facts
         items={[
           ['Status', <CampaignStatus key="s" status={c.status} />],

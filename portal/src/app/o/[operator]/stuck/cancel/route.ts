@@ -1,34 +1,20 @@
-import { NextResponse } from 'next/server';
-import { detailOf, staffApi } from '../../../../../lib/api';
-import { clientIp } from '../../../../../lib/client-ip';
-import { sameOrigin } from '../../../../../lib/csrf';
-import { portalOrigin, sessionToken } from '../../../../../lib/session';
+import { cancelAuditId, recordId, staffAction } from '../../../../../lib/actions';
 
 /** POST /o/{operator}/stuck/cancel: the staff cancel of a stuck round (admin; the API decides). */
 export async function POST(req: Request, ctx: { params: Promise<{ operator: string }> }) {
-  if (!sameOrigin(req)) return new NextResponse('Cross-site request refused', { status: 403 });
   const { operator } = await ctx.params;
-  const origin = portalOrigin(req.headers);
-  const token = await sessionToken();
-  if (!token) return NextResponse.redirect(new URL('/login', origin), 303);
-  if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(operator)) return new NextResponse('Not found', { status: 404 });
-  const form = await req.formData();
-  const roundId = String(form.get('round_id') ?? '');
-  const reason = String(form.get('reason') ?? '').trim();
-  const back = (query: string) => NextResponse.redirect(new URL(`/o/${operator}/stuck${query}`, origin), 303);
-  if (!roundId || roundId === '.' || roundId === '..' || roundId.length > 200) return back('?error=round');
-  const res = await staffApi(`/operators/${operator}/rounds/${encodeURIComponent(roundId)}/cancel`, {
-    method: 'POST',
-    token,
-    body: { reason },
-    clientIp: clientIp(req.headers),
+  return staffAction(req, operator, {
+    page: `/o/${operator}/stuck`,
+    call: (form) => {
+      const roundId = String(form.get('round_id') ?? '');
+      const reason = String(form.get('reason') ?? '').trim();
+      if (!recordId(roundId)) return { error: 'round' };
+      return {
+        path: `/operators/${operator}/rounds/${encodeURIComponent(roundId)}/cancel`,
+        body: { reason },
+      };
+    },
+    param: 'action',
+    auditId: cancelAuditId,
   });
-  if (res.status === 401) return NextResponse.redirect(new URL('/login?expired=1', origin), 303);
-  const json = (await res.json().catch(() => undefined)) as
-    | { data?: { audit: { audit_id: string } } }
-    | undefined;
-  if (!res.ok || !json?.data) {
-    return back(`?error=${encodeURIComponent(detailOf(json, res.status).slice(0, 300))}`);
-  }
-  return back(`?action=${json.data.audit.audit_id}`);
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ConfirmCancel } from '../../../../../components/confirm';
+import { ActionOutcome, ConfirmCancel } from '../../../../../components/confirm';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, loadMe, operatorParam, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
@@ -70,22 +70,13 @@ export default async function TournamentPage({
       <h1>
         {t.name} <span className="mono hint">{t.tournament_id}</span>
       </h1>
-      {done ? (
-        <div
-          className={`notice ${done.result === 'created' || done.result === 'cancelled' ? 'ok' : 'warn'}`}
-          role="status"
-          data-testid="action-result"
-          data-result={done.result}
-        >
-          <strong>{RESULT_TEXT[done.result] ?? done.result}</strong> by {done.username} at {when(done.at)}:{' '}
-          {String(done.detail.message ?? '')}
-        </div>
-      ) : null}
-      {sp.error ? (
-        <div className="notice bad" role="alert" data-testid="cancel-error">
-          The cancel failed: {sp.error}
-        </div>
-      ) : null}
+      <ActionOutcome
+        done={done}
+        error={sp.error}
+        texts={RESULT_TEXT}
+        okResults={['created', 'cancelled']}
+        testId="action-result"
+      />
       <Facts
         items={[
           ['Status', <PromoStatus key="s" status={t.status} />],

@@ -1,35 +1,21 @@
-import { NextResponse } from 'next/server';
-import { detailOf, staffApi } from '../../../../../lib/api';
-import { clientIp } from '../../../../../lib/client-ip';
-import { sameOrigin } from '../../../../../lib/csrf';
-import { portalOrigin, sessionToken } from '../../../../../lib/session';
+import { staffAction } from '../../../../../lib/actions';
 
 /**
  * POST /o/{operator}/wallet/run: runs the go-live wallet checks at the API (which holds the wallet
  * secret) and shows the stored run.
  */
 export async function POST(req: Request, ctx: { params: Promise<{ operator: string }> }) {
-  if (!sameOrigin(req)) return new NextResponse('Cross-site request refused', { status: 403 });
   const { operator } = await ctx.params;
-  const origin = portalOrigin(req.headers);
-  const token = await sessionToken();
-  if (!token) return NextResponse.redirect(new URL('/login', origin), 303);
-  if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(operator)) return new NextResponse('Not found', { status: 404 });
-  const form = await req.formData();
-  const back = (query: string) =>
-    NextResponse.redirect(new URL(`/o/${operator}/wallet${query}`, origin), 303);
-  const res = await staffApi(`/operators/${operator}/wallet-diagnostics`, {
-    method: 'POST',
-    token,
-    body: {
-      player_id: String(form.get('player_id') ?? '').trim(),
-      currency: String(form.get('currency') ?? ''),
-    },
-    clientIp: clientIp(req.headers),
+  return staffAction(req, operator, {
+    page: `/o/${operator}/wallet`,
+    call: (form) => ({
+      path: `/operators/${operator}/wallet-diagnostics`,
+      body: {
+        player_id: String(form.get('player_id') ?? '').trim(),
+        currency: String(form.get('currency') ?? ''),
+      },
+    }),
+    param: 'run',
+    auditId: (data) => String(data.audit_id),
   });
-  if (res.status === 401) return NextResponse.redirect(new URL('/login?expired=1', origin), 303);
-  const json = (await res.json().catch(() => undefined)) as { data?: { audit_id: string } } | undefined;
-  if (!res.ok || !json?.data)
-    return back(`?error=${encodeURIComponent(detailOf(json, res.status).slice(0, 300))}`);
-  return back(`?run=${json.data.audit_id}`);
 }
