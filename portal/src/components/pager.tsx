@@ -1,4 +1,5 @@
 import { qs } from '../lib/api';
+import { TableOr } from './table';
 import { Pager } from './ui';
 
 /**
@@ -30,5 +31,18 @@ export function KeysetPager({
       next={next ? `${base}${qs({ ...query, [param]: next })}${hash}` : null}
       first={current ? `${base}${qs(query)}${hash}` : null}
     />
+  );
+}
+
+/** A keyset page of a list: its table (or the notice when empty) and, under a table, its pager. */
+export function PagedTable<T>({
+  pager,
+  ...table
+}: Parameters<typeof TableOr<T>>[0] & { pager: Parameters<typeof KeysetPager>[0] }) {
+  return (
+    <>
+      <TableOr {...table} />
+      {table.rows.length === 0 ? null : <KeysetPager {...pager} />}
+    </>
   );
 }

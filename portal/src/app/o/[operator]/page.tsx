@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable } from '../../../components/table';
 import { Facts, Field, Problem } from '../../../components/ui';
 import { load, operatorParam, qs } from '../../../lib/api';
 import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
@@ -122,35 +123,17 @@ export default async function Overview({
                 />
                 <details>
                   <summary>Show the numbers</summary>
-                  <div className="table-wrap">
-                    <table>
-                      <caption>Bet and win per day, {cur}</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Day (UTC)</th>
-                          <th scope="col" className="num">
-                            Rounds
-                          </th>
-                          <th scope="col" className="num">
-                            Bet
-                          </th>
-                          <th scope="col" className="num">
-                            Win
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {[...byDay.values()].map((d) => (
-                          <tr key={d.day}>
-                            <td>{d.day}</td>
-                            <td className="num">{d.rounds}</td>
-                            <td className="num">{money(d.bet_minor, cur)}</td>
-                            <td className="num">{money(d.win_minor, cur)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <DataTable
+                    caption={<>Bet and win per day, {cur}</>}
+                    rows={[...byDay.values()]}
+                    rowKey={(d) => d.day}
+                    columns={[
+                      { head: 'Day (UTC)', cell: (d) => d.day },
+                      { head: 'Rounds', num: true, cell: (d) => d.rounds },
+                      { head: 'Bet', num: true, cell: (d) => money(d.bet_minor, cur) },
+                      { head: 'Win', num: true, cell: (d) => money(d.win_minor, cur) },
+                    ]}
+                  />
                 </details>
               </figure>
             );
@@ -180,53 +163,33 @@ export default async function Overview({
           />
           <details>
             <summary>Show the numbers</summary>
-            <div className="table-wrap">
-              <table>
-                <caption>Payout per title</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col" className="num">
-                      Rounds
-                    </th>
-                    <th scope="col" className="num">
-                      Bet
-                    </th>
-                    <th scope="col" className="num">
-                      Win
-                    </th>
-                    <th scope="col" className="num">
-                      Measured
-                    </th>
-                    <th scope="col" className="num">
-                      Stored RTP
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {c.titles.map((t) => (
-                    <tr key={`${t.symbol}-${t.currency}`}>
-                      <td>
-                        <Link
-                          href={`/o/${operator}/rounds${qs({ game_symbol: t.symbol, currency: t.currency })}`}
-                        >
-                          {t.title}
-                        </Link>
-                      </td>
-                      <td>{t.currency}</td>
-                      <td className="num">{t.rounds}</td>
-                      <td className="num">{money(t.bet_minor, t.currency)}</td>
-                      <td className="num">{money(t.win_minor, t.currency)}</td>
-                      <td className="num">
-                        {BigInt(t.bet_minor) > 0n ? percentOf(t.win_minor, t.bet_minor) : '—'}
-                      </td>
-                      <td className="num">{t.stored_rtp ? `${t.stored_rtp}%` : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Payout per title"
+              rows={c.titles}
+              rowKey={(t) => `${t.symbol}-${t.currency}`}
+              columns={[
+                {
+                  head: 'Title',
+                  cell: (t) => (
+                    <Link
+                      href={`/o/${operator}/rounds${qs({ game_symbol: t.symbol, currency: t.currency })}`}
+                    >
+                      {t.title}
+                    </Link>
+                  ),
+                },
+                { head: 'Currency', cell: (t) => t.currency },
+                { head: 'Rounds', num: true, cell: (t) => t.rounds },
+                { head: 'Bet', num: true, cell: (t) => money(t.bet_minor, t.currency) },
+                { head: 'Win', num: true, cell: (t) => money(t.win_minor, t.currency) },
+                {
+                  head: 'Measured',
+                  num: true,
+                  cell: (t) => (BigInt(t.bet_minor) > 0n ? percentOf(t.win_minor, t.bet_minor) : '—'),
+                },
+                { head: 'Stored RTP', num: true, cell: (t) => (t.stored_rtp ? `${t.stored_rtp}%` : '—') },
+              ]}
+            />
           </details>
         </figure>
       )}

@@ -7,9 +7,8 @@ import {
   SelectFilter,
   TextFilter,
 } from '../../../../components/filters';
-import { KeysetPager } from '../../../../components/pager';
+import { PagedTable } from '../../../../components/pager';
 import { RoundLink, RoundStatus } from '../../../../components/rounds';
-import { TableOr } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, utcInput, when } from '../../../../lib/format';
@@ -66,33 +65,23 @@ export default async function RoundsPage({
       {!page.ok ? (
         <Problem {...page} />
       ) : (
-        <>
-          <TableOr
-            empty="No round matches."
-            testId="rounds-table"
-            caption="Rounds, newest first"
-            rows={page.data.items}
-            rowKey={(r) => r.round_id}
-            columns={[
-              { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
-              { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
-              { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
-              { head: 'Status', cell: (r) => <RoundStatus round={r} /> },
-              { head: 'Bet', num: true, cell: (r) => money(r.bet_minor, r.currency) },
-              { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
-              { head: 'Created', cell: (r) => when(r.created_at) },
-            ]}
-          />
-          {page.data.items.length === 0 ? null : (
-            <KeysetPager
-              label="Round"
-              base={base}
-              query={filters}
-              next={page.data.next_cursor}
-              current={sp.cursor}
-            />
-          )}
-        </>
+        <PagedTable
+          empty="No round matches."
+          testId="rounds-table"
+          caption="Rounds, newest first"
+          rows={page.data.items}
+          rowKey={(r) => r.round_id}
+          columns={[
+            { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
+            { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
+            { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
+            { head: 'Status', cell: (r) => <RoundStatus round={r} /> },
+            { head: 'Bet', num: true, cell: (r) => money(r.bet_minor, r.currency) },
+            { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
+            { head: 'Created', cell: (r) => when(r.created_at) },
+          ]}
+          pager={{ label: 'Round', base, query: filters, next: page.data.next_cursor, current: sp.cursor }}
+        />
       )}
     </>
   );

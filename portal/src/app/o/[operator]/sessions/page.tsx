@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CurrencyFilter, FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
-import { KeysetPager } from '../../../../components/pager';
-import { TableOr } from '../../../../components/table';
+import { PagedTable } from '../../../../components/pager';
 import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
@@ -52,41 +51,31 @@ export default async function SessionsPage({
       {!page.ok ? (
         <Problem {...page} />
       ) : (
-        <>
-          <TableOr
-            empty="No session matches."
-            testId="sessions-table"
-            caption="Sessions, newest first"
-            rows={page.data.items}
-            rowKey={(s) => s.session_id}
-            columns={[
-              {
-                head: 'Session',
-                cell: (s) => (
-                  <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
-                    {s.session_id}
-                  </Link>
-                ),
-              },
-              { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
-              { head: 'Game', tdClass: 'mono', cell: (s) => s.game_symbol },
-              { head: 'Currency', cell: (s) => s.currency },
-              { head: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-              { head: 'Device', cell: (s) => s.device ?? '—' },
-              { head: 'Started', cell: (s) => when(s.created_at) },
-              { head: 'Last activity', cell: (s) => when(s.last_activity_at) },
-            ]}
-          />
-          {page.data.items.length === 0 ? null : (
-            <KeysetPager
-              label="Session"
-              base={base}
-              query={filters}
-              next={page.data.next_cursor}
-              current={sp.cursor}
-            />
-          )}
-        </>
+        <PagedTable
+          empty="No session matches."
+          testId="sessions-table"
+          caption="Sessions, newest first"
+          rows={page.data.items}
+          rowKey={(s) => s.session_id}
+          columns={[
+            {
+              head: 'Session',
+              cell: (s) => (
+                <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
+                  {s.session_id}
+                </Link>
+              ),
+            },
+            { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
+            { head: 'Game', tdClass: 'mono', cell: (s) => s.game_symbol },
+            { head: 'Currency', cell: (s) => s.currency },
+            { head: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+            { head: 'Device', cell: (s) => s.device ?? '—' },
+            { head: 'Started', cell: (s) => when(s.created_at) },
+            { head: 'Last activity', cell: (s) => when(s.last_activity_at) },
+          ]}
+          pager={{ label: 'Session', base, query: filters, next: page.data.next_cursor, current: sp.cursor }}
+        />
       )}
     </>
   );
