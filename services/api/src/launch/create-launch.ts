@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_UNIT, CONTRACT_VERSION, type LaunchUrlData, LaunchUrlRequest, rulesFor } from '@opi/contract';
+import { isSlotTitle } from '@opi/games';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import { ladderById, ladderForLaunch, presentLadder } from '@opi/play/sessions/stake-ladders';
 import { LIFETIMES, newLaunchToken } from '@opi/play/sessions/tokens';
@@ -377,7 +378,7 @@ export async function createLaunch(
     stake_ladder: row.stake_ladder_id
       ? presentLadder((await ladderById(deps.pool, row.stake_ladder_id))!)
       : null,
-    ...(family === 'prov_a' || family === 'prov_b'
+    ...(isSlotTitle(family)
       ? {
           free_rounds: await sessionFreeRounds(deps.pool, {
             session_id: row.session_id,
