@@ -8,7 +8,8 @@ import {
   type SettlementEnv,
   startSettlementEnv,
 } from '../test-support/settlement-env.js';
-import { resumeUnstartedRounds } from './resume.js';
+import { outcomeStatement } from './outcome-statement.js';
+import { closeUnsentCredits, resumeUnstartedRounds } from './resume.js';
 import { startSettlement } from './start.js';
 import type { SettlementTuning } from './workflow.js';
 
@@ -271,4 +272,38 @@ test('a credit-ahead round whose workflow never started (both rows as written) i
     await resumeUnstartedRounds(env.pool, env.client, env.taskQueue, { olderThanSeconds: 0 }),
     [],
   );
+});
+
+test("a credit-ahead round an older worker rejected (its credit row left pending) has that row closed by the resumer's sweep", async () => {
+  const p = await env.newPlayer({ family: 'prov_b' });
+  const intent = await env.newRound(p, { stakeMinor: 100, winMinor: 300, ...aheadRound });
+  // The refusal as a worker of the release before credit ahead records it: its statement knows no
+  // creditAhead, so the credit row the spin wrote stays pending.
+  const { creditAhead: _, ...older } = intent;
+  const { text, params } = outcomeStatement(
+    { intent: older, operation: 'debit', amountMinor: intent.stakeMinor, roundStatusOnRejection: 'rejected' },
+    intent.transactions.debit,
+    { status: 'failed', error: 'insufficient_funds', httpStatus: 400 },
+  );
+  await env.pool.query(text, params);
+  assert.deepEqual(
+    (await journal(intent.roundId)).map((r) => [r.transaction_type, r.status]),
+    [
+      ['debit', 'failed'],
+      ['credit', 'pending'],
+    ],
+  );
+  assert.equal((await reconciliation(intent.roundId)).pending_rows, 1);
+  // Younger than the threshold: left alone.
+  assert.deepEqual(await closeUnsentCredits(env.pool, { olderThanSeconds: 60 }), []);
+  assert.deepEqual(await closeUnsentCredits(env.pool, { olderThanSeconds: 0 }), [intent.transactions.credit]);
+  assert.deepEqual(
+    (await journal(intent.roundId)).map((r) => [r.transaction_type, r.status, r.error_code]),
+    [
+      ['debit', 'failed', 'insufficient_funds'],
+      ['credit', 'failed', 'not_sent_debit_rejected'],
+    ],
+  );
+  assert.equal((await reconciliation(intent.roundId)).differs, false);
+  assert.deepEqual(await closeUnsentCredits(env.pool, { olderThanSeconds: 0 }), [], 'nothing left to close');
 });

@@ -1,4 +1,5 @@
 import type { Pool } from '@opi/db';
+import { journalCloseUnsentSql } from '@opi/wallet';
 import type { RoundIntent } from '@opi/wallet/intent';
 import type { Client } from '@temporalio/client';
 import { startSettlement } from './start.js';
@@ -49,6 +50,35 @@ export async function resumeUnstartedRounds(
   return started;
 }
 
+/**
+ * Closes the never-sent credit rows of credit-ahead rounds that ended without their debit standing
+ * (rejected, rolled back) but kept the row pending: rounds a worker of a release before credit
+ * ahead settled (it knows no `creditAhead`, so its refusal or rollback statement left the row as
+ * the spin wrote it; docs/settlement.md "Credit ahead"). Such a credit is never sent: the round
+ * is over. Each row is closed as this release's own statement would have (`not_sent_debit_rejected`,
+ * `not_sent_round_rolled_back`). Reads the journal's pending rows only (their partial index).
+ */
+export async function closeUnsentCredits(
+  pool: Pool,
+  options: { olderThanSeconds?: number; limit?: number } = {},
+): Promise<string[]> {
+  const { rows } = await pool.query<{ transaction_id: string; status: 'rejected' | 'rolled_back' }>(
+    `SELECT w.transaction_id, r.status FROM wallet_transactions w JOIN rounds r ON r.round_id = w.round_id
+     WHERE w.status = 'pending' AND w.transaction_type = 'credit' AND w.transaction_id = r.round_id || ':credit'
+       AND w.created_at < now() - make_interval(secs => $1)
+       AND r.status IN ('rejected', 'rolled_back') AND (r.intent ->> 'creditAhead') = 'true'
+     ORDER BY w.created_at LIMIT $2`,
+    [options.olderThanSeconds ?? 30, options.limit ?? 100],
+  );
+  const closed: string[] = [];
+  for (const row of rows) {
+    const reason = row.status === 'rejected' ? 'not_sent_debit_rejected' : 'not_sent_round_rolled_back';
+    const { rowCount } = await pool.query(journalCloseUnsentSql('$1', reason), [row.transaction_id]);
+    if (rowCount) closed.push(row.transaction_id);
+  }
+  return closed;
+}
+
 /** Runs resumeUnstartedRounds every `everyMs` (a worker does); returns the stopper. */
 export function startRoundResumer(options: {
   pool: Pool;
@@ -65,9 +95,14 @@ export function startRoundResumer(options: {
     resumeUnstartedRounds(options.pool, options.client, options.taskQueue, {
       ...(options.olderThanSeconds !== undefined ? { olderThanSeconds: options.olderThanSeconds } : {}),
     })
-      .then((ids) => {
+      .then(async (ids) => {
         if (ids.length)
           options.log?.('warn', 'started the settlement of rounds left unstarted', { rounds: ids });
+        const closed = await closeUnsentCredits(options.pool);
+        if (closed.length)
+          options.log?.('warn', 'closed the unsent credits of rounds an older worker ended', {
+            transactions: closed,
+          });
       })
       .catch((err: unknown) =>
         options.log?.('warn', 'resuming unstarted rounds failed', { error: String(err) }),
