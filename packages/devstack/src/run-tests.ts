@@ -87,6 +87,7 @@ if (!skipChecks) {
 const LONGEST = [
   'bench/src/reliability/reliability.test.ts',
   'e2e/src/golive.browser.test.ts',
+  'e2e/src/golive-crypto.browser.test.ts',
   'packages/devstack/src/cluster.test.ts',
   'packages/devstack/src/previous-release.test.ts',
   'packages/devstack/src/multi-process.test.ts',
