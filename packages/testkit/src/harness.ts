@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createApp } from '@opi/api/app';
 import { seedCatalog } from '@opi/api/catalog/seed';
 import { createDeps } from '@opi/api/create-deps';

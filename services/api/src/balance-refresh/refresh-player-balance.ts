@@ -1,4 +1,4 @@
-import { type BalanceRefreshData, BalanceRefreshRequest, type ProviderId } from '@opi/contract';
+import { type BalanceRefreshData, BalanceRefreshRequest } from '@opi/contract';
 import { PRESENCE_FRESH_SECONDS, REFRESH_FAMILY } from '@opi/play/balance-refresh/hub';
 import type { HttpError } from '@opi/service-kit/http/errors';
 import { badRequest, conflict, notFound } from '@opi/service-kit/http/named-errors';

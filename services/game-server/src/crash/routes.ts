@@ -29,7 +29,6 @@ export const CashoutRequest = z.object({ round_id: z.string().min(1).max(64) });
 export const DemoRequest = z.object({ slug: z.string().min(1).max(64) });
 
 const ROUND_ID = /^r_[0-9a-f-]{36}$/;
-const SESSION_ID = /^s_[0-9a-f-]{36}$/;
 
 function presentedToken(ctx: Context): string | undefined {
   const header = ctx.get('x-session-token');

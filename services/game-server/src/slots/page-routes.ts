@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import { GAME_PAGE_CSP, gamePageHeaders } from '@opi/play/pages/page-headers';
-import type { Context } from 'koa';
 import type { GameDeps } from '../deps.js';
-import { loadPageAssets } from './page-assets.js';
 import { findPageSession } from './find-page-session.js';
+import { loadPageAssets } from './page-assets.js';
 import { renderErrorPage, renderGamePage } from './page-render.js';
 
 /**
