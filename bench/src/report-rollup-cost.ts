@@ -1,13 +1,13 @@
 /**
- * Issue 38 point 6: what keeping the reports' rollup (migration 1700000000041) costs PostgreSQL per
+ * Issue 38 point 6: what keeping the reports' rollup (migrations 1700000000041 and 42) costs PostgreSQL per
  * spin, measured where it is spent. One connection writes rounds exactly as a three-transaction
  * spin does (1: the round and its pending debit; 2: the debit's success and the pending credit;
  * 3: the credit's success and the round completed), and the CPU of its own backend is read from
- * /proc before and after each block. Blocks alternate between the deferred recount as migration 41
- * left it (reconciliation totals and the rollup) and migration 27's (totals only), swapped in the
+ * /proc before and after each block. Blocks alternate between the deferred recount as migration 42
+ * left it (reconciliation totals, the rollup and its billed round sets) and migration 27's (totals only), swapped in the
  * same database with CREATE OR REPLACE FUNCTION, so the difference is the rollup's alone.
  *
- *   npm run bench -- report-rollup-cost      (BLOCKS=6 ROUNDS=300 by default)
+ *   npm run bench -- report-rollup-cost      (BLOCKS=6 ROUNDS=300 by default; COMPARE=41: the round sets alone)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,14 +17,12 @@ import { fmt, median } from './lib/stats.js';
 
 const BLOCKS = Number(process.env.BLOCKS ?? 6);
 const ROUNDS = Number(process.env.ROUNDS ?? 300);
-const migration = readFileSync(
-  path.resolve(
-    path.dirname(fileURLToPath(import.meta.url)),
-    '../../packages/db/migrations/1700000000041_report_rollup.sql',
-  ),
-  'utf8',
-);
-const fn = (from: string) => {
+const migrationText = (name: string) =>
+  readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), `../../packages/db/migrations/${name}.sql`),
+    'utf8',
+  );
+const fn = (migration: string, from: string) => {
   const at = migration.indexOf(
     'CREATE OR REPLACE FUNCTION round_reconciliation_recount',
     migration.indexOf(from),
@@ -32,8 +30,14 @@ const fn = (from: string) => {
   const end = migration.indexOf('$$ LANGUAGE plpgsql;', at) + '$$ LANGUAGE plpgsql;'.length;
   return migration.slice(at, end);
 };
-const WITH_ROLLUP = fn('-- Up Migration');
-const WITHOUT = fn("-- Migration 27's recount.");
+// The recount as it is now (migration 42: the rollup and the billed round sets), and migration 27's.
+const WITH_ROLLUP = fn(migrationText('1700000000042_report_round_sets'), '-- Up Migration');
+// COMPARE=41: against migration 41's recount instead (the rollup without the round sets), so the
+// difference is the round sets' alone.
+const WITHOUT =
+  process.env.COMPARE === '41'
+    ? fn(migrationText('1700000000041_report_rollup'), '-- Up Migration')
+    : fn(migrationText('1700000000041_report_rollup'), "-- Migration 27's recount.");
 
 process.env.REPLAY_LINK_SECRET ??= 'bench-replay-link-secret-0123456789abcdef';
 const stack = await startBenchStack();
@@ -122,9 +126,11 @@ try {
       `PostgreSQL backend CPU ms per spin (/proc, 10 ms ticks)`,
   );
   console.log(
-    `  without the rollup (migration 27's recount): ${per.without.map((v) => fmt(v, 3)).join(', ')}`,
+    `  ${process.env.COMPARE === '41' ? "without the round sets (migration 41's recount)" : "without the rollup (migration 27's recount)"}: ${per.without.map((v) => fmt(v, 3)).join(', ')}`,
   );
-  console.log(`  with the rollup (migration 41's recount):    ${per.with.map((v) => fmt(v, 3)).join(', ')}`);
+  console.log(
+    `  with the rollup and round sets (migration 42's recount): ${per.with.map((v) => fmt(v, 3)).join(', ')}`,
+  );
   console.log(
     `  median without ${fmt(median(per.without), 3)} ms, with ${fmt(median(per.with), 3)} ms; ` +
       `median pair difference ${fmt(median(diffs), 3)} ms per spin (pairs ${diffs.map((d) => fmt(d, 3)).join(', ')}); ` +
@@ -134,7 +140,7 @@ try {
     `SELECT sum(rounds)::int AS rounds FROM report_daily WHERE operator_id = 'op_rollup_cost'`,
   );
   console.log(
-    `  rounds counted by the rollup: ${drift.rows[0].rounds} (written with it: ${(30 + ROUNDS) * BLOCKS}; the others by migration 27's recount, not counted)`,
+    `  rounds counted by the rollup: ${drift.rows[0].rounds} (written with it: ${(30 + ROUNDS) * BLOCKS}${process.env.COMPARE === '41' ? '; the others by migration 41' : "; the others by migration 27's recount, not counted"})`,
   );
 } finally {
   await stack.stop();

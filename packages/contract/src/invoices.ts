@@ -8,8 +8,13 @@ import { DiffAmount } from './reports.js';
  * answers, a JSON integer or a decimal string (up to int64) in requests.
  */
 
-/** The version of the invoice's definition (what a line counts, how the share is computed). */
-export const INVOICE_DEFINITION_VERSION = 'opi-invoice/1';
+/**
+ * The version of the invoice's definition (what a line counts, how the share is computed, how its
+ * round set is fingerprinted). `opi-invoice/1` hashed the line's sorted round ids; `opi-invoice/2`
+ * XORs each round's SHA-256 (order-free, kept per day with the daily figures). An issued invoice
+ * keeps the version it was issued under.
+ */
+export const INVOICE_DEFINITION_VERSION = 'opi-invoice/2';
 
 /** One tier of the revenue share: `rate_ppm` millionths of the month's GGR from `from_ggr_minor` up to the next tier. */
 export const BillingTier = z.strictObject({
@@ -105,7 +110,7 @@ export const InvoiceLine = z.object({
   rate_direction: z.enum(['direct', 'inverse', 'identity']),
   /** The GGR converted, minor units of the billing currency (one rounding, half away from zero). */
   ggr_billing_minor: MinorAmount,
-  /** SHA-256 (hex) of the line's round ids, sorted byte by byte, joined by `\n`. */
+  /** The XOR of SHA-256(round id, UTF-8) over the line's rounds, 64 hex digits (64 zeros for none); invoices of `opi-invoice/1`: SHA-256 of the ids sorted byte by byte and joined by `\n`. */
   round_set_hash: z.string(),
   /** How many rounds the hash covers (every round of the line with a successful debit or credit). */
   round_set_size: z.number().int(),

@@ -2,6 +2,7 @@ export * from './client.js';
 export * from './errors.js';
 export * from './money.js';
 export * from './reconciliation-diff.js';
+export * from './round-set.js';
 export {
   checkWalletSignature,
   type OperatorRequestToSign,

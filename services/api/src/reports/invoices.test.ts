@@ -5,6 +5,7 @@ import { InvoiceListResponse, InvoiceResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
 import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { canonicalJson, shareOf } from './invoices.js';
+import { roundSetHash } from './round-set.js';
 
 /*
  * Issue 38 point 3: billing contracts, monthly invoices at frozen rates, credit notes. A March of
@@ -18,6 +19,8 @@ let h: Harness;
 let keyA = '';
 let keyB = '';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const xorHex = (a: string, b: string) =>
+  Buffer.from(Buffer.from(a, 'hex').map((x, i) => x ^ Buffer.from(b, 'hex')[i]!)).toString('hex');
 
 async function paidRound(
   id: string,
@@ -181,7 +184,13 @@ describe('invoices', () => {
         ['USD', 'prov_a', 1, '20000', '1.25', '2026-03-27', 'ECB', 'inverse', '16000', 1],
       ],
     );
-    assert.equal(inv.lines[0]!.round_set_hash, sha(['iv_r0', 'iv_r1'].join('\n')));
+    // opi-invoice/2: the XOR of the rounds' SHA-256, whatever their order.
+    assert.equal(inv.lines[0]!.round_set_hash, roundSetHash(['iv_r1', 'iv_r0']));
+    assert.equal(
+      inv.lines[0]!.round_set_hash,
+      xorHex(sha('iv_r0'), sha('iv_r1')),
+      'the XOR of the two ids’ SHA-256',
+    );
     assert.equal(inv.lines[1]!.round_set_hash, sha('iv_r2'));
     // 136500 GBP minor: 15 % of the first 100000, 10 % of the rest.
     assert.equal(String(inv.ggr_billing_minor), '136500');

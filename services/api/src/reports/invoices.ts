@@ -19,6 +19,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
 import { revenueFigures } from './revenue.js';
+import { EMPTY_SET } from './round-set.js';
 
 /*
  * Billing contracts, monthly invoices and credit notes (issue 38 point 3;
@@ -152,17 +153,14 @@ export async function computeInvoice(
   );
   const sets = new Map(
     (
-      await q.query<{ currency: string; provider_id: string; n: number; hash: string }>(
-        // The rounds with a successful debit or credit in their currency: round_reconciliation's
-        // rpt_billed, kept with the rollup (migration 1700000000041), read by its window index.
-        `WITH op AS (SELECT reporting_time_zone AS tz FROM operators WHERE operator_id = $1)
-         SELECT trim(k.currency) AS currency, k.rpt_provider_id AS provider_id, count(*)::int AS n,
-                encode(sha256(convert_to(string_agg(k.round_id, E'\\n' ORDER BY k.round_id COLLATE "C"), 'UTF8')), 'hex') AS hash
-           FROM op, round_reconciliation k
-          WHERE k.operator_id = $1
-            AND k.created_at >= ($2::date::timestamp AT TIME ZONE op.tz)
-            AND k.created_at < (($3::date + 1)::timestamp AT TIME ZONE op.tz)
-            AND k.rpt_billed
+      await q.query<{ currency: string; provider_id: string; n: string; hash: string }>(
+        // The rounds with a successful debit or credit in their currency, as the rollup keeps them
+        // per day (migration 1700000000042): how many, and the XOR of their SHA-256 in four words.
+        `SELECT trim(d.currency) AS currency, coalesce(g.provider_id, 'other') AS provider_id,
+                sum(d.billed_rounds)::text AS n,
+                ${[1, 2, 3, 4].map((i) => `lpad(to_hex(bit_xor(d.set_x${i})), 16, '0')`).join(' || ')} AS hash
+           FROM report_daily d LEFT JOIN games g ON g.symbol = d.symbol
+          WHERE d.operator_id = $1 AND d.day >= $2::date AND d.day <= $3::date
           GROUP BY 1, 2`,
         [operatorId, start, end],
       )
@@ -222,8 +220,8 @@ export async function computeInvoice(
       rate_source: source,
       rate_direction: direction,
       ggr_billing_minor: converted,
-      round_set_hash: set?.hash ?? createHash('sha256').update('').digest('hex'),
-      round_set_size: set?.n ?? 0,
+      round_set_hash: set?.hash ?? EMPTY_SET,
+      round_set_size: Number(set?.n ?? 0),
     });
   }
   const total = lines.reduce((s, l) => s + BigInt(l.ggr_billing_minor), 0n);

@@ -1,13 +1,16 @@
 import { REVENUE_FIGURES, type RevenueReportRow } from '@opi/contract';
 import type { Pool } from 'pg';
 import { revenueFigures } from './revenue.js';
+import { roundSetHash } from './round-set.js';
 
 /*
  * An independent recount of the daily figures (issue 38 point 1): every round, journal row and
  * promotional payout of an operator read as they are, and counted here in JavaScript by the
  * definitions of docs/reports-and-invoices.md, then compared with what the report answers from
  * the rollup (migration 1700000000041) for each (day, title, currency), and the distinct players
- * grouped by title and by day (from the rollup's player rows). The reports tests and the
+ * grouped by title and by day (from the rollup's player rows), and each (day, title, currency)'s
+ * set of billed rounds (migration 1700000000042: its size and fingerprint, the invoices' round
+ * sets). The reports tests and the
  * reliability suite (after every fault) check that nothing differs: the rollup is complete.
  */
 
@@ -145,6 +148,8 @@ export async function reportDrift(pool: Pool, operatorId: string): Promise<Figur
       }
       return b;
     };
+    // Each (day, title, currency)'s billed rounds: a successful debit or credit in their currency.
+    const billed = new Map<string, string[]>();
     let minDay: string | null = null;
     let maxDay: string | null = null;
     const seeDay = (d: string) => {
@@ -169,6 +174,19 @@ export async function reportDrift(pool: Pool, operatorId: string): Promise<Figur
           else credit += t.amount_minor;
         } else if (t.transaction_type === 'cancel' && reverses) cancelled += t.amount_minor;
         else if (t.transaction_type === 'rollback' && reverses) rolledBack += t.amount_minor;
+      }
+      if (
+        (byRound.get(r.round_id) ?? []).some(
+          (t) =>
+            t.status === 'success' &&
+            t.currency === r.currency &&
+            (t.transaction_type === 'debit' || t.transaction_type === 'credit'),
+        )
+      ) {
+        const key = `${dayOf(r.created_at)}|${r.symbol}|${r.currency}`;
+        const ids = billed.get(key) ?? [];
+        ids.push(r.round_id);
+        billed.set(key, ids);
       }
       const stood = !r.free && debit > 0n && cancelled + rolledBack === 0n;
       const counted = r.free ? r.status === 'completed' : stood;
@@ -213,9 +231,37 @@ export async function reportDrift(pool: Pool, operatorId: string): Promise<Figur
     // summed: checked grouped by title (over the whole span) and by day (over every title).
     const byTitle = span ? await revenueFigures(client, { ...span, groupBy: 'title' }) : [];
     const byDay = span ? await revenueFigures(client, { ...span, groupBy: 'day' }) : [];
+    const sets = (
+      await client.query<{ key: string; n: string; hash: string }>(
+        `SELECT to_char(day, 'YYYY-MM-DD') || '|' || symbol || '|' || trim(currency) AS key, sum(billed_rounds)::text AS n,
+                ${[1, 2, 3, 4].map((i) => `lpad(to_hex(bit_xor(set_x${i})), 16, '0')`).join(' || ')} AS hash
+           FROM report_daily WHERE operator_id = $1 GROUP BY day, symbol, currency`,
+        [operatorId],
+      )
+    ).rows;
     await client.query('COMMIT');
 
     const drift: FigureDrift[] = [];
+    const keptSets = new Map(sets.map((r) => [r.key, r]));
+    for (const [key, ids] of billed) {
+      const kept = keptSets.get(key);
+      keptSets.delete(key);
+      const want = { billed_rounds: String(ids.length), round_set_hash: roundSetHash(ids) };
+      const got = { billed_rounds: kept?.n ?? 'absent', round_set_hash: kept?.hash ?? 'absent' };
+      for (const f of ['billed_rounds', 'round_set_hash'] as const)
+        if (got[f] !== want[f])
+          drift.push({ operator_id: operatorId, key, field: f, report: got[f], recount: want[f] });
+    }
+    // What the rollup keeps of days without billed rounds must be empty.
+    for (const [key, kept] of keptSets)
+      if (kept.n !== '0' || kept.hash !== '0'.repeat(64))
+        drift.push({
+          operator_id: operatorId,
+          key,
+          field: 'round_set_hash',
+          report: `${kept.n} ${kept.hash}`,
+          recount: 'absent',
+        });
     const reported = new Map(report.map((r) => [`${r.day}|${r.game_symbol}|${r.currency}`, r]));
     for (const [key, b] of buckets) {
       const net = b.stakes - b.cancelled - b.rolledBack;

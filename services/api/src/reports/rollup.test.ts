@@ -7,6 +7,7 @@ import { createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import pg from 'pg';
 import { reportDrift } from './recount.js';
 import { revenueFigures } from './revenue.js';
+import { roundSetHash } from './round-set.js';
 
 /*
  * Issue 38 points 1 and 6: the reports' rollup (migration 1700000000041) is kept in the same
@@ -14,7 +15,8 @@ import { revenueFigures } from './revenue.js';
  * over several transactions, concurrently on many connections (the shards), a round moved to
  * another day or deleted, a payout's credit journalled before its payout, a change of reporting
  * zone racing a writer, and a load with triggers off rebuilt set-based. After each, every figure
- * equals the recount from the journal (reportDrift).
+ * equals the recount from the journal (reportDrift), the day's set of billed rounds too (migration
+ * 1700000000042: the invoices' round sets).
  */
 const [S1, S2] = CATALOG.filter((e) => e.provider_id === 'prov_a').map((e) => e.symbol) as [string, string];
 const OP = 'op_rollup';
@@ -321,6 +323,52 @@ describe('the reports rollup', () => {
       groupBy: 'day',
     });
     assert.deepEqual([row?.rounds, row?.stakes_minor], [1, 700n]);
+    assert.deepEqual(await drift(), []);
+  });
+  test('a day’s billed set: a round joins it when a debit or credit succeeds, leaves it when it moves away; a tampered word is found', async () => {
+    const at = '2026-04-12T08:00:00Z';
+    const set = async () =>
+      (
+        await h.db.pool.query<{ n: string; hash: string }>(
+          `SELECT sum(billed_rounds)::text AS n,
+                  ${[1, 2, 3, 4].map((i) => `lpad(to_hex(bit_xor(set_x${i})), 16, '0')`).join(' || ')} AS hash
+             FROM report_daily WHERE operator_id = $1 AND day = '2026-04-12'`,
+          [OP],
+        )
+      ).rows[0]!;
+    await round(h.db.pool, 'ru_b1', 'ru_s1', 'ru_p1', S1, at);
+    await round(h.db.pool, 'ru_b2', 'ru_s1', 'ru_p1', S1, at);
+    // A refused debit bills nothing; a pending one neither.
+    await tx(h.db.pool, 'ru_b1:debit', 'ru_b1', 'debit', 100, 'failed');
+    await tx(h.db.pool, 'ru_b2:debit', 'ru_b2', 'debit', 100, 'pending');
+    assert.equal((await set()).n ?? '0', '0');
+    await h.db.pool.query(
+      `UPDATE wallet_transactions SET status = 'success' WHERE transaction_id = 'ru_b2:debit'`,
+    );
+    assert.deepEqual(await set(), { n: '1', hash: roundSetHash(['ru_b2']) });
+    // A free round's credit alone bills it.
+    await round(h.db.pool, 'ru_b3', 'ru_s1', 'ru_p1', S1, at);
+    await tx(h.db.pool, 'ru_b3:credit', 'ru_b3', 'credit', 40, 'success');
+    assert.deepEqual(await set(), { n: '2', hash: roundSetHash(['ru_b3', 'ru_b2']) });
+    assert.deepEqual(await drift(), []);
+    // Moved to another day: out of this day's set (XOR takes it out), into the other's.
+    await h.db.pool.query(`UPDATE rounds SET created_at = '2026-04-13T08:00:00Z' WHERE round_id = 'ru_b2'`);
+    assert.deepEqual(await set(), { n: '1', hash: roundSetHash(['ru_b3']) });
+    assert.deepEqual(await drift(), []);
+    // The recount is not fooled by one flipped bit of a word.
+    await h.db.pool.query(
+      `UPDATE report_daily SET set_x3 = set_x3 # 1 WHERE operator_id = $1 AND day = '2026-04-12' AND billed_rounds > 0`,
+      [OP],
+    );
+    const found = await drift();
+    assert.deepEqual(
+      found.map((d) => [d.key, d.field]),
+      [[`2026-04-12|${S1}|EUR`, 'round_set_hash']],
+    );
+    await h.db.pool.query(
+      `UPDATE report_daily SET set_x3 = set_x3 # 1 WHERE operator_id = $1 AND day = '2026-04-12' AND billed_rounds > 0`,
+      [OP],
+    );
     assert.deepEqual(await drift(), []);
   });
 });
