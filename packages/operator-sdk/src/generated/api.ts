@@ -1690,7 +1690,7 @@ export type components = {
       rate_direction: 'direct' | 'inverse' | 'identity';
       /** @description The GGR converted, minor units of the billing currency (one rounding, half away from zero). */
       ggr_billing_minor: components['schemas']['MinorAmount'];
-      /** @description SHA-256 (hex) of the line's round ids, sorted byte by byte, joined by `\n`. */
+      /** @description The XOR of SHA-256(round id, UTF-8) over the line's rounds, 64 hex digits (64 zeros for none); invoices of `opi-invoice/1`: SHA-256 of the ids sorted byte by byte and joined by `\n`. */
       round_set_hash: string;
       /** @description How many rounds the hash covers (every round of the line with a successful debit or credit). */
       round_set_size: number;
