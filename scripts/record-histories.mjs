@@ -17,7 +17,7 @@ const RECORDING_TESTS = [
 
 ensureInstall();
 process.env.RECORD_HISTORIES = '1';
-runTs('packages/devstack/src/run-tests.ts', [
+runTs('tools/devstack/src/run-tests.ts', [
   ...RECORDING_TESTS.flatMap((f) => ['--only', f]),
   ...process.argv.slice(2),
 ]);

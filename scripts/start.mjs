@@ -1,5 +1,5 @@
-// npm start: install what is missing, then run the default stack (packages/devstack/src/stack.ts).
+// npm start: install what is missing, then run the default stack (tools/devstack/src/stack.ts).
 import { ensureInstall, runTs } from './ensure-install.mjs';
 
 ensureInstall();
-runTs('packages/devstack/src/stack.ts', process.argv.slice(2));
+runTs('tools/devstack/src/stack.ts', process.argv.slice(2));

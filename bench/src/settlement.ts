@@ -24,7 +24,7 @@
  * and spin/direct (p50).
  *
  * Temporal: the CLI's dev server (default, as `npm start`), or with TEMPORAL=cluster (or --cluster)
- * the real server v1.32.1 (packages/devstack/src/temporal-cluster.ts, as `npm run start:cluster`)
+ * the real server v1.32.1 (tools/devstack/src/temporal-cluster.ts, as `npm run start:cluster`)
  * with its databases on a second embedded PostgreSQL of its own, so that its CPU is apart: the
  * table's `temporal` is the server process, `tpg` Temporal's PostgreSQL, `pg` the platform's (and
  * the wallet's). Every mode, the floors included, runs on it: the floor per topology.

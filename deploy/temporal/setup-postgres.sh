@@ -1,7 +1,7 @@
 #!/bin/sh
 # Creates (or upgrades) Temporal's two databases on the shared PostgreSQL with temporal-sql-tool
 # (temporalio/admin-tools), from the schema the tool embeds: the same steps as the native cluster
-# stack's setupTemporalSchema (packages/devstack/src/temporal-cluster.ts). Idempotent: an existing
+# stack's setupTemporalSchema (tools/devstack/src/temporal-cluster.ts). Idempotent: an existing
 # database or schema is kept and brought up to the tool's schema version.
 set -eu
 : "${POSTGRES_SEEDS:?}" "${POSTGRES_USER:?}" "${SQL_PASSWORD:?}"

@@ -1,6 +1,6 @@
 /**
  * The default stack for a run without configuration: what `npm start` runs
- * (packages/devstack/src/stack.ts), in a fresh data folder on free ports, checked with the demo
+ * (tools/devstack/src/stack.ts), in a fresh data folder on free ports, checked with the demo
  * operator's key. With `cluster`, what `npm run start:cluster` runs instead (stack.ts --cluster:
  * the real Temporal server, two API processes and two workers, NODE_ENV=production, signed
  * requests, HTTPS for the API and the sandbox wallet with a local certificate it makes in its data
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { E2E_ROOT } from './settings.js';
 
 export const REPO_ROOT = path.resolve(E2E_ROOT, '..');
-const STACK_ENTRY = path.join(REPO_ROOT, 'packages', 'devstack', 'src', 'stack.ts');
+const STACK_ENTRY = path.join(REPO_ROOT, 'tools', 'devstack', 'src', 'stack.ts');
 
 export interface StackSecrets {
   providerAdminKey: string;
@@ -66,7 +66,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * A free port between 20000 and 32000 (`freeLowPort` of packages/devstack/src/temporal-cluster.ts,
+ * A free port between 20000 and 32000 (`freeLowPort` of tools/devstack/src/temporal-cluster.ts,
  * not imported: the package's index would load the Temporal client into the Playwright runner).
  * The cluster stack's Temporal frontend needs one: the server keeps member ports in a smallint.
  */

@@ -284,7 +284,7 @@ export interface ReliabilityStackOptions {
   /** The cluster's history shards; RELIABILITY_HISTORY_SHARDS or 4 when not given. */
   historyShards?: number;
   /**
-   * Another release's checkout (packages/devstack release.ts): its migrations, seed and workflow
+   * Another release's checkout (tools/devstack release.ts): its migrations, seed and workflow
    * bundle make the stack, and every service starts from its code (the upgrade drill's N-1).
    */
   release?: string;

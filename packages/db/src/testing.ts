@@ -4,7 +4,7 @@ import { withDatabase } from './admin.js';
 import { createPool, type Pool } from './pool.js';
 
 /**
- * Test support. The test runner (packages/devstack run-tests) starts one real PostgreSQL,
+ * Test support. The test runner (tools/devstack run-tests) starts one real PostgreSQL,
  * migrates a template database once, and exports OPI_TEST_PG_URL and OPI_TEST_TEMPLATE_DB.
  * Each test file clones the template into a database of its own, so files run in parallel
  * without sharing state.

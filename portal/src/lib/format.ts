@@ -2,7 +2,7 @@
  * The minor-unit exponents of the platform's currency registry (packages/money/src/registry.ts,
  * docs/currencies.md) that are not 2: ISO 4217's 0 and 3, and the crypto currencies'. The portal
  * keeps this copy because its pages import no workspace code at run time;
- * packages/testkit/src/money-floats.test.ts checks it equals the registry. (Intl's CLDR digits are
+ * tools/testkit/src/money-floats.test.ts checks it equals the registry. (Intl's CLDR digits are
  * not ISO's: it says 0 for IQD, 2 for BTC.)
  */
 export const EXPONENTS: Readonly<Record<string, number>> = {

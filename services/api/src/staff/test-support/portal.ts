@@ -16,7 +16,7 @@ import { PORTAL_SECRET } from './world.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 export const PORTAL_DIR = path.join(REPO, 'portal');
-const EXIT_WITH_PARENT = path.join(REPO, 'packages', 'devstack', 'src', 'exit-with-parent.mjs');
+const EXIT_WITH_PARENT = path.join(REPO, 'tools', 'devstack', 'src', 'exit-with-parent.mjs');
 
 export interface PortalOptions {
   /** The API the portal reads through (OPI_API_URL). */

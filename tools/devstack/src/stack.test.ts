@@ -63,7 +63,7 @@ after(() => rm(dataDir, { recursive: true, force: true }));
 function startStack(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/devstack/src/stack.ts')],
+    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'tools/devstack/src/stack.ts')],
     {
       cwd: REPO_ROOT,
       env,

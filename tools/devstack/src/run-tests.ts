@@ -28,7 +28,7 @@ const args = process.argv.slice(2);
 // `--only <path>` (repeatable): the test files under these paths only, without lint and typecheck.
 const only = args.flatMap((a, i) => (a === '--only' ? [path.resolve(args[i + 1] ?? '.')] : []));
 const skipChecks = args.includes('--no-checks') || only.length > 0;
-const SEARCH_ROOTS = ['packages', 'services', 'workflows', 'bench', 'e2e'];
+const SEARCH_ROOTS = ['packages', 'tools', 'services', 'workflows', 'bench', 'e2e'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.next', '.turbo', '.data']);
 
 const say = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
@@ -88,11 +88,11 @@ const LONGEST = [
   'bench/src/reliability/reliability.test.ts',
   'e2e/src/golive.browser.test.ts',
   'e2e/src/golive-crypto.browser.test.ts',
-  'packages/devstack/src/cluster.test.ts',
-  'packages/devstack/src/previous-release.test.ts',
-  'packages/devstack/src/multi-process.test.ts',
+  'tools/devstack/src/cluster.test.ts',
+  'tools/devstack/src/previous-release.test.ts',
+  'tools/devstack/src/multi-process.test.ts',
   'bench/src/reliability/memory.test.ts',
-  'packages/devstack/src/stack.test.ts',
+  'tools/devstack/src/stack.test.ts',
 ].map((f) => path.join(REPO_ROOT, f));
 const rank = (f: string) => {
   const i = LONGEST.indexOf(f);
@@ -127,7 +127,7 @@ if (files.some((f) => f.endsWith('.browser.test.ts')) && !existsSync(CHROMIUM)) 
 }
 
 // The alert rules' tests (prometheus-rules.test.ts) run Debian's promtool: installed with apt-get
-// like chromium when missing (packages/devstack/src/prometheus.ts); a run without it fails here.
+// like chromium when missing (tools/devstack/src/prometheus.ts); a run without it fails here.
 if (files.some((f) => f.endsWith(`${path.sep}prometheus-rules.test.ts`))) {
   try {
     await ensurePrometheus(say);

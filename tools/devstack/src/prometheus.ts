@@ -118,7 +118,7 @@ export function prometheusConfig(options: {
 }): string {
   const interval = options.interval ?? '5s';
   const lines = [
-    '# Rendered by packages/devstack/src/prometheus.ts (the cluster stack); deploy/prometheus/prometheus.yml is compose.',
+    '# Rendered by tools/devstack/src/prometheus.ts (the cluster stack); deploy/prometheus/prometheus.yml is compose.',
     'global:',
     `  scrape_interval: ${interval}`,
     `  evaluation_interval: ${options.evaluationInterval ?? interval}`,

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (this file is packages/devstack/src/paths.ts or dist/paths.js). */
+/** The repository root (this file is tools/devstack/src/paths.ts or dist/paths.js). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export function dataDir(configured?: string): string {

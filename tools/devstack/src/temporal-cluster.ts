@@ -22,7 +22,7 @@ import { executable, onPath } from './which.js';
  * The Temporal server version of the production topology: the newest `go install` accepts with
  * this machine's Go (1.26.8; v1.32.2 and the v1.31/v1.30 patch releases after v1.32.1 ask for Go
  * 1.26.10, and GOTOOLCHAIN=local refuses to fetch a toolchain). docker-compose.yml pins the same
- * image tags (packages/devstack/src/compose.test.ts checks it).
+ * image tags (tools/devstack/src/compose.test.ts checks it).
  */
 export const TEMPORAL_SERVER_VERSION = '1.32.1';
 const MODULE = 'go.temporal.io/server';

@@ -13,7 +13,10 @@
  *   shared package but @opi/wallet, and workflow code reaches @opi/wallet only through its
  *   Node-free intent (`@opi/wallet/intent`, which imports nothing);
  * - @opi/wallet is the only writer of the journal: no other product module inserts or updates a
- *   `wallet_transactions` row.
+ *   `wallet_transactions` row;
+ * - the tools that compose the services (tools/devstack, tools/testkit) are no library: packages/
+ *   holds none of them, and no product module (a library, a service, the worker, workflows) imports
+ *   them; tests, test support, bench and e2e do.
  * Plain parsing with the TypeScript compiler's pre-processor: no database, no network.
  */
 import assert from 'node:assert/strict';
@@ -133,6 +136,13 @@ function allFiles(dir: string): string[] {
     } else if (name.endsWith('.ts')) out.push(full);
   }
   return out;
+}
+
+/** The libraries: every folder of packages/ with a src/ (the tools that compose the stack are in tools/). */
+function libraries(): string[] {
+  return readdirSync(path.join(REPO, 'packages')).filter((name) =>
+    existsSync(path.join(REPO, 'packages', name, 'src')),
+  );
 }
 
 /** The imports of `files` that reach into a forbidden service, as `file -> specifier`. */
@@ -298,12 +308,9 @@ describe('the import graph of the two services, workflows and their shared packa
         [],
         `${pkg} imports workflows or a service: what both need belongs in the shared package (the wallet protocol, the journal and the intent in @opi/wallet)`,
       );
-    // workflows is a leaf: no package's code imports it, but the tools that compose the stack and
-    // its tests (packages/devstack, packages/testkit); tests elsewhere may run a real worker.
-    const packages = readdirSync(path.join(REPO, 'packages')).filter(
-      (name) =>
-        !['devstack', 'testkit'].includes(name) && existsSync(path.join(REPO, 'packages', name, 'src')),
-    );
+    // workflows is a leaf: no package's code imports it. The tools that compose the stack and its
+    // tests (tools/devstack, tools/testkit) are not packages; tests elsewhere may run a real worker.
+    const packages = libraries();
     assert.ok(packages.includes('wallet') && packages.includes('play'));
     assert.deepEqual(
       boundaryViolations(
@@ -321,6 +328,35 @@ describe('the import graph of the two services, workflows and their shared packa
       ]),
       [],
       'workflows imports a service or a shared package of the services (only @opi/wallet)',
+    );
+  });
+
+  test('the tools (tools/devstack, tools/testkit) compose the services: no product code imports them', () => {
+    const tools = readdirSync(path.join(REPO, 'tools')).filter((name) =>
+      existsSync(path.join(REPO, 'tools', name, 'src')),
+    );
+    assert.deepEqual(tools.sort(), ['devstack', 'testkit'], 'the tools are tools/devstack and tools/testkit');
+    assert.ok(
+      !libraries().some((name) => tools.includes(name)),
+      'packages/ holds the libraries only; the tools are in tools/',
+    );
+    const forbidden = tools.map((name) => ({ pkg: `@opi/${name}`, dir: `tools/${name}/src` }));
+    // Product code: the libraries, both services, services/worker and workflows, tests and test
+    // support aside (their tests compose the services through @opi/testkit).
+    const product = [
+      ...libraries().map((name) => `packages/${name}/src`),
+      API,
+      GAME,
+      'services/worker/src',
+      WORKFLOWS,
+    ];
+    assert.deepEqual(
+      boundaryViolations(
+        product.flatMap((dir) => sourceFiles(path.join(REPO, dir))),
+        forbidden,
+      ),
+      [],
+      'product code imports a tool (@opi/devstack or @opi/testkit): only tests, test support, bench and e2e may',
     );
   });
 

