@@ -5,6 +5,7 @@ import { createApp } from '@opi/api/app';
 import { seedCatalog } from '@opi/api/catalog/seed';
 import { createDeps } from '@opi/api/create-deps';
 import type { ApiDeps } from '@opi/api/deps';
+import { settlementProbe } from '@opi/api/settlement/settlement-probe';
 import { createLogger, loadConfig } from '@opi/config';
 import { createSecretBox, ensureBootstrapAdminKey } from '@opi/db';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
@@ -26,6 +27,15 @@ export const GAME_BASE_URL = 'http://games.test';
 /** A launch URL (or any URL on GAME_BASE_URL) as a URL of this harness's game server. */
 export function gameUrl(h: Pick<Harness, 'game'>, url: string): string {
   return url.startsWith(GAME_BASE_URL) ? h.game + url.slice(GAME_BASE_URL.length) : url;
+}
+
+/**
+ * The API's probe of the settlement runtime for this harness (the launch's 502 verdict:
+ * services/api/src/settlement/settlement-probe.ts), or null without Temporal. The game server's
+ * tests reach it here, as they reach the API itself.
+ */
+export function launchProbe(h: Pick<Harness, 'deps'>) {
+  return settlementProbe(h.deps);
 }
 
 export interface Harness {

@@ -4,7 +4,6 @@ import { isSlotTitle } from '@opi/games';
 import { sessionFreeRounds } from '@opi/play/sessions/free-rounds';
 import { ladderById, ladderForLaunch, presentLadder } from '@opi/play/sessions/stake-ladders';
 import { LIFETIMES, newLaunchToken } from '@opi/play/sessions/tokens';
-import { settlementProbe } from '@opi/play/settlement/settlement-probe';
 import {
   badGateway,
   badRequest,
@@ -21,6 +20,7 @@ import type { OperatorRow } from '../auth/operator-scope.js';
 import { availabilityOf } from '../catalog/present.js';
 import { type CatalogRow, loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 import { gbStakeCapKnown } from './gb-stake-cap.js';
 import {
   checkReturnUrl,

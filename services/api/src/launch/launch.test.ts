@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { LaunchUrlResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
-import { settlementProbe } from '@opi/play/settlement/settlement-probe';
 import { ADMIN_KEY, assign, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 
 let h: Harness;
 let a: { key: string };

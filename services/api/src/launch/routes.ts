@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import { settlementProbe } from '@opi/play/settlement/settlement-probe';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
+import { settlementProbe } from '../settlement/settlement-probe.js';
 import { createLaunch } from './create-launch.js';
 
 /** POST /launch-url: LaunchUrlData at the top level with success: true, and again under data. */

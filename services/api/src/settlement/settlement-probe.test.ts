@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RuntimeProbe } from '@opi/play/settlement/settlement-probe';
+import { RuntimeProbe } from './settlement-probe.js';
 
 // The probe's verdicts with a fake clock and a fake check (the launch's 502 end to end, against an
 // unreachable Temporal, is in launch/launch.test.ts).

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '@opi/games';
-import { settlementProbe } from '@opi/play/settlement/settlement-probe';
-import { ADMIN_KEY, assign, call, type Harness } from '@opi/testkit/harness';
+import { ADMIN_KEY, assign, call, type Harness, launchProbe } from '@opi/testkit/harness';
 import { type PlayWorld, startPlayWorld } from '@opi/testkit/play-world';
 import type { WalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 
@@ -116,7 +115,7 @@ test('prov_b with its switch on, end to end: launch, spins settled by the workfl
   await setSwitch(true);
   try {
     // The settlement runtime answers: the launch's cached probe says so (no 502).
-    const probe = settlementProbe(h.deps)!;
+    const probe = launchProbe(h)!;
     await probe.refresh();
     assert.notEqual(probe.verdict().state, 'unavailable');
 

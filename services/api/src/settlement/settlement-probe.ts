@@ -1,4 +1,4 @@
-import type { PlayDeps } from '../deps.js';
+import type { ApiDeps } from '../deps.js';
 
 /**
  * Whether the settlement runtime (Temporal) is known to be unreachable, for the launch's 502
@@ -126,7 +126,7 @@ const probes = new WeakMap<object, RuntimeProbe>();
  * The process's probe of its settlement runtime (one per Temporal client), or null when Temporal
  * is not configured (the launch does not check then; the money routes answer 503 themselves).
  */
-export function settlementProbe(deps: Pick<PlayDeps, 'temporal'>): RuntimeProbe | null {
+export function settlementProbe(deps: Pick<ApiDeps, 'temporal'>): RuntimeProbe | null {
   const t = deps.temporal;
   if (!t) return null;
   let probe = probes.get(t);
