@@ -3,4 +3,5 @@ export * from './hmac.js';
 export * from './operator.js';
 export * from './replay-links.js';
 export * from './timestamp.js';
+export * from './verify.js';
 export * from './wallet.js';

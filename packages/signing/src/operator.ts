@@ -1,5 +1,5 @@
-import { hmacHex, sha256Hex, signaturesMatch } from './hmac.js';
-import { DEFAULT_MAX_SKEW_SECONDS, timestampFresh } from './timestamp.js';
+import { hmacHex, sha256Hex } from './hmac.js';
+import { type SignatureCheck, type VerifyOptions, verifySignedHeaders } from './verify.js';
 
 export const OPERATOR_SCHEME = 'pp-operator-v1';
 
@@ -34,14 +34,6 @@ export function signOperatorRequest(apiKey: string, input: OperatorSigningInput)
   return hmacHex(apiKey, operatorCanonicalString(input));
 }
 
-export type SignatureCheck = { ok: true } | { ok: false; reason: SignatureFailure };
-export type SignatureFailure = 'missing_headers' | 'stale_timestamp' | 'invalid_nonce' | 'invalid_signature';
-
-export interface VerifyOptions {
-  nowSeconds?: number;
-  maxSkewSeconds?: number;
-}
-
 const OPERATOR_NONCE = /^[\x21-\x7e]{16,128}$/;
 
 /**
@@ -54,14 +46,10 @@ export function verifyOperatorRequest(
   request: { method: string; pathAndQuery: string; body: string | Uint8Array },
   options: VerifyOptions = {},
 ): SignatureCheck {
-  const { timestamp, nonce, signature } = headers;
-  if (typeof timestamp !== 'string' || typeof nonce !== 'string' || typeof signature !== 'string') {
-    return { ok: false, reason: 'missing_headers' };
-  }
-  if (!timestampFresh(timestamp, options.nowSeconds, options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS)) {
-    return { ok: false, reason: 'stale_timestamp' };
-  }
-  if (!OPERATOR_NONCE.test(nonce)) return { ok: false, reason: 'invalid_nonce' };
-  const expected = signOperatorRequest(apiKey, { timestamp, nonce, ...request });
-  return signaturesMatch(expected, signature) ? { ok: true } : { ok: false, reason: 'invalid_signature' };
+  return verifySignedHeaders(
+    headers,
+    OPERATOR_NONCE,
+    (timestamp, nonce) => signOperatorRequest(apiKey, { timestamp, nonce, ...request }),
+    options,
+  );
 }

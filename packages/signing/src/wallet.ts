@@ -1,6 +1,5 @@
-import { hmacHex, signaturesMatch } from './hmac.js';
-import type { SignatureCheck, VerifyOptions } from './operator.js';
-import { DEFAULT_MAX_SKEW_SECONDS, timestampFresh } from './timestamp.js';
+import { hmacHex } from './hmac.js';
+import { type SignatureCheck, type VerifyOptions, verifySignedHeaders } from './verify.js';
 
 export const WALLET_SCHEME = 'pp-wallet-v1';
 
@@ -35,14 +34,10 @@ export function verifyWalletCallback(
   body: string | Uint8Array,
   options: VerifyOptions = {},
 ): SignatureCheck {
-  const { timestamp, nonce, signature } = headers;
-  if (typeof timestamp !== 'string' || typeof nonce !== 'string' || typeof signature !== 'string') {
-    return { ok: false, reason: 'missing_headers' };
-  }
-  if (!timestampFresh(timestamp, options.nowSeconds, options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS)) {
-    return { ok: false, reason: 'stale_timestamp' };
-  }
-  if (!CALLBACK_NONCE.test(nonce)) return { ok: false, reason: 'invalid_nonce' };
-  const expected = signWalletCallback(walletSecret, { timestamp, nonce, body });
-  return signaturesMatch(expected, signature) ? { ok: true } : { ok: false, reason: 'invalid_signature' };
+  return verifySignedHeaders(
+    headers,
+    CALLBACK_NONCE,
+    (timestamp, nonce) => signWalletCallback(walletSecret, { timestamp, nonce, body }),
+    options,
+  );
 }
