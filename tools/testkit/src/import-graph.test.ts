@@ -60,10 +60,14 @@ const WORKFLOW_CODE = [
   `${WORKFLOWS}/probe/workflow.ts`,
 ];
 
-/** The game families and their folders. */
+/**
+ * The game families and their folders. The API's feature folders (free-rounds/, tournaments/,
+ * prize-drops/, ...) are no family: each serves the operator API's routes and the staff API's
+ * pages alike (staff/ imports free-rounds/campaigns.ts as it imports tournaments/service.ts).
+ */
 const FAMILIES: Record<string, string[]> = {
   launch: [`${API}/launch`],
-  slots: [`${GAME}/slots`, `${GAME}/runtime`, `${API}/free-rounds`],
+  slots: [`${GAME}/slots`, `${GAME}/runtime`],
   native: [`${GAME}/native`],
   crash: [`${GAME}/crash`],
 };

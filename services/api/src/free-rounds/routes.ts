@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
+import type { ApiDeps } from '../deps.js';
 import {
   addPlayers,
   campaignIdParam,
@@ -9,8 +10,7 @@ import {
   listCampaigns,
   playersPage,
   readCampaign,
-} from '../campaigns/campaigns.js';
-import type { ApiDeps } from '../deps.js';
+} from './campaigns.js';
 
 /** /api/provider/v1/free-rounds: the operator's free-round campaigns (docs/free-rounds.md). */
 export function freeRoundRoutes(deps: ApiDeps, guard: Middleware[]): Router {

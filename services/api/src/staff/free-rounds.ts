@@ -8,15 +8,15 @@ import type { Pool } from '@opi/db';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor } from '../audit/cursor.js';
 import type { OperatorRow } from '../auth/operator-scope.js';
-import { cancelCampaign, decodePlayerCursor, listCampaigns, readCampaign } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
+import { cancelCampaign, decodePlayerCursor, listCampaigns, readCampaign } from '../free-rounds/campaigns.js';
 import { writeAudit } from './audit-log.js';
 import type { StaffPrincipal } from './auth.js';
 
 /*
  * The staff portal's Free rounds pages (issue 18, item 4): an operator's free-round campaigns, one
  * campaign with its players and its rounds, and the admin's cancel. The campaign reads and the
- * cancel are the operator API's own functions (campaigns/campaigns.ts); the staff layer adds the
+ * cancel are the operator API's own functions (free-rounds/campaigns.ts); the staff layer adds the
  * rounds of a campaign (rounds.free_round_campaign_id) and the audit row of a cancel.
  */
 

@@ -36,8 +36,8 @@ import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context } from 'koa';
 import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
 import { getSession, replayLinksOf, searchRounds } from '../audit/repository.js';
-import { campaignIdParam } from '../campaigns/campaigns.js';
 import type { ApiDeps } from '../deps.js';
+import { campaignIdParam } from '../free-rounds/campaigns.js';
 import { getAudit, listAudit, writeAudit } from './audit-log.js';
 import {
   authenticateStaff,
