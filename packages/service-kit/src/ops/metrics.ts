@@ -1,17 +1,14 @@
 import cluster from 'node:cluster';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { observeWalletCallbacks } from '@opi/wallet';
 import client from 'prom-client';
-import { isResend, isTimeout, walletCallbackCounters } from './settlement-metrics.js';
+import { LATENCY_SECONDS, walletCallbackMetrics } from './settlement-metrics.js';
 
 /*
  * The API's Prometheus metrics (the global prom-client registry of the process). Under
  * API_PROCESSES > 1 every process keeps its own and the cluster primary serves their aggregate
  * (counters and histograms summed) on API_METRICS_PORT (see cluster.ts).
  */
-
-const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface ApiMetrics {
   registry: client.Registry;
@@ -32,34 +29,16 @@ export function apiMetrics(): ApiMetrics {
     name: 'opi_http_request_duration_seconds',
     help: 'API request latency by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: SECONDS,
+    buckets: LATENCY_SECONDS,
     registers: [registry],
   });
-  const walletDuration = walletCallbackHistogram(registry);
-  // Timeouts and resends: a game-server process's hosted worker sends debits and credits too.
-  const { timeouts, resends } = walletCallbackCounters(registry);
-  observeWalletCallbacks((o) => {
-    const labels = { type: o.operation, operator: o.operatorId };
-    walletDuration.observe({ ...labels, outcome: o.outcome.kind }, o.seconds);
-    if (isTimeout(o.outcome)) timeouts.inc(labels);
-    if (isResend(o.requestId)) resends.inc(labels);
-  });
+  // With timeouts and resends: a game-server process's hosted worker sends debits and credits too.
+  const walletDuration = walletCallbackMetrics(registry);
   certificateExpiryGauge(registry, process.env.TLS_CERT_FILE);
   // A cluster worker answers the primary's requests for its metrics.
   if (cluster.isWorker) new client.AggregatorRegistry();
   metrics = { registry, httpDuration, walletDuration };
   return metrics;
-}
-
-/** `opi_wallet_callback_duration_seconds`: the same definition in the API and the worker. */
-export function walletCallbackHistogram(registry: client.Registry) {
-  return new client.Histogram({
-    name: 'opi_wallet_callback_duration_seconds',
-    help: 'Wallet callback attempts by transaction type, operator and outcome (success, rejected, config_fault, uncertain)',
-    labelNames: ['type', 'operator', 'outcome'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
 }
 
 /**

@@ -5,8 +5,40 @@
  * same database figures: take max() across them (deploy/prometheus/rules). Under a cluster the
  * primary reports the max of its processes (aggregator max).
  */
+import { observeWalletCallbacks } from '@opi/wallet';
 import type { Pool } from 'pg';
 import client from 'prom-client';
+
+/** The latency histograms' buckets, in seconds (requests and wallet callbacks). */
+export const LATENCY_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The wallet callbacks this process sends, observed into `registry`: the latency histogram by
+ * type, operator and outcome, and the timeout and resend counters. The same definitions in the
+ * API, the game server's hosted workers and the standalone workers. Returns the histogram.
+ */
+export function walletCallbackMetrics(registry: client.Registry) {
+  const duration = walletCallbackHistogram(registry);
+  const { timeouts, resends } = walletCallbackCounters(registry);
+  observeWalletCallbacks((o) => {
+    const labels = { type: o.operation, operator: o.operatorId };
+    duration.observe({ ...labels, outcome: o.outcome.kind }, o.seconds);
+    if (isTimeout(o.outcome)) timeouts.inc(labels);
+    if (isResend(o.requestId)) resends.inc(labels);
+  });
+  return duration;
+}
+
+/** `opi_wallet_callback_duration_seconds`: the same definition in the API and the worker. */
+export function walletCallbackHistogram(registry: client.Registry) {
+  return new client.Histogram({
+    name: 'opi_wallet_callback_duration_seconds',
+    help: 'Wallet callback attempts by transaction type, operator and outcome (success, rejected, config_fault, uncertain)',
+    labelNames: ['type', 'operator', 'outcome'] as const,
+    buckets: LATENCY_SECONDS,
+    registers: [registry],
+  });
+}
 
 export function settlementGauges(registry: client.Registry, pool: Pool): void {
   let snapshot: Promise<SettlementState> | undefined;
