@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { TableOr } from '../components/table';
 import { loadMe } from '../lib/api';
 
 export const metadata: Metadata = { title: 'Operators' };
@@ -24,35 +25,21 @@ export default async function Home({
         Logged in as {me.display_name} ({me.username})
         {me.provider_role ? `, provider ${me.provider_role} of every operator` : ''}.
       </p>
-      {me.operators.length === 0 ? (
-        <p className="notice warn">Your account holds no role on any operator yet. Ask a provider admin.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption>Operators you can open</caption>
-            <thead>
-              <tr>
-                <th scope="col">Operator</th>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Your role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {me.operators.map((o) => (
-                <tr key={o.operator_id}>
-                  <td>
-                    <Link href={`/o/${encodeURIComponent(o.operator_id)}`}>{o.operator_id}</Link>
-                  </td>
-                  <td>{o.name}</td>
-                  <td>{o.status}</td>
-                  <td>{o.role}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <TableOr
+        empty="Your account holds no role on any operator yet. Ask a provider admin."
+        caption="Operators you can open"
+        rows={me.operators}
+        rowKey={(o) => o.operator_id}
+        columns={[
+          {
+            head: 'Operator',
+            cell: (o) => <Link href={`/o/${encodeURIComponent(o.operator_id)}`}>{o.operator_id}</Link>,
+          },
+          { head: 'Name', cell: (o) => o.name },
+          { head: 'Status', cell: (o) => o.status },
+          { head: 'Your role', cell: (o) => o.role },
+        ]}
+      />
       <form method="post" action="/auth/logout">
         <button type="submit" className="secondary">
           Log out

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Field } from './ui';
 
@@ -6,42 +7,50 @@ import { Field } from './ui';
  * keeping the value the page was asked with. Every control has its label (`htmlFor` = its id).
  */
 
-/** A GET form of filters with its submit button. */
+/** A GET form of filters with its submit button (and what follows it: a link that clears them). */
 export function FilterForm({
   label,
   submit = 'Search',
   action,
+  after,
   children,
 }: {
   label: string;
   submit?: string;
   action?: string;
+  after?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <form method="get" action={action} className="filters" aria-label={label}>
       {children}
       <button type="submit">{submit}</button>
+      {after}
     </form>
   );
 }
 
-/** A typed filter: free text (ids, symbols; the default) or a `datetime-local` read as UTC. */
+/**
+ * A typed filter: free text (ids, symbols; the default), a `datetime-local` read as UTC, a day or a
+ * month.
+ */
 export function TextFilter({
   name,
   label,
   value,
   type,
+  required,
 }: {
   name: string;
   label: string;
   value: string | undefined;
-  type?: 'datetime-local';
+  type?: 'datetime-local' | 'date' | 'month';
+  required?: boolean;
 }) {
   return (
     <Field id={name} label={label}>
       {type ? (
-        <input id={name} name={name} type={type} defaultValue={value ?? ''} />
+        <input id={name} name={name} type={type} defaultValue={value ?? ''} required={required} />
       ) : (
         <input id={name} name={name} defaultValue={value ?? ''} autoComplete="off" />
       )}
@@ -90,15 +99,36 @@ export function DateTimeFilter(props: { name: string; label: string; value: stri
   return <TextFilter {...props} type="datetime-local" />;
 }
 
-/** The operator's currencies, or any. */
+/** The operator's currencies, or any (`any`: how "any currency" reads). */
 export function CurrencyFilter({
   value,
   currencies,
+  any,
 }: {
   value: string | undefined;
   currencies: readonly string[];
+  any?: string;
 }) {
-  return <SelectFilter name="currency" label="Currency" value={value} options={currencies} />;
+  return <SelectFilter name="currency" label="Currency" value={value} options={currencies} any={any} />;
+}
+
+/** Ready-made filters (the last 7 days, last month…): a link each, `[text, address]`. */
+export function QuickLinks({
+  label,
+  links,
+}: {
+  label: string;
+  links: readonly (readonly [string, string])[];
+}) {
+  return (
+    <nav className="pager" aria-label={label}>
+      {links.map(([text, href]) => (
+        <Link key={text} href={href}>
+          {text}
+        </Link>
+      ))}
+    </nav>
+  );
 }
 
 /** A yes-only filter (`name=true` when ticked). */

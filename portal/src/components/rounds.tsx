@@ -1,4 +1,7 @@
 import Link from 'next/link';
+import { money, when } from '../lib/format';
+import type { OperatorRound } from '../lib/types';
+import type { Column } from './table';
 import { StatusBadge } from './ui';
 
 /* What several pages show of a round or session: links to their pages, and a round's status in full. */
@@ -34,4 +37,18 @@ export function SessionLink({ operator, sessionId }: { operator: string; session
       {sessionId}
     </Link>
   );
+}
+
+/** The columns a table of rounds picks from (the rounds search, a session's rounds). */
+export function roundColumns(operator: string) {
+  return {
+    round: { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
+    player: { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
+    game: { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
+    status: { head: 'Status', cell: (r) => <RoundStatus round={r} /> },
+    bet: { head: 'Bet', num: true, cell: (r) => money(r.bet_minor, r.currency) },
+    win: { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
+    created: { head: 'Created', cell: (r) => when(r.created_at) },
+    settled: { head: 'Settled', cell: (r) => when(r.settled_at) },
+  } satisfies Record<string, Column<OperatorRound>>;
 }

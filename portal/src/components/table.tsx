@@ -13,7 +13,23 @@ export interface Column<T> {
   thClass?: string;
   /** The cells' class, when not `num` (e.g. `mono` for ids). */
   tdClass?: string;
+  /** The row's header cell (`<th scope="row">`): what names the row. */
+  rowHeader?: boolean;
+  /** Extra attributes of a cell (`data-minor`, `data-field` the tests read). */
+  attrs?: (row: T) => Record<string, string | number | undefined>;
   cell: (row: T) => ReactNode;
+}
+
+/** One cell of a row: its header cell or a data cell, with its class and attributes. */
+function Cell<T>({ column: c, row }: { column: Column<T>; row: T }) {
+  const props = { className: c.num ? 'num' : c.tdClass, ...c.attrs?.(row) };
+  return c.rowHeader ? (
+    <th scope="row" {...props}>
+      {c.cell(row)}
+    </th>
+  ) : (
+    <td {...props}>{c.cell(row)}</td>
+  );
 }
 
 export function DataTable<T>({
@@ -24,6 +40,8 @@ export function DataTable<T>({
   captionClass,
   testId,
   rowAttrs,
+  rowNote,
+  emptyRow,
 }: {
   rows: readonly T[];
   columns: readonly Column<T>[];
@@ -34,6 +52,10 @@ export function DataTable<T>({
   testId?: string;
   /** Extra attributes of a row (`data-*` the tests find it by). */
   rowAttrs?: (row: T) => Record<string, string>;
+  /** A row with nothing to show but a note: its first cell, then the note across the other columns. */
+  rowNote?: (row: T) => ReactNode;
+  /** Without rows: one row of this text across every column (the table itself stays). */
+  emptyRow?: ReactNode;
 }) {
   return (
     <div className="table-wrap">
@@ -50,16 +72,29 @@ export function DataTable<T>({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)} {...rowAttrs?.(row)}>
-              {columns.map((c, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed per table
-                <td key={i} className={c.num ? 'num' : c.tdClass}>
-                  {c.cell(row)}
-                </td>
-              ))}
+          {rows.map((row) => {
+            const note = rowNote?.(row);
+            return (
+              <tr key={rowKey(row)} {...rowAttrs?.(row)}>
+                {note === undefined || note === null ? (
+                  columns.map((c, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed per table
+                    <Cell key={i} column={c} row={row} />
+                  ))
+                ) : (
+                  <>
+                    <Cell column={columns[0]!} row={row} />
+                    <td colSpan={columns.length - 1}>{note}</td>
+                  </>
+                )}
+              </tr>
+            );
+          })}
+          {rows.length === 0 && emptyRow !== undefined ? (
+            <tr>
+              <td colSpan={columns.length}>{emptyRow}</td>
             </tr>
-          ))}
+          ) : null}
         </tbody>
       </table>
     </div>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { Badge, Field, Problem } from '../../../../components/ui';
+import { FilterForm, SelectFilter } from '../../../../components/filters';
+import { Badge, Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import type { Catalog } from '../../../../lib/types';
 
@@ -38,26 +39,25 @@ export default async function CatalogPage({
         Every title assigned to {operator}: {whole.launchable} launchable, {whole.blocked} blocked.
         Availability is a transport and release check, not live-funds approval.
       </p>
-      <form className="filters" method="get" aria-label="Filter titles">
-        <Field id="family" label="Family">
-          <select id="family" name="family" defaultValue={family ?? ''}>
-            <option value="">All families</option>
-            {whole.families.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="status" label="Status">
-          <select id="status" name="status" defaultValue={status ?? ''}>
-            <option value="">Any status</option>
-            <option value="launchable">Launchable</option>
-            <option value="blocked">Blocked</option>
-          </select>
-        </Field>
-        <button type="submit">Filter</button>
-      </form>
+      <FilterForm label="Filter titles" submit="Filter">
+        <SelectFilter
+          name="family"
+          label="Family"
+          value={family}
+          options={whole.families}
+          any="All families"
+        />
+        <SelectFilter
+          name="status"
+          label="Status"
+          value={status}
+          options={[
+            ['launchable', 'Launchable'],
+            ['blocked', 'Blocked'],
+          ]}
+          any="Any status"
+        />
+      </FilterForm>
       <p aria-live="polite" data-testid="catalog-count">
         {c.total} {c.total === 1 ? 'title' : 'titles'} shown
       </p>

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Pager, Problem } from '../../../../components/ui';
+import { PagedTable } from '../../../../components/pager';
+import { Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
 import type { FreeRoundCampaign, OperatorInfo } from '../../../../lib/types';
@@ -35,84 +36,59 @@ export default async function FreeRoundsPage({
       </p>
       {!page.ok ? (
         <Problem {...page} />
-      ) : page.data.items.length === 0 ? (
-        <p className="notice warn" data-testid="no-campaigns">
-          No free-round campaign{sp.cursor ? ' on this page' : ' yet'}.
-        </p>
       ) : (
-        <>
-          <div className="table-wrap">
-            <table data-testid="campaigns-table">
-              <caption>Campaigns, by campaign id</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Campaign</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Games</th>
-                  <th scope="col" className="num">
-                    Stake
-                  </th>
-                  <th scope="col" className="num">
-                    Rounds per player
-                  </th>
-                  <th scope="col">Window</th>
-                  <th scope="col" className="num">
-                    Players
-                  </th>
-                  <th scope="col" className="num">
-                    Played
-                  </th>
-                  <th scope="col" className="num">
-                    Remaining
-                  </th>
-                  <th scope="col" className="num">
-                    Won
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.items.map((c) => (
-                  <tr
-                    key={c.campaign_id}
-                    data-campaign={c.campaign_id}
-                    data-status={c.status}
-                    data-played={c.rounds_used}
-                    data-remaining={c.rounds_remaining}
-                  >
-                    <td>
-                      <Link href={`${base}/${encodeURIComponent(c.campaign_id)}`} className="mono">
-                        {c.campaign_id}
-                      </Link>
-                    </td>
-                    <td>
-                      <CampaignStatus status={c.status} />
-                    </td>
-                    <td className="mono">{c.symbols.join(', ')}</td>
-                    <td className="num">{money(c.bet_minor, c.currency)}</td>
-                    <td className="num">{c.rounds}</td>
-                    <td>
-                      {when(c.valid_from)} to {when(c.expires_at)}
-                    </td>
-                    <td className="num">{c.players_count}</td>
-                    <td className="num">{c.rounds_used}</td>
-                    <td className="num">
-                      {c.rounds_remaining}
-                      {c.rounds_remaining > 0 && (c.status === 'cancelled' || c.status === 'expired')
-                        ? ' (void)'
-                        : ''}
-                    </td>
-                    <td className="num">{money(c.won_minor, c.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            label="Campaign"
-            next={page.data.next_cursor ? `${base}${qs({ cursor: page.data.next_cursor })}` : null}
-            first={sp.cursor ? base : null}
-          />
-        </>
+        <PagedTable
+          empty={<>No free-round campaign{sp.cursor ? ' on this page' : ' yet'}.</>}
+          emptyTestId="no-campaigns"
+          testId="campaigns-table"
+          caption="Campaigns, by campaign id"
+          rows={page.data.items}
+          rowKey={(c) => c.campaign_id}
+          rowAttrs={(c) => ({
+            'data-campaign': c.campaign_id,
+            'data-status': c.status,
+            'data-played': String(c.rounds_used),
+            'data-remaining': String(c.rounds_remaining),
+          })}
+          columns={[
+            {
+              head: 'Campaign',
+              cell: (c) => (
+                <Link href={`${base}/${encodeURIComponent(c.campaign_id)}`} className="mono">
+                  {c.campaign_id}
+                </Link>
+              ),
+            },
+            { head: 'Status', cell: (c) => <CampaignStatus status={c.status} /> },
+            { head: 'Games', tdClass: 'mono', cell: (c) => c.symbols.join(', ') },
+            { head: 'Stake', num: true, cell: (c) => money(c.bet_minor, c.currency) },
+            { head: 'Rounds per player', num: true, cell: (c) => c.rounds },
+            {
+              head: 'Window',
+              cell: (c) => (
+                <>
+                  {when(c.valid_from)} to {when(c.expires_at)}
+                </>
+              ),
+            },
+            { head: 'Players', num: true, cell: (c) => c.players_count },
+            { head: 'Played', num: true, cell: (c) => c.rounds_used },
+            {
+              head: 'Remaining',
+              num: true,
+              cell: (c) => (
+                <>
+                  {c.rounds_remaining}
+                  {c.rounds_remaining > 0 && (c.status === 'cancelled' || c.status === 'expired')
+                    ? ' (void)'
+                    : ''}
+                </>
+              ),
+            },
+            { head: 'Won', num: true, cell: (c) => money(c.won_minor, c.currency) },
+          ]}
+          pager={{ label: 'Campaign', base, next: page.data.next_cursor, current: sp.cursor }}
+        />
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { FilterForm, SelectFilter } from '../../../../components/filters';
-import { KeysetPager } from '../../../../components/pager';
+import { PagedTable } from '../../../../components/pager';
 import { RoundLink } from '../../../../components/rounds';
 import { DataTable } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
@@ -61,59 +61,36 @@ export default async function JackpotsPage({
                   {j.scope === 'network' ? 'Network jackpot' : 'Your own jackpot'} · fed by{' '}
                   <span className="mono">{j.titles.join(', ')}</span>
                 </p>
-                <div className="table-wrap">
-                  <table data-testid="jackpot-pools">
-                    <caption>Pools of {j.name} now</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Level</th>
-                        <th scope="col">Currency</th>
-                        <th scope="col" className="num">
-                          Pool now
-                        </th>
-                        <th scope="col" className="num">
-                          Seed
-                        </th>
-                        <th scope="col" className="num">
-                          Cap
-                        </th>
-                        <th scope="col" className="num">
-                          Contribution
-                        </th>
-                        <th scope="col" className="num">
-                          A hit every (staked)
-                        </th>
-                        <th scope="col" className="num">
-                          Hits
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {j.levels.flatMap((l) =>
-                        l.pools.map((p) => (
-                          <tr
-                            key={`${l.level}-${p.currency}`}
-                            data-level={l.level}
-                            data-currency={p.currency}
-                            data-amount={p.amount_minor}
-                            data-hits={p.hits}
-                          >
-                            <th scope="row">{l.level}</th>
-                            <td>{p.currency}</td>
-                            <td className="num">{money(p.amount_minor, p.currency)}</td>
-                            <td className="num">{money(p.seed_minor, p.currency)}</td>
-                            <td className="num">
-                              {p.cap_minor === null ? 'none' : money(p.cap_minor, p.currency)}
-                            </td>
-                            <td className="num">{ppm(l.contribution_rate_ppm)}</td>
-                            <td className="num">{money(p.hit_every_minor, p.currency)}</td>
-                            <td className="num">{p.hits}</td>
-                          </tr>
-                        )),
-                      )}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  testId="jackpot-pools"
+                  caption={<>Pools of {j.name} now</>}
+                  rows={j.levels.flatMap((l) => l.pools.map((p) => ({ l, p })))}
+                  rowKey={({ l, p }) => `${l.level}-${p.currency}`}
+                  rowAttrs={({ l, p }) => ({
+                    'data-level': l.level,
+                    'data-currency': p.currency,
+                    'data-amount': String(p.amount_minor),
+                    'data-hits': String(p.hits),
+                  })}
+                  columns={[
+                    { head: 'Level', rowHeader: true, cell: ({ l }) => l.level },
+                    { head: 'Currency', cell: ({ p }) => p.currency },
+                    { head: 'Pool now', num: true, cell: ({ p }) => money(p.amount_minor, p.currency) },
+                    { head: 'Seed', num: true, cell: ({ p }) => money(p.seed_minor, p.currency) },
+                    {
+                      head: 'Cap',
+                      num: true,
+                      cell: ({ p }) => (p.cap_minor === null ? 'none' : money(p.cap_minor, p.currency)),
+                    },
+                    { head: 'Contribution', num: true, cell: ({ l }) => ppm(l.contribution_rate_ppm) },
+                    {
+                      head: 'A hit every (staked)',
+                      num: true,
+                      cell: ({ p }) => money(p.hit_every_minor, p.currency),
+                    },
+                    { head: 'Hits', num: true, cell: ({ p }) => p.hits },
+                  ]}
+                />
               </section>
             ))
           )}
@@ -134,44 +111,43 @@ export default async function JackpotsPage({
             wallet took it, and <strong>forfeited</strong> when the round's bet never stood (its debit refused
             or rolled back): the amount then goes back to the pool.
           </p>
-          {res.data.hits.items.length === 0 ? (
-            <p className="hint" data-testid="no-hits">
-              No hit{status ? ` with status ${status}` : ''}
-              {sp.cursor ? ' on this page' : ' yet'}.
-            </p>
-          ) : (
-            <>
-              <DataTable
-                testId="hits-table"
-                caption="Jackpot hits by your players, newest first"
-                rows={res.data.hits.items}
-                rowKey={(h) => h.transaction_id}
-                rowAttrs={(h) => ({
-                  'data-round': h.round_id,
-                  'data-status': h.status,
-                  'data-level': h.level,
-                  'data-amount': String(h.amount_minor),
-                })}
-                columns={[
-                  { head: 'Time', cell: (h) => when(h.created_at) },
-                  { head: 'Round', cell: (h) => <RoundLink operator={operator} roundId={h.round_id} /> },
-                  { head: 'Jackpot', tdClass: 'mono', cell: (h) => h.jackpot_id },
-                  { head: 'Level', cell: (h) => h.level },
-                  { head: 'Player', tdClass: 'mono', cell: (h) => h.player_id },
-                  { head: 'Amount', num: true, cell: (h) => money(h.amount_minor, h.currency) },
-                  { head: 'Status', cell: (h) => <StatusBadge status={h.status} /> },
-                ]}
-              />
-              <KeysetPager
-                label="Hit"
-                base={base}
-                query={{ status }}
-                next={res.data.hits.next_cursor}
-                current={sp.cursor}
-                hash="#hits"
-              />
-            </>
-          )}
+          <PagedTable
+            empty={
+              <>
+                No hit{status ? ` with status ${status}` : ''}
+                {sp.cursor ? ' on this page' : ' yet'}.
+              </>
+            }
+            emptyClass="hint"
+            emptyTestId="no-hits"
+            testId="hits-table"
+            caption="Jackpot hits by your players, newest first"
+            rows={res.data.hits.items}
+            rowKey={(h) => h.transaction_id}
+            rowAttrs={(h) => ({
+              'data-round': h.round_id,
+              'data-status': h.status,
+              'data-level': h.level,
+              'data-amount': String(h.amount_minor),
+            })}
+            columns={[
+              { head: 'Time', cell: (h) => when(h.created_at) },
+              { head: 'Round', cell: (h) => <RoundLink operator={operator} roundId={h.round_id} /> },
+              { head: 'Jackpot', tdClass: 'mono', cell: (h) => h.jackpot_id },
+              { head: 'Level', cell: (h) => h.level },
+              { head: 'Player', tdClass: 'mono', cell: (h) => h.player_id },
+              { head: 'Amount', num: true, cell: (h) => money(h.amount_minor, h.currency) },
+              { head: 'Status', cell: (h) => <StatusBadge status={h.status} /> },
+            ]}
+            pager={{
+              label: 'Hit',
+              base,
+              query: { status },
+              next: res.data.hits.next_cursor,
+              current: sp.cursor,
+              hash: '#hits',
+            }}
+          />
         </>
       )}
     </>

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { DateTimeFilter, FilterForm, SelectFilter } from '../../../../components/filters';
+import { CurrencyFilter, DateTimeFilter, FilterForm, QuickLinks } from '../../../../components/filters';
 import { RoundLink } from '../../../../components/rounds';
 import { DataTable } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
@@ -61,25 +60,16 @@ export default async function ReconciliationPage({
       <FilterForm label="Reconciliation window" submit="Reconcile">
         <DateTimeFilter name="from" label="From (UTC)" value={windowQuery.from} />
         <DateTimeFilter name="to" label="To (UTC, exclusive)" value={windowQuery.to} />
-        <SelectFilter
-          name="currency"
-          label="Currency"
-          value={windowQuery.currency}
-          options={info.data.allowed_currencies}
-          any="All"
-        />
+        <CurrencyFilter value={windowQuery.currency} currencies={info.data.allowed_currencies} any="All" />
         {windowQuery.all ? <input type="hidden" name="all" value="1" /> : null}
       </FilterForm>
-      <nav className="pager" aria-label="Quick windows">
-        {presets.map(([label, from]) => (
-          <Link
-            key={label}
-            href={`${base}${qs({ from: from ? local(from) : undefined, all: from ? undefined : '1', currency: windowQuery.currency })}`}
-          >
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <QuickLinks
+        label="Quick windows"
+        links={presets.map(([label, from]) => [
+          label,
+          `${base}${qs({ from: from ? local(from) : undefined, all: from ? undefined : '1', currency: windowQuery.currency })}`,
+        ])}
+      />
       <p className="hint">
         Window: {r.from ? when(r.from) : 'the beginning'} to {when(r.to)}
       </p>
@@ -93,59 +83,34 @@ export default async function ReconciliationPage({
           ? '✓ Balanced: every currency has a zero difference and no pending transaction.'
           : '✗ Not balanced: see the currencies and the rounds below.'}
       </div>
-      <div className="table-wrap">
-        <table data-testid="recon-table">
-          <caption>Per currency</caption>
-          <thead>
-            <tr>
-              <th scope="col">Currency</th>
-              <th scope="col" className="num">
-                Rounds
-              </th>
-              <th scope="col" className="num">
-                Transactions
-              </th>
-              <th scope="col" className="num">
-                Wallet delta
-              </th>
-              <th scope="col" className="num">
-                Game delta
-              </th>
-              <th scope="col" className="num">
-                Difference
-              </th>
-              <th scope="col" className="num">
-                Pending
-              </th>
-              <th scope="col">Balanced</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.currencies.length === 0 ? (
-              <tr>
-                <td colSpan={8}>No rounds in this window.</td>
-              </tr>
-            ) : (
-              r.currencies.map((c) => (
-                <tr key={c.currency} data-currency={c.currency}>
-                  <th scope="row">{c.currency}</th>
-                  <td className="num">{c.rounds}</td>
-                  <td className="num">{c.transactions}</td>
-                  <td className="num" data-minor={String(c.wallet_delta_minor)}>
-                    {money(c.wallet_delta_minor, c.currency)}
-                  </td>
-                  <td className="num" data-minor={String(c.game_delta_minor)}>
-                    {money(c.game_delta_minor, c.currency)}
-                  </td>
-                  <td className="num">{money(c.difference_minor, c.currency)}</td>
-                  <td className="num">{c.pending_transactions}</td>
-                  <td>{c.balanced ? 'yes' : 'no'}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="recon-table"
+        caption="Per currency"
+        rows={r.currencies}
+        rowKey={(c) => c.currency}
+        rowAttrs={(c) => ({ 'data-currency': c.currency })}
+        emptyRow="No rounds in this window."
+        columns={[
+          { head: 'Currency', rowHeader: true, cell: (c) => c.currency },
+          { head: 'Rounds', num: true, cell: (c) => c.rounds },
+          { head: 'Transactions', num: true, cell: (c) => c.transactions },
+          {
+            head: 'Wallet delta',
+            num: true,
+            attrs: (c) => ({ 'data-minor': String(c.wallet_delta_minor) }),
+            cell: (c) => money(c.wallet_delta_minor, c.currency),
+          },
+          {
+            head: 'Game delta',
+            num: true,
+            attrs: (c) => ({ 'data-minor': String(c.game_delta_minor) }),
+            cell: (c) => money(c.game_delta_minor, c.currency),
+          },
+          { head: 'Difference', num: true, cell: (c) => money(c.difference_minor, c.currency) },
+          { head: 'Pending', num: true, cell: (c) => c.pending_transactions },
+          { head: 'Balanced', cell: (c) => (c.balanced ? 'yes' : 'no') },
+        ]}
+      />
       <p>
         <a
           className="button secondary"

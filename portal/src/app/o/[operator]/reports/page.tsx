@@ -1,7 +1,9 @@
 import type { StaffRevenueReport, StaffRevenueReportRow } from '@opi/contract';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Facts, Field, Problem } from '../../../../components/ui';
+import { CurrencyFilter, FilterForm, QuickLinks, TextFilter } from '../../../../components/filters';
+import { type Column, DataTable } from '../../../../components/table';
+import { Facts, Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { BarChart, Legend, PALETTE } from '../../../../lib/charts';
 import { exponent, money, units, when } from '../../../../lib/format';
@@ -20,14 +22,41 @@ function micros(value: string, currency: string): string {
   return `${v < 0n ? '−' : ''}${abs.slice(0, -e)}.${abs.slice(-e)} ${currency}`;
 }
 
-/** A money cell: the amount formatted exactly from its minor units, the minor units kept for the tests. */
-function Amount({ minor, currency }: { minor: string; currency: string }) {
-  return (
-    <td className="num" data-minor={minor}>
-      {money(minor, currency)}
-    </td>
-  );
+/** The report's money figures (each in minor units, a decimal string). */
+type Figure = {
+  [K in keyof StaffRevenueReportRow]: K extends `${string}_minor` ? K : never;
+}[keyof StaffRevenueReportRow];
+
+/** A money column: the amount formatted exactly from its minor units, the minor units kept for the tests. */
+function amount(
+  head: string,
+  key: Figure,
+  attrs: Record<string, string> = {},
+): Column<StaffRevenueReportRow> {
+  return {
+    head,
+    num: true,
+    attrs: (r) => ({ ...attrs, 'data-minor': r[key] }),
+    cell: (r) => money(r[key], r.currency ?? ''),
+  };
 }
+
+/** Every money figure of a row, in the order the tables by title and by currency show them. */
+const FIGURES: [Figure, string][] = [
+  ['stakes_minor', 'Stakes'],
+  ['cancelled_stakes_minor', 'Cancelled'],
+  ['rolled_back_stakes_minor', 'Rolled back'],
+  ['net_stakes_minor', 'Net stakes'],
+  ['wins_minor', 'Wins'],
+  ['free_round_wins_minor', 'Free-round wins'],
+  ['jackpot_wins_minor', 'Jackpot wins'],
+  ['tournament_payouts_minor', 'Tournament payouts'],
+  ['prize_drop_payouts_minor', 'Prize-drop payouts'],
+  ['ggr_minor', 'GGR'],
+  ['ggy_minor', 'GGY'],
+  ['ggy_gb_minor', 'GGY GB'],
+  ['ggy_non_gb_minor', 'GGY non-GB'],
+];
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -81,32 +110,18 @@ export default async function ReportsPage({
         Daily figures from the journal, exact in each currency&apos;s minor units (currencies are never added
         together). Days are calendar days in the operator&apos;s reporting time zone.
       </p>
-      <form className="filters" method="get" aria-label="Report period">
-        <Field id="from" label="From (first day)">
-          <input id="from" name="from" type="date" defaultValue={from} required />
-        </Field>
-        <Field id="to" label="To (last day)">
-          <input id="to" name="to" type="date" defaultValue={to} required />
-        </Field>
-        <Field id="currency" label="Currency">
-          <select id="currency" name="currency" defaultValue={currency ?? ''}>
-            <option value="">All</option>
-            {info.data.allowed_currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit">Show</button>
-      </form>
-      <nav className="pager" aria-label="Quick periods">
-        {presets.map(([label, f, t]) => (
-          <Link key={label} href={`/o/${operator}/reports${qs({ from: f, to: t, currency })}`}>
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <FilterForm label="Report period" submit="Show">
+        <TextFilter name="from" label="From (first day)" type="date" value={from} required />
+        <TextFilter name="to" label="To (last day)" type="date" value={to} required />
+        <CurrencyFilter value={currency} currencies={info.data.allowed_currencies} any="All" />
+      </FilterForm>
+      <QuickLinks
+        label="Quick periods"
+        links={presets.map(([label, f, t]) => [
+          label,
+          `/o/${operator}/reports${qs({ from: f, to: t, currency })}`,
+        ])}
+      />
       <Facts
         items={[
           [
@@ -193,56 +208,28 @@ export default async function ReportsPage({
           })}
         </div>
       )}
-      <div className="table-wrap">
-        <table data-testid="by-day">
-          <caption>Per day and currency</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Currency</th>
-              <th scope="col" className="num">
-                Rounds
-              </th>
-              <th scope="col" className="num">
-                Players
-              </th>
-              <th scope="col" className="num">
-                Net stakes
-              </th>
-              <th scope="col" className="num">
-                Wins
-              </th>
-              <th scope="col" className="num">
-                GGR
-              </th>
-              <th scope="col" className="num">
-                GGY
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.rows.map((r) =>
-              r.no_activity || !r.currency ? (
-                <tr key={`${r.day}-none`} data-day={r.day} data-no-activity="true">
-                  <th scope="row">{r.day}</th>
-                  <td colSpan={7}>No activity</td>
-                </tr>
-              ) : (
-                <tr key={`${r.day}-${r.currency}`} data-day={r.day} data-currency={r.currency}>
-                  <th scope="row">{r.day}</th>
-                  <td>{r.currency}</td>
-                  <td className="num">{r.rounds}</td>
-                  <td className="num">{r.players}</td>
-                  <Amount minor={r.net_stakes_minor} currency={r.currency} />
-                  <Amount minor={r.wins_minor} currency={r.currency} />
-                  <Amount minor={r.ggr_minor} currency={r.currency} />
-                  <Amount minor={r.ggy_minor} currency={r.currency} />
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="by-day"
+        caption="Per day and currency"
+        rows={d.rows}
+        rowKey={(r) => (r.no_activity || !r.currency ? `${r.day}-none` : `${r.day}-${r.currency}`)}
+        rowAttrs={(r): Record<string, string> =>
+          r.no_activity || !r.currency
+            ? { 'data-day': r.day!, 'data-no-activity': 'true' }
+            : { 'data-day': r.day!, 'data-currency': r.currency }
+        }
+        rowNote={(r) => (r.no_activity || !r.currency ? 'No activity' : null)}
+        columns={[
+          { head: 'Day', rowHeader: true, cell: (r) => r.day },
+          { head: 'Currency', cell: (r) => r.currency },
+          { head: 'Rounds', num: true, cell: (r) => r.rounds },
+          { head: 'Players', num: true, cell: (r) => r.players },
+          amount('Net stakes', 'net_stakes_minor'),
+          amount('Wins', 'wins_minor'),
+          amount('GGR', 'ggr_minor'),
+          amount('GGY', 'ggy_minor'),
+        ]}
+      />
 
       <h2>By title</h2>
       {byTitle.data.rows.length === 0 ? (
@@ -301,67 +288,31 @@ function FigureTable({
   rows: StaffRevenueReportRow[];
   titles?: boolean;
 }) {
-  const cols: [keyof StaffRevenueReportRow, string][] = [
-    ['stakes_minor', 'Stakes'],
-    ['cancelled_stakes_minor', 'Cancelled'],
-    ['rolled_back_stakes_minor', 'Rolled back'],
-    ['net_stakes_minor', 'Net stakes'],
-    ['wins_minor', 'Wins'],
-    ['free_round_wins_minor', 'Free-round wins'],
-    ['jackpot_wins_minor', 'Jackpot wins'],
-    ['tournament_payouts_minor', 'Tournament payouts'],
-    ['prize_drop_payouts_minor', 'Prize-drop payouts'],
-    ['ggr_minor', 'GGR'],
-    ['ggy_minor', 'GGY'],
-    ['ggy_gb_minor', 'GGY GB'],
-    ['ggy_non_gb_minor', 'GGY non-GB'],
-  ];
+  const currency: Column<StaffRevenueReportRow> = { head: 'Currency', cell: (r) => r.currency ?? '' };
   return (
-    <div className="table-wrap">
-      <table data-testid={testId}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {titles ? <th scope="col">Title</th> : null}
-            <th scope="col">Currency</th>
-            <th scope="col" className="num">
-              Rounds
-            </th>
-            <th scope="col" className="num">
-              Players
-            </th>
-            {cols.map(([k, label]) => (
-              <th key={k} scope="col" className="num">
-                {label}
-              </th>
-            ))}
-            <th scope="col" className="num">
-              Jackpot contributions
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => {
-            const cur = r.currency ?? '';
-            return (
-              <tr key={`${r.game_symbol}-${cur}`} data-title={r.game_symbol ?? undefined} data-currency={cur}>
-                {titles ? <th scope="row">{r.game_symbol}</th> : null}
-                {titles ? <td>{cur}</td> : <th scope="row">{cur}</th>}
-                <td className="num">{r.rounds}</td>
-                <td className="num">{r.players}</td>
-                {cols.map(([k]) => (
-                  <td key={k} className="num" data-field={k} data-minor={String(r[k])}>
-                    {money(String(r[k]), cur)}
-                  </td>
-                ))}
-                <td className="num" data-field="jackpot_contribution_micros">
-                  {micros(r.jackpot_contribution_micros, cur)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId={testId}
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => `${r.game_symbol}-${r.currency ?? ''}`}
+      rowAttrs={(r) => ({
+        ...(r.game_symbol === null ? {} : { 'data-title': r.game_symbol }),
+        'data-currency': r.currency ?? '',
+      })}
+      columns={[
+        ...(titles
+          ? [{ head: 'Title', rowHeader: true, cell: (r: StaffRevenueReportRow) => r.game_symbol }, currency]
+          : [{ ...currency, rowHeader: true }]),
+        { head: 'Rounds', num: true, cell: (r) => r.rounds },
+        { head: 'Players', num: true, cell: (r) => r.players },
+        ...FIGURES.map(([k, label]) => amount(label, k, { 'data-field': k })),
+        {
+          head: 'Jackpot contributions',
+          num: true,
+          attrs: () => ({ 'data-field': 'jackpot_contribution_micros' }),
+          cell: (r) => micros(r.jackpot_contribution_micros, r.currency ?? ''),
+        },
+      ]}
+    />
   );
 }

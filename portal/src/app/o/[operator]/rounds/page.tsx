@@ -8,10 +8,10 @@ import {
   TextFilter,
 } from '../../../../components/filters';
 import { PagedTable } from '../../../../components/pager';
-import { RoundLink, RoundStatus } from '../../../../components/rounds';
+import { roundColumns } from '../../../../components/rounds';
 import { Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
-import { money, utcInput, when } from '../../../../lib/format';
+import { utcInput } from '../../../../lib/format';
 import type { OperatorInfo, OperatorRound, Page } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Rounds' };
@@ -44,6 +44,7 @@ export default async function RoundsPage({
   ]);
   if (!info.ok) return <Problem {...info} />;
   const base = `/o/${operator}/rounds`;
+  const col = roundColumns(operator);
   return (
     <>
       <h1>Rounds</h1>
@@ -71,15 +72,7 @@ export default async function RoundsPage({
           caption="Rounds, newest first"
           rows={page.data.items}
           rowKey={(r) => r.round_id}
-          columns={[
-            { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
-            { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
-            { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
-            { head: 'Status', cell: (r) => <RoundStatus round={r} /> },
-            { head: 'Bet', num: true, cell: (r) => money(r.bet_minor, r.currency) },
-            { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
-            { head: 'Created', cell: (r) => when(r.created_at) },
-          ]}
+          columns={[col.round, col.player, col.game, col.status, col.bet, col.win, col.created]}
           pager={{ label: 'Round', base, query: filters, next: page.data.next_cursor, current: sp.cursor }}
         />
       )}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { RoundLink } from '../../../../components/rounds';
+import { TableOr } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
@@ -71,9 +72,7 @@ export default async function StuckPage({
             <li key={r.round_id} id={`round-${r.round_id}`} className="card" data-round={r.round_id}>
               <div className="wide">
                 <h2>
-                  <Link href={`/o/${operator}/rounds/${encodeURIComponent(r.round_id)}`} className="mono">
-                    {r.round_id}
-                  </Link>
+                  <RoundLink operator={operator} roundId={r.round_id} />
                 </h2>
                 <p>
                   <StatusBadge status={r.status} /> <StatusBadge status="stuck" /> since {when(r.created_at)}
@@ -108,37 +107,21 @@ export default async function StuckPage({
         </ul>
       )}
       <h2>Recent cancel actions</h2>
-      {recent.ok && recent.data.items.length ? (
-        <div className="table-wrap">
-          <table data-testid="cancel-log">
-            <caption>Who cancelled what, when, and the result</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Round</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {recent.data.items.map((e) => (
-                <tr key={e.audit_id}>
-                  <td>{when(e.at)}</td>
-                  <td>{e.username}</td>
-                  <td className="mono">{e.target}</td>
-                  <td>{String(e.detail.reason ?? '')}</td>
-                  <td>
-                    <StatusBadge status={e.result} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="hint">None yet.</p>
-      )}
+      <TableOr
+        empty="None yet."
+        emptyClass="hint"
+        testId="cancel-log"
+        caption="Who cancelled what, when, and the result"
+        rows={recent.ok ? recent.data.items : []}
+        rowKey={(e) => String(e.audit_id)}
+        columns={[
+          { head: 'When', cell: (e) => when(e.at) },
+          { head: 'Who', cell: (e) => e.username },
+          { head: 'Round', tdClass: 'mono', cell: (e) => e.target },
+          { head: 'Reason', cell: (e) => String(e.detail.reason ?? '') },
+          { head: 'Result', cell: (e) => <StatusBadge status={e.result} /> },
+        ]}
+      />
     </>
   );
 }

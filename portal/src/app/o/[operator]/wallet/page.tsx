@@ -1,6 +1,7 @@
 import type { WalletCheckStatus } from '@opi/contract';
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable, TableOr } from '../../../../components/table';
 import { Badge, Facts, Field, Problem } from '../../../../components/ui';
 import { load, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
@@ -111,83 +112,58 @@ export default async function WalletPage({
             Player <span className="mono">{result.player_id}</span>, {result.currency}, against{' '}
             <span className="mono">{result.wallet_base_url}</span>
           </p>
-          <div className="table-wrap">
-            <table data-testid="checks">
-              <caption>Each check</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Check</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Expected</th>
-                  <th scope="col">What happened</th>
-                  <th scope="col" className="num">
-                    HTTP
-                  </th>
-                  <th scope="col" className="num">
-                    Time
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.checks.map((c) => (
-                  <tr key={c.id} data-check={c.id} data-passed={String(c.passed)} data-status={statusOf(c)}>
-                    <th scope="row">{c.name}</th>
-                    <td>
-                      {statusOf(c) === 'passed' ? (
-                        <Badge tone="ok">passed</Badge>
-                      ) : statusOf(c) === 'not_configured' ? (
-                        <Badge tone="neutral">not configured</Badge>
-                      ) : (
-                        <Badge tone="bad">failed</Badge>
-                      )}
-                    </td>
-                    <td>{c.expected}</td>
-                    <td>{c.detail}</td>
-                    <td className="num">{c.http_status ?? '—'}</td>
-                    <td className="num">{c.duration_ms} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="checks"
+            caption="Each check"
+            rows={result.checks}
+            rowKey={(c) => c.id}
+            rowAttrs={(c) => ({
+              'data-check': c.id,
+              'data-passed': String(c.passed),
+              'data-status': statusOf(c),
+            })}
+            columns={[
+              { head: 'Check', rowHeader: true, cell: (c) => c.name },
+              {
+                head: 'Result',
+                cell: (c) =>
+                  statusOf(c) === 'passed' ? (
+                    <Badge tone="ok">passed</Badge>
+                  ) : statusOf(c) === 'not_configured' ? (
+                    <Badge tone="neutral">not configured</Badge>
+                  ) : (
+                    <Badge tone="bad">failed</Badge>
+                  ),
+              },
+              { head: 'Expected', cell: (c) => c.expected },
+              { head: 'What happened', cell: (c) => c.detail },
+              { head: 'HTTP', num: true, cell: (c) => c.http_status ?? '—' },
+              { head: 'Time', num: true, cell: (c) => <>{c.duration_ms} ms</> },
+            ]}
+          />
         </section>
       ) : null}
       <h2>Earlier runs</h2>
-      {history.ok && history.data.items.length ? (
-        <div className="table-wrap">
-          <table>
-            <caption>The last runs</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Result</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.data.items.map((e) => (
-                <tr key={e.audit_id}>
-                  <td>{when(e.at)}</td>
-                  <td>{e.username}</td>
-                  <td>
-                    {e.result === 'passed' ? (
-                      <Badge tone="ok">passed</Badge>
-                    ) : (
-                      <Badge tone="bad">failed</Badge>
-                    )}
-                  </td>
-                  <td>
-                    <Link href={`/o/${operator}/wallet?run=${e.audit_id}`}>Show</Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="hint">No run yet.</p>
-      )}
+      <TableOr
+        empty="No run yet."
+        emptyClass="hint"
+        caption="The last runs"
+        rows={history.ok ? history.data.items : []}
+        rowKey={(e) => String(e.audit_id)}
+        columns={[
+          { head: 'When', cell: (e) => when(e.at) },
+          { head: 'Who', cell: (e) => e.username },
+          {
+            head: 'Result',
+            cell: (e) =>
+              e.result === 'passed' ? <Badge tone="ok">passed</Badge> : <Badge tone="bad">failed</Badge>,
+          },
+          {
+            head: 'Details',
+            cell: (e) => <Link href={`/o/${operator}/wallet?run=${e.audit_id}`}>Show</Link>,
+          },
+        ]}
+      />
     </>
   );
 }

@@ -2,10 +2,11 @@ import type { StaffInvoice, StaffInvoiceView } from '@opi/contract';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { PrintButton } from '../../../../../components/print-button';
+import { DataTable } from '../../../../../components/table';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, operatorParam, seg } from '../../../../../lib/api';
 import { money, percentOf, when } from '../../../../../lib/format';
-import { InvoiceState } from '../state';
+import { billed, InvoiceLink, InvoiceState } from '../state';
 
 export const metadata: Metadata = { title: 'Invoice' };
 
@@ -25,37 +26,23 @@ function rateText(line: StaffInvoice['lines'][number], billing: string): string 
 
 function CreditNotes({ operator, notes }: { operator: string; notes: StaffInvoice[] }) {
   return (
-    <div className="table-wrap">
-      <table data-testid="credit-notes">
-        <caption>Credit notes against this invoice</caption>
-        <thead>
-          <tr>
-            <th scope="col">Number</th>
-            <th scope="col">Reason</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Issued</th>
-          </tr>
-        </thead>
-        <tbody>
-          {notes.map((n) => (
-            <tr key={n.invoice_id} data-invoice={n.invoice_id ?? ''}>
-              <th scope="row">
-                <Link href={`/o/${operator}/invoices/${encodeURIComponent(n.invoice_id ?? '')}`}>
-                  {n.invoice_id}
-                </Link>
-              </th>
-              <td>{n.reason}</td>
-              <td className="num" data-minor={n.amount_due_minor}>
-                {money(n.amount_due_minor, n.billing_currency)}
-              </td>
-              <td>{when(n.issued_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="credit-notes"
+      caption="Credit notes against this invoice"
+      rows={notes}
+      rowKey={(n) => n.invoice_id ?? ''}
+      rowAttrs={(n) => ({ 'data-invoice': n.invoice_id ?? '' })}
+      columns={[
+        {
+          head: 'Number',
+          rowHeader: true,
+          cell: (n) => <InvoiceLink operator={operator} id={n.invoice_id} />,
+        },
+        { head: 'Reason', cell: (n) => n.reason },
+        billed('Amount', 'amount_due_minor'),
+        { head: 'Issued', cell: (n) => when(n.issued_at) },
+      ]}
+    />
   );
 }
 
@@ -89,11 +76,7 @@ export default async function InvoicePage({
       </p>
       {isNote ? (
         <p className="notice warn" data-testid="reverses">
-          Reverses invoice{' '}
-          <Link href={`/o/${operator}/invoices/${encodeURIComponent(inv.credits_invoice_id ?? '')}`}>
-            {inv.credits_invoice_id}
-          </Link>
-          : {inv.reason}
+          Reverses invoice <InvoiceLink operator={operator} id={inv.credits_invoice_id} />: {inv.reason}
         </p>
       ) : null}
       {!isNote && notes.length > 0 ? (
@@ -124,71 +107,79 @@ export default async function InvoicePage({
         day, frozen with its date and source. The round set hash is the SHA-256 of the line&apos;s round ids,
         sorted and joined by newlines.
       </p>
-      <div className="table-wrap">
-        <table data-testid="invoice-lines">
-          <caption>Invoice lines</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Currency</th>
-              <th scope="col">Title group</th>
-              <th scope="col" className="num">
-                Rounds
-              </th>
-              <th scope="col" className="num">
-                GGR
-              </th>
-              <th scope="col">Rate</th>
-              <th scope="col">Rate date</th>
-              <th scope="col">Rate source</th>
-              <th scope="col" className="num">
-                GGR ({cur})
-              </th>
-              <th scope="col">Round set</th>
-            </tr>
-          </thead>
-          <tbody>
-            {inv.lines.map((l) => (
-              <tr key={l.line_no} data-line={l.line_no} data-currency={l.currency} data-group={l.title_group}>
-                <th scope="row">{l.line_no}</th>
-                <td>{l.currency}</td>
-                <td>
-                  {l.title_group}
-                  <div className="hint">{l.titles.join(', ')}</div>
-                </td>
-                <td className="num">{l.rounds}</td>
-                <td className="num" data-field="ggr" data-minor={l.ggr_minor}>
-                  {money(l.ggr_minor, l.currency)}
-                </td>
-                <td className="nowrap" data-field="rate" data-rate={l.rate}>
-                  {rateText(l, cur)}
-                  <div className="hint">{DIRECTION[l.rate_direction] ?? l.rate_direction}</div>
-                </td>
-                <td className="nowrap" data-field="rate-date">
-                  {l.rate_date}
-                </td>
-                <td className="nowrap" data-field="rate-source">
-                  {l.rate_source}
-                </td>
-                <td className="num" data-field="ggr-billing" data-minor={l.ggr_billing_minor}>
-                  {money(l.ggr_billing_minor, cur)}
-                </td>
-                <td data-field="round-set">
-                  <code className="hash">{l.round_set_hash}</code>
-                  <div className="hint">
-                    {l.round_set_size} {l.round_set_size === 1 ? 'round' : 'rounds'}
-                  </div>
-                </td>
-              </tr>
-            ))}
-            {inv.lines.length === 0 ? (
-              <tr>
-                <td colSpan={10}>No activity in the month.</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="invoice-lines"
+        caption="Invoice lines"
+        rows={inv.lines}
+        rowKey={(l) => String(l.line_no)}
+        rowAttrs={(l) => ({
+          'data-line': String(l.line_no),
+          'data-currency': l.currency,
+          'data-group': l.title_group,
+        })}
+        emptyRow="No activity in the month."
+        columns={[
+          { head: '#', rowHeader: true, cell: (l) => l.line_no },
+          { head: 'Currency', cell: (l) => l.currency },
+          {
+            head: 'Title group',
+            cell: (l) => (
+              <>
+                {l.title_group}
+                <div className="hint">{l.titles.join(', ')}</div>
+              </>
+            ),
+          },
+          { head: 'Rounds', num: true, cell: (l) => l.rounds },
+          {
+            head: 'GGR',
+            num: true,
+            attrs: (l) => ({ 'data-field': 'ggr', 'data-minor': l.ggr_minor }),
+            cell: (l) => money(l.ggr_minor, l.currency),
+          },
+          {
+            head: 'Rate',
+            tdClass: 'nowrap',
+            attrs: (l) => ({ 'data-field': 'rate', 'data-rate': l.rate }),
+            cell: (l) => (
+              <>
+                {rateText(l, cur)}
+                <div className="hint">{DIRECTION[l.rate_direction] ?? l.rate_direction}</div>
+              </>
+            ),
+          },
+          {
+            head: 'Rate date',
+            tdClass: 'nowrap',
+            attrs: () => ({ 'data-field': 'rate-date' }),
+            cell: (l) => l.rate_date,
+          },
+          {
+            head: 'Rate source',
+            tdClass: 'nowrap',
+            attrs: () => ({ 'data-field': 'rate-source' }),
+            cell: (l) => l.rate_source,
+          },
+          {
+            head: <>GGR ({cur})</>,
+            num: true,
+            attrs: (l) => ({ 'data-field': 'ggr-billing', 'data-minor': l.ggr_billing_minor }),
+            cell: (l) => money(l.ggr_billing_minor, cur),
+          },
+          {
+            head: 'Round set',
+            attrs: () => ({ 'data-field': 'round-set' }),
+            cell: (l) => (
+              <>
+                <code className="hash">{l.round_set_hash}</code>
+                <div className="hint">
+                  {l.round_set_size} {l.round_set_size === 1 ? 'round' : 'rounds'}
+                </div>
+              </>
+            ),
+          },
+        ]}
+      />
       <h2>Totals</h2>
       <Facts
         items={[

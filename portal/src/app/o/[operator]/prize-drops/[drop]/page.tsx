@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { KeysetPager } from '../../../../../components/pager';
+import { PagedTable } from '../../../../../components/pager';
 import { DataTable } from '../../../../../components/table';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
@@ -49,97 +49,66 @@ export default async function PrizeDropPage({
         ]}
       />
       <h2>Prizes</h2>
-      <div className="table-wrap">
-        <table data-testid="pools-table">
-          <caption>Prizes per currency (shared by every operator of the drop)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Currency</th>
-              <th scope="col" className="num">
-                Prize
-              </th>
-              <th scope="col" className="num">
-                Total
-              </th>
-              <th scope="col" className="num">
-                Left
-              </th>
-              <th scope="col" className="num">
-                Least stake
-              </th>
-              <th scope="col" className="num">
-                Odds per spin
-              </th>
-              <th scope="col" className="num">
-                Won by your players
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.pools.map((p) => (
-              <tr
-                key={p.currency}
-                data-currency={p.currency}
-                data-left={p.prizes_left}
-                data-total={p.prizes_total}
-              >
-                <th scope="row">{p.currency}</th>
-                <td className="num">{money(p.prize_minor, p.currency)}</td>
-                <td className="num">{p.prizes_total}</td>
-                <td className="num">{p.prizes_left}</td>
-                <td className="num">{money(p.min_stake_minor, p.currency)}</td>
-                <td className="num">1 in {p.award_every_spins}</td>
-                <td className="num">
-                  {p.awarded_here} ({money(p.awarded_here_minor, p.currency)})
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="pools-table"
+        caption="Prizes per currency (shared by every operator of the drop)"
+        rows={d.pools}
+        rowKey={(p) => p.currency}
+        rowAttrs={(p) => ({
+          'data-currency': p.currency,
+          'data-left': String(p.prizes_left),
+          'data-total': String(p.prizes_total),
+        })}
+        columns={[
+          { head: 'Currency', rowHeader: true, cell: (p) => p.currency },
+          { head: 'Prize', num: true, cell: (p) => money(p.prize_minor, p.currency) },
+          { head: 'Total', num: true, cell: (p) => p.prizes_total },
+          { head: 'Left', num: true, cell: (p) => p.prizes_left },
+          { head: 'Least stake', num: true, cell: (p) => money(p.min_stake_minor, p.currency) },
+          { head: 'Odds per spin', num: true, cell: (p) => <>1 in {p.award_every_spins}</> },
+          {
+            head: 'Won by your players',
+            num: true,
+            cell: (p) => (
+              <>
+                {p.awarded_here} ({money(p.awarded_here_minor, p.currency)})
+              </>
+            ),
+          },
+        ]}
+      />
 
       <h2 id="awards">Awards to your players</h2>
       <p className="hint">
         An award is <strong>pending</strong> until its prize's credit (a promo_win) is paid, and{' '}
         <strong>paid</strong> once the wallet took it.
       </p>
-      {d.awards.items.length === 0 ? (
-        <p className="hint" data-testid="no-awards">
-          None of your players has won a prize of this drop{sp.cursor ? ' on this page' : ''}.
-        </p>
-      ) : (
-        <>
-          <DataTable
-            testId="awards-table"
-            caption="Awards, newest first"
-            rows={d.awards.items}
-            rowKey={(a) => a.payout_id}
-            rowAttrs={(a) => ({ 'data-payout': a.payout_id, 'data-status': a.status })}
-            columns={[
-              { head: 'Time', cell: (a) => when(a.created_at) },
-              { head: 'Player', tdClass: 'mono', cell: (a) => a.player_id },
-              { head: 'Prize', num: true, cell: (a) => money(a.amount_minor, a.currency) },
-              { head: 'Payout', tdClass: 'mono', cell: (a) => a.payout_id },
-              {
-                head: 'Status',
-                cell: (a) => (
-                  <>
-                    <PromoStatus status={a.status} />
-                    {a.paid_at ? <span className="hint"> {when(a.paid_at)}</span> : null}
-                  </>
-                ),
-              },
-            ]}
-          />
-          <KeysetPager
-            label="Award"
-            base={base}
-            next={d.awards.next_cursor}
-            current={sp.cursor}
-            hash="#awards"
-          />
-        </>
-      )}
+      <PagedTable
+        empty={<>None of your players has won a prize of this drop{sp.cursor ? ' on this page' : ''}.</>}
+        emptyClass="hint"
+        emptyTestId="no-awards"
+        testId="awards-table"
+        caption="Awards, newest first"
+        rows={d.awards.items}
+        rowKey={(a) => a.payout_id}
+        rowAttrs={(a) => ({ 'data-payout': a.payout_id, 'data-status': a.status })}
+        columns={[
+          { head: 'Time', cell: (a) => when(a.created_at) },
+          { head: 'Player', tdClass: 'mono', cell: (a) => a.player_id },
+          { head: 'Prize', num: true, cell: (a) => money(a.amount_minor, a.currency) },
+          { head: 'Payout', tdClass: 'mono', cell: (a) => a.payout_id },
+          {
+            head: 'Status',
+            cell: (a) => (
+              <>
+                <PromoStatus status={a.status} />
+                {a.paid_at ? <span className="hint"> {when(a.paid_at)}</span> : null}
+              </>
+            ),
+          },
+        ]}
+        pager={{ label: 'Award', base, next: d.awards.next_cursor, current: sp.cursor, hash: '#awards' }}
+      />
     </>
   );
 }

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { KeysetPager } from '../../../../../components/pager';
-import { RoundLink, RoundStatus } from '../../../../../components/rounds';
+import { roundColumns } from '../../../../../components/rounds';
 import { TableOr } from '../../../../../components/table';
 import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
 import { load, operatorParam, qs, seg } from '../../../../../lib/api';
-import { money, when } from '../../../../../lib/format';
+import { when } from '../../../../../lib/format';
 import type { SessionDetail } from '../../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Session' };
@@ -26,6 +26,7 @@ export default async function SessionPage({
   if (!r.ok) return <Problem {...r} />;
   const s = r.data;
   const here = `/o/${operator}/sessions/${encodeURIComponent(s.session_id)}`;
+  const col = roundColumns(operator);
   return (
     <>
       <p>
@@ -77,14 +78,7 @@ export default async function SessionPage({
         caption="Rounds, newest first"
         rows={s.round_page.items}
         rowKey={(round) => round.round_id}
-        columns={[
-          { head: 'Round', cell: (round) => <RoundLink operator={operator} roundId={round.round_id} /> },
-          { head: 'Status', cell: (round) => <RoundStatus round={round} /> },
-          { head: 'Bet', num: true, cell: (round) => money(round.bet_minor, round.currency) },
-          { head: 'Win', num: true, cell: (round) => money(round.win_minor, round.currency) },
-          { head: 'Created', cell: (round) => when(round.created_at) },
-          { head: 'Settled', cell: (round) => when(round.settled_at) },
-        ]}
+        columns={[col.round, col.status, col.bet, col.win, col.created, col.settled]}
       />
       <KeysetPager label="Round" base={here} next={s.round_page.next_cursor} current={sp.cursor} />
     </>

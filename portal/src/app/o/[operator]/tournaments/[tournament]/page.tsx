@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ActionOutcome, ConfirmCancel } from '../../../../../components/confirm';
+import { DataTable, TableOr } from '../../../../../components/table';
 import { Facts, Problem } from '../../../../../components/ui';
 import { load, loadMe, operatorParam, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
@@ -109,98 +110,78 @@ export default async function TournamentPage({
             Rounds of at least {money(b.min_stake_minor, b.currency)} count. Your players are shown by their
             id; other operators' players by a pseudonym.
           </p>
-          {b.items.length === 0 ? (
-            <p className="hint" data-testid="board-empty">
-              No round has counted yet.
-            </p>
-          ) : (
-            <div className="table-wrap">
-              <table data-testid="board-table">
-                <caption>
-                  {t.frozen ? 'Frozen standings' : 'Live standings'} in {b.currency}, top {b.items.length}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      Rank
-                    </th>
-                    <th scope="col">Player</th>
-                    <th scope="col" className="num">
-                      Score
-                    </th>
-                    <th scope="col" className="num">
-                      Prize
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {b.items.map((r) => (
-                    <tr key={r.rank} data-rank={r.rank} data-own={String(r.own)} data-player={r.display_id}>
-                      <td className="num">{r.rank}</td>
-                      <td>
-                        <Who p={r} />
-                      </td>
-                      <td className="num">{score(r.score, t.scoring, b.currency)}</td>
-                      <td className="num">{r.prize_minor ? money(r.prize_minor, b.currency) : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <TableOr
+            empty="No round has counted yet."
+            emptyClass="hint"
+            emptyTestId="board-empty"
+            testId="board-table"
+            caption={
+              <>
+                {t.frozen ? 'Frozen standings' : 'Live standings'} in {b.currency}, top {b.items.length}
+              </>
+            }
+            rows={b.items}
+            rowKey={(r) => String(r.rank)}
+            rowAttrs={(r) => ({
+              'data-rank': String(r.rank),
+              'data-own': String(r.own),
+              'data-player': r.display_id,
+            })}
+            columns={[
+              { head: 'Rank', num: true, cell: (r) => r.rank },
+              { head: 'Player', cell: (r) => <Who p={r} /> },
+              { head: 'Score', num: true, cell: (r) => score(r.score, t.scoring, b.currency) },
+              {
+                head: 'Prize',
+                num: true,
+                cell: (r) => (r.prize_minor ? money(r.prize_minor, b.currency) : '—'),
+              },
+            ]}
+          />
 
           <h3>Prizes, {b.currency}</h3>
-          <div className="table-wrap">
-            <table data-testid="prizes-table">
-              <caption>
+          <DataTable
+            testId="prizes-table"
+            caption={
+              <>
                 Prizes in {b.currency}
                 {t.frozen ? ' and their payouts' : ' (paid once the tournament ends)'}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="num">
-                    Rank
-                  </th>
-                  <th scope="col" className="num">
-                    Prize
-                  </th>
-                  <th scope="col">Winner</th>
-                  <th scope="col">Payout</th>
-                </tr>
-              </thead>
-              <tbody>
-                {b.prizes.map((p) => (
-                  <tr key={p.rank} data-rank={p.rank} data-payout-status={p.payout?.status ?? 'none'}>
-                    <td className="num">{p.rank}</td>
-                    <td className="num">{money(p.amount_minor, b.currency)}</td>
-                    <td>{p.winner ? <Who p={p.winner} /> : t.frozen ? 'not won' : '—'}</td>
-                    <td>
-                      {p.payout ? (
+              </>
+            }
+            rows={b.prizes}
+            rowKey={(p) => String(p.rank)}
+            rowAttrs={(p) => ({
+              'data-rank': String(p.rank),
+              'data-payout-status': p.payout?.status ?? 'none',
+            })}
+            columns={[
+              { head: 'Rank', num: true, cell: (p) => p.rank },
+              { head: 'Prize', num: true, cell: (p) => money(p.amount_minor, b.currency) },
+              { head: 'Winner', cell: (p) => (p.winner ? <Who p={p.winner} /> : t.frozen ? 'not won' : '—') },
+              {
+                head: 'Payout',
+                cell: (p) =>
+                  p.payout ? (
+                    <>
+                      <PromoStatus status={p.payout.status} /> {money(p.payout.amount_minor, b.currency)}
+                      {p.payout.payout_id ? (
                         <>
-                          <PromoStatus status={p.payout.status} /> {money(p.payout.amount_minor, b.currency)}
-                          {p.payout.payout_id ? (
-                            <>
-                              <br />
-                              <span className="mono" data-testid="payout-id">
-                                {p.payout.payout_id}
-                              </span>
-                            </>
-                          ) : null}
-                          {p.payout.paid_at ? (
-                            <span className="hint"> paid {when(p.payout.paid_at)}</span>
-                          ) : null}
+                          <br />
+                          <span className="mono" data-testid="payout-id">
+                            {p.payout.payout_id}
+                          </span>
                         </>
-                      ) : t.frozen ? (
-                        'none'
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      ) : null}
+                      {p.payout.paid_at ? <span className="hint"> paid {when(p.payout.paid_at)}</span> : null}
+                    </>
+                  ) : t.frozen ? (
+                    'none'
+                  ) : (
+                    '—'
+                  ),
+              },
+            ]}
+          />
         </section>
       ))}
 
