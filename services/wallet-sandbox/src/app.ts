@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Pool } from '@opi/db';
+import { failureFields } from '@opi/service-kit/http/errors';
+import { assignRequestId, msSince } from '@opi/service-kit/http/request-id';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@opi/signing';
 import Koa, { type Context, type Next } from 'koa';
 import { adminRoutes } from './admin-routes.js';
@@ -31,15 +32,10 @@ export interface WalletDeps {
 
 export type WalletApp = Koa & { faults: FaultInjector; service: WalletService };
 
-const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Every response carries x-request-id (the caller's x-pp-request-id or x-request-id when safe). */
 function requestId(logger: Logger) {
   return async (ctx: Context, next: Next) => {
-    const incoming = ctx.get('x-pp-request-id') || ctx.get('x-request-id');
-    const id = SAFE_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = id;
-    ctx.set('x-request-id', id);
+    const id = assignRequestId(ctx, ['x-pp-request-id', 'x-request-id']);
     const start = process.hrtime.bigint();
     try {
       await next();
@@ -49,7 +45,7 @@ function requestId(logger: Logger) {
         method: ctx.method,
         path: ctx.path,
         status: ctx.respond === false ? 'no response (fault)' : ctx.status,
-        ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+        ms: msSince(start),
       });
     }
   };
@@ -70,13 +66,7 @@ function errorBoundary(logger: Logger) {
         sendError(ctx, err.status, err.code, err.message);
         return;
       }
-      logger.error('unhandled error', {
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        error:
-          err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-      });
+      logger.error('unhandled error', failureFields(ctx, err));
       sendError(ctx, 500, 'internal_error', 'internal error');
     }
   };

@@ -111,12 +111,7 @@ export function errorBoundary(logger: Logger) {
         return;
       }
       if (dependencyUnavailable(err)) {
-        logger.warn('dependency unavailable', {
-          request_id: ctx.state.requestId,
-          method: ctx.method,
-          path: ctx.path,
-          error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
-        });
+        logger.warn('dependency unavailable', failureFields(ctx, err, { stack: false }));
         ctx.status = 503;
         ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
         ctx.body = {
@@ -125,16 +120,26 @@ export function errorBoundary(logger: Logger) {
         };
         return;
       }
-      logger.error('unhandled error', {
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        error:
-          err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-      });
+      logger.error('unhandled error', failureFields(ctx, err));
       ctx.status = 500;
       ctx.body = { detail: 'Internal Server Error' };
     }
+  };
+}
+
+/**
+ * The log fields of a request that failed with `err`: its request id, method and path, and the
+ * error's name and message (and stack, unless `stack: false`), or the thrown value as a string.
+ */
+export function failureFields(ctx: Context, err: unknown, o: { stack?: boolean } = {}) {
+  return {
+    request_id: ctx.state.requestId,
+    method: ctx.method,
+    path: ctx.path,
+    error:
+      err instanceof Error
+        ? { name: err.name, message: err.message, ...(o.stack === false ? {} : { stack: err.stack }) }
+        : String(err),
   };
 }
 
