@@ -1,6 +1,6 @@
-import { qs } from '../lib/api';
+import { type Loaded, qs } from '../lib/api';
 import { TableOr } from './table';
-import { Pager } from './ui';
+import { Pager, Problem } from './ui';
 
 /**
  * "Next page" and "First page" of a keyset-paged list: the page's own address (`base`) with its
@@ -45,4 +45,20 @@ export function PagedTable<T>({
       {table.rows.length === 0 ? null : <KeysetPager {...pager} />}
     </>
   );
+}
+
+/**
+ * A list page's answer from the API (a keyset page: `items`, `next_cursor`): its refusal explained,
+ * or its table (the notice when empty) and pager.
+ */
+export function LoadedPage<T>({
+  page,
+  pager,
+  ...table
+}: Omit<Parameters<typeof TableOr<T>>[0], 'rows'> & {
+  page: Loaded<{ items: T[]; next_cursor: string | null }>;
+  pager: Omit<Parameters<typeof KeysetPager>[0], 'next'>;
+}) {
+  if (!page.ok) return <Problem {...page} />;
+  return <PagedTable {...table} rows={page.data.items} pager={{ ...pager, next: page.data.next_cursor }} />;
 }

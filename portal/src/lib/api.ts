@@ -93,6 +93,12 @@ export function seg(id: string): string {
   return encodeURIComponent(id);
 }
 
+/** What Next hands an /o/{operator} page: its path's parameters (the operator, and `P`) and its query. */
+export interface OperatorPageProps<P extends Record<string, string> = Record<never, string>> {
+  params: Promise<{ operator: string } & P>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}
+
 /** The operator of an /o/{operator} page (operator ids: lower-case letters, digits, _ and -). */
 export async function operatorParam(params: Promise<{ operator: string }>): Promise<string> {
   const { operator } = await params;

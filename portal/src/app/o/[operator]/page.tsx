@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DataTable } from '../../../components/table';
 import { Facts, Field, Problem } from '../../../components/ui';
-import { load, operatorParam, qs } from '../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../lib/api';
 import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
 import { money, percentOf, ratioForChart, units } from '../../../lib/format';
 import type { Charts, OperatorInfo } from '../../../lib/types';
@@ -21,13 +21,7 @@ function days(from: string, to: string): string[] {
   return out;
 }
 
-export default async function Overview({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function Overview({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const windowDays = WINDOWS.find((d) => String(d) === sp.days) ?? 30;

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { FilterForm, SelectFilter } from '../../../../components/filters';
 import { TableOr } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
 import type { AuditList } from '../../../../lib/types';
 
@@ -13,13 +13,7 @@ const ACTIONS: [string, string][] = [
   ['wallet.diagnostics', 'Wallet diagnostics'],
 ];
 
-export default async function AuditPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function AuditPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const action = ACTIONS.some(([a]) => a === sp.action) ? sp.action : undefined;

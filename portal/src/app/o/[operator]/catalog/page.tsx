@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { FilterForm, SelectFilter } from '../../../../components/filters';
 import { Badge, Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import type { Catalog } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Catalog readiness' };
@@ -14,13 +14,7 @@ const FEATURES: [keyof NonNullable<Catalog['items'][number]['features']>, string
   ['special_bet', 'Special bet'],
 ];
 
-export default async function CatalogPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function CatalogPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const family = sp.family || undefined;

@@ -4,19 +4,13 @@ import Link from 'next/link';
 import { FilterForm, TextFilter } from '../../../../components/filters';
 import { TableOr } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
 import { billed, InvoiceLink, InvoiceState } from './state';
 
 export const metadata: Metadata = { title: 'Invoices' };
 
-export default async function InvoicesPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function InvoicesPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const period = sp.period && /^\d{4}-\d{2}$/.test(sp.period) ? sp.period : undefined;

@@ -4,7 +4,7 @@ import { PagedTable } from '../../../../components/pager';
 import { RoundLink } from '../../../../components/rounds';
 import { DataTable } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
 import type { JackpotsView } from '../../../../lib/types';
 
@@ -15,13 +15,7 @@ const STATUSES = ['pending', 'paid', 'forfeited'] as const;
 /** Parts per million as a percentage of the stake: 5000 → "0.5%". */
 const ppm = (v: number) => `${(v / 10_000).toString()}%`;
 
-export default async function JackpotsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function JackpotsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const status = STATUSES.find((s) => s === sp.status);

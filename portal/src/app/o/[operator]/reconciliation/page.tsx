@@ -3,7 +3,7 @@ import { CurrencyFilter, DateTimeFilter, FilterForm, QuickLinks } from '../../..
 import { RoundLink } from '../../../../components/rounds';
 import { DataTable } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { BarChart, Legend, PALETTE } from '../../../../lib/charts';
 import { money, units, utcInput, when } from '../../../../lib/format';
 import type { OperatorInfo, ReconciliationView } from '../../../../lib/types';
@@ -13,13 +13,7 @@ export const metadata: Metadata = { title: 'Reconciliation' };
 /** `YYYY-MM-DDTHH:MM` in UTC for a datetime-local input. */
 const local = (d: Date) => d.toISOString().slice(0, 16);
 
-export default async function ReconciliationPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function ReconciliationPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   // Without a window: the last 7 days (`all=1`: from the beginning).

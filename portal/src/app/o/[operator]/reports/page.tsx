@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { CurrencyFilter, FilterForm, QuickLinks, TextFilter } from '../../../../components/filters';
 import { type Column, DataTable } from '../../../../components/table';
 import { Facts, Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { BarChart, Legend, PALETTE } from '../../../../lib/charts';
 import { exponent, money, units, when } from '../../../../lib/format';
 import type { OperatorInfo } from '../../../../lib/types';
@@ -60,13 +60,7 @@ const FIGURES: [Figure, string][] = [
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export default async function ReportsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function ReportsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   // Without a period: the last 30 days, today included.

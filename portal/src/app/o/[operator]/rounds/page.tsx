@@ -7,10 +7,10 @@ import {
   SelectFilter,
   TextFilter,
 } from '../../../../components/filters';
-import { PagedTable } from '../../../../components/pager';
+import { LoadedPage } from '../../../../components/pager';
 import { roundColumns } from '../../../../components/rounds';
 import { Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { utcInput } from '../../../../lib/format';
 import type { OperatorInfo, OperatorRound, Page } from '../../../../lib/types';
 
@@ -18,13 +18,7 @@ export const metadata: Metadata = { title: 'Rounds' };
 
 const STATUSES = ['open', 'settling', 'completed', 'rejected', 'cancelled', 'rolled_back'];
 
-export default async function RoundsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function RoundsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const filters = {
@@ -63,19 +57,15 @@ export default async function RoundsPage({
         <DateTimeFilter name="to" label="To (UTC, exclusive)" value={filters.to} />
         <CheckFilter name="stuck" label="Stuck only" checked={filters.stuck === 'true'} />
       </FilterForm>
-      {!page.ok ? (
-        <Problem {...page} />
-      ) : (
-        <PagedTable
-          empty="No round matches."
-          testId="rounds-table"
-          caption="Rounds, newest first"
-          rows={page.data.items}
-          rowKey={(r) => r.round_id}
-          columns={[col.round, col.player, col.game, col.status, col.bet, col.win, col.created]}
-          pager={{ label: 'Round', base, query: filters, next: page.data.next_cursor, current: sp.cursor }}
-        />
-      )}
+      <LoadedPage
+        page={page}
+        empty="No round matches."
+        testId="rounds-table"
+        caption="Rounds, newest first"
+        rowKey={(r) => r.round_id}
+        columns={[col.round, col.player, col.game, col.status, col.bet, col.win, col.created]}
+        pager={{ label: 'Round', base, query: filters, current: sp.cursor }}
+      />
     </>
   );
 }

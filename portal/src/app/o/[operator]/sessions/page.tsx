@@ -1,21 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CurrencyFilter, FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
-import { PagedTable } from '../../../../components/pager';
+import { LoadedPage } from '../../../../components/pager';
 import { Problem, StatusBadge } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { when } from '../../../../lib/format';
 import type { OperatorInfo, Page, SessionItem } from '../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Sessions' };
 
-export default async function SessionsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function SessionsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const filters = {
@@ -48,35 +42,31 @@ export default async function SessionsPage({
           ]}
         />
       </FilterForm>
-      {!page.ok ? (
-        <Problem {...page} />
-      ) : (
-        <PagedTable
-          empty="No session matches."
-          testId="sessions-table"
-          caption="Sessions, newest first"
-          rows={page.data.items}
-          rowKey={(s) => s.session_id}
-          columns={[
-            {
-              head: 'Session',
-              cell: (s) => (
-                <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
-                  {s.session_id}
-                </Link>
-              ),
-            },
-            { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
-            { head: 'Game', tdClass: 'mono', cell: (s) => s.game_symbol },
-            { head: 'Currency', cell: (s) => s.currency },
-            { head: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-            { head: 'Device', cell: (s) => s.device ?? '—' },
-            { head: 'Started', cell: (s) => when(s.created_at) },
-            { head: 'Last activity', cell: (s) => when(s.last_activity_at) },
-          ]}
-          pager={{ label: 'Session', base, query: filters, next: page.data.next_cursor, current: sp.cursor }}
-        />
-      )}
+      <LoadedPage
+        page={page}
+        empty="No session matches."
+        testId="sessions-table"
+        caption="Sessions, newest first"
+        rowKey={(s) => s.session_id}
+        columns={[
+          {
+            head: 'Session',
+            cell: (s) => (
+              <Link href={`${base}/${encodeURIComponent(s.session_id)}`} className="mono">
+                {s.session_id}
+              </Link>
+            ),
+          },
+          { head: 'Player', tdClass: 'mono', cell: (s) => s.player_id },
+          { head: 'Game', tdClass: 'mono', cell: (s) => s.game_symbol },
+          { head: 'Currency', cell: (s) => s.currency },
+          { head: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+          { head: 'Device', cell: (s) => s.device ?? '—' },
+          { head: 'Started', cell: (s) => when(s.created_at) },
+          { head: 'Last activity', cell: (s) => when(s.last_activity_at) },
+        ]}
+        pager={{ label: 'Session', base, query: filters, current: sp.cursor }}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { RoundLink } from '../../../../components/rounds';
 import { TableOr } from '../../../../components/table';
 import { Problem, StatusBadge } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
 import type { AuditEntry, OperatorInfo, OperatorRound, Page } from '../../../../lib/types';
 
@@ -15,13 +15,7 @@ const RESULT_TEXT: Record<string, string> = {
   ended: 'Round ended first',
 };
 
-export default async function StuckPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function StuckPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const actionId = sp.action && /^\d{1,18}$/.test(sp.action) ? sp.action : undefined;

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PromoTitle, PromoWindow } from '../../../../components/promotions';
 import { TableOr } from '../../../../components/table';
 import { Problem } from '../../../../components/ui';
-import { load, loadMe, operatorParam } from '../../../../lib/api';
+import { load, loadMe, type OperatorPageProps, operatorParam } from '../../../../lib/api';
 import { money } from '../../../../lib/format';
 import type { Catalog, OperatorInfo, StaffTournament } from '../../../../lib/types';
 import { PromoStatus, SCORING_TEXT } from './status';
@@ -16,13 +16,7 @@ function defaultWindow(): [string, string] {
   return [start.toISOString().slice(0, 16), end.toISOString().slice(0, 16)];
 }
 
-export default async function TournamentsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function TournamentsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const me = await loadMe();

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DataTable, TableOr } from '../../../../components/table';
 import { Badge, Facts, Field, Problem } from '../../../../components/ui';
-import { load, operatorParam, qs } from '../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
 import { money, when } from '../../../../lib/format';
 import type { AuditEntry, DiagnosticsRun, OperatorInfo } from '../../../../lib/types';
 
@@ -13,13 +13,7 @@ export const metadata: Metadata = { title: 'Wallet diagnostics' };
 const statusOf = (c: { passed: boolean; status?: WalletCheckStatus }): WalletCheckStatus =>
   c.status ?? (c.passed ? 'passed' : 'failed');
 
-export default async function WalletPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function WalletPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const runId = sp.run && /^\d{1,18}$/.test(sp.run) ? sp.run : undefined;

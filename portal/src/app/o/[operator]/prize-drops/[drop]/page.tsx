@@ -3,20 +3,14 @@ import Link from 'next/link';
 import { PagedTable } from '../../../../../components/pager';
 import { DataTable } from '../../../../../components/table';
 import { Facts, Problem } from '../../../../../components/ui';
-import { load, operatorParam, qs, seg } from '../../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { StaffPrizeDropDetail } from '../../../../../lib/types';
 import { PromoStatus } from '../../tournaments/status';
 
 export const metadata: Metadata = { title: 'Prize drop' };
 
-export default async function PrizeDropPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string; drop: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function PrizeDropPage({ params, searchParams }: OperatorPageProps<{ drop: string }>) {
   const operator = await operatorParam(params);
   const { drop } = await params;
   const sp = await searchParams;

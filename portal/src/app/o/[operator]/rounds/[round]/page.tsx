@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
-import { load, operatorParam, seg } from '../../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, seg } from '../../../../../lib/api';
 import { Legend, PALETTE, type Span, StepChart, TimelineChart } from '../../../../../lib/charts';
 import { money, offset, when } from '../../../../../lib/format';
 import type { OperatorInfo, RoundDetail, StageEntry } from '../../../../../lib/types';
@@ -106,13 +106,7 @@ function StageReplay({ stages, current, base }: { stages: StageEntry[]; current:
   );
 }
 
-export default async function RoundPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string; round: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function RoundPage({ params, searchParams }: OperatorPageProps<{ round: string }>) {
   const operator = await operatorParam(params);
   const { round } = await params;
   const sp = await searchParams;

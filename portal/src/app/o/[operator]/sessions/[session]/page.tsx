@@ -4,19 +4,13 @@ import { KeysetPager } from '../../../../../components/pager';
 import { roundColumns } from '../../../../../components/rounds';
 import { TableOr } from '../../../../../components/table';
 import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
-import { load, operatorParam, qs, seg } from '../../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs, seg } from '../../../../../lib/api';
 import { when } from '../../../../../lib/format';
 import type { SessionDetail } from '../../../../../lib/types';
 
 export const metadata: Metadata = { title: 'Session' };
 
-export default async function SessionPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ operator: string; session: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function SessionPage({ params, searchParams }: OperatorPageProps<{ session: string }>) {
   const operator = await operatorParam(params);
   const { session } = await params;
   const sp = await searchParams;

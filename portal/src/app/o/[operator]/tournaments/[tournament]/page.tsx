@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { ActionOutcome, ConfirmCancel } from '../../../../../components/confirm';
 import { DataTable, TableOr } from '../../../../../components/table';
 import { Facts, Problem } from '../../../../../components/ui';
-import { load, loadMe, operatorParam, seg } from '../../../../../lib/api';
+import { load, loadMe, type OperatorPageProps, operatorParam, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { AuditEntry, BoardPlayer, StaffTournamentDetail } from '../../../../../lib/types';
 import { PromoStatus, SCORING_TEXT } from '../status';
@@ -38,10 +38,7 @@ function Who({ p }: { p: BoardPlayer }) {
 export default async function TournamentPage({
   params,
   searchParams,
-}: {
-  params: Promise<{ operator: string; tournament: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+}: OperatorPageProps<{ tournament: string }>) {
   const operator = await operatorParam(params);
   const { tournament } = await params;
   const sp = await searchParams;
