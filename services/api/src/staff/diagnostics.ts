@@ -278,6 +278,9 @@ function debitThenReversed(reversal: 'cancel' | 'rollback', done: string) {
   };
 }
 
+const cancelReturnsWager = debitThenReversed('cancel', 'wager returned');
+const rollbackReversesDebit = debitThenReversed('rollback', 'debit reversed');
+
 /** 8. Insufficient funds: a debit of more than the balance is refused (HTTP 400). */
 async function insufficientFundsRefused(r: Run): Promise<CheckOutcome> {
   const { c, fmt, start } = r;
@@ -435,70 +438,42 @@ async function promoCreditOnce(r: Run): Promise<CheckOutcome> {
   );
 }
 
+/** A row of the table: what the check is called, what it expects (fixed, or from the run), how it runs. */
+const check = (
+  id: string,
+  name: string,
+  expected: string | ((r: Run) => string),
+  run: (r: Run) => Promise<CheckOutcome>,
+): WalletCheck => ({ id, name, expected: typeof expected === 'string' ? () => expected : expected, run });
+
 /** Every check, in the order they run (later ones read what earlier ones found). */
 const WALLET_CHECKS: readonly WalletCheck[] = [
-  {
-    id: 'signature',
-    name: 'Bad signature refused',
-    expected: () => 'HTTP 401 invalid_signature',
-    run: badSignatureRefused,
-  },
-  {
-    id: 'balance',
-    name: 'Balance',
-    expected: () => 'HTTP 200, success, a decimal-string balance',
-    run: balanceRead,
-  },
-  {
-    id: 'debit',
-    name: 'Debit',
-    expected: (r) => `HTTP 200, balance lowered by ${r.fmt(r.amount)}`,
-    run: debitLowers,
-  },
-  {
-    id: 'duplicate',
-    name: 'Duplicate transaction_id',
-    expected: () => 'the repeated debit returns the original result; no second debit',
-    run: duplicateIsIdempotent,
-  },
-  {
-    id: 'credit',
-    name: 'Credit',
-    expected: (r) => `HTTP 200, balance raised by ${r.fmt(r.amount)}`,
-    run: creditRaises,
-  },
-  {
-    id: 'cancel',
-    name: 'Cancel',
-    expected: () => 'HTTP 200, the cancelled wager returned',
-    run: debitThenReversed('cancel', 'wager returned'),
-  },
-  {
-    id: 'rollback',
-    name: 'Rollback',
-    expected: () => 'HTTP 200, the debit reversed',
-    run: debitThenReversed('rollback', 'debit reversed'),
-  },
-  {
-    id: 'insufficient_funds',
-    name: 'Insufficient funds',
-    expected: () => 'HTTP 400 insufficient_funds',
-    run: insufficientFundsRefused,
-  },
-  {
-    id: 'protection_refusal',
-    name: 'Protection refusal',
-    expected: () =>
-      `HTTP 400 with a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')}) for the protection test player`,
-    run: protectionPlayerRefused,
-  },
-  {
-    id: 'promo_win',
-    name: 'Promotional credit (promo_win)',
-    expected: (r) =>
+  check('signature', 'Bad signature refused', 'HTTP 401 invalid_signature', badSignatureRefused),
+  check('balance', 'Balance', 'HTTP 200, success, a decimal-string balance', balanceRead),
+  check('debit', 'Debit', (r) => `HTTP 200, balance lowered by ${r.fmt(r.amount)}`, debitLowers),
+  check(
+    'duplicate',
+    'Duplicate transaction_id',
+    'the repeated debit returns the original result; no second debit',
+    duplicateIsIdempotent,
+  ),
+  check('credit', 'Credit', (r) => `HTTP 200, balance raised by ${r.fmt(r.amount)}`, creditRaises),
+  check('cancel', 'Cancel', 'HTTP 200, the cancelled wager returned', cancelReturnsWager),
+  check('rollback', 'Rollback', 'HTTP 200, the debit reversed', rollbackReversesDebit),
+  check('insufficient_funds', 'Insufficient funds', 'HTTP 400 insufficient_funds', insufficientFundsRefused),
+  check(
+    'protection_refusal',
+    'Protection refusal',
+    `HTTP 400 with a player-protection code (${PLAYER_PROTECTION_CODES.join(', ')}) for the protection test player`,
+    protectionPlayerRefused,
+  ),
+  check(
+    'promo_win',
+    'Promotional credit (promo_win)',
+    (r) =>
       `HTTP 200, balance raised by ${r.fmt(r.amount)} for a promo_win credit with no open round and no debit; its repeat answers the same and credits once`,
-    run: promoCreditOnce,
-  },
+    promoCreditOnce,
+  ),
 ];
 
 /** Runs one check, timed; a check that throws has failed. */
