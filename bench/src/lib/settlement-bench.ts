@@ -38,7 +38,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type CpuSnapshot, cpuPerUnit, cpuSnapshot, descendants, procTable } from './cpu.js';
 import { waitForApiProcesses } from './processes.js';
-import { admin as adminCall, BENCH_SERVICE_SECRET, signedHeaders, startBenchStack } from './stack.js';
+import {
+  admin as adminCall,
+  BENCH_SERVICE_SECRET,
+  type BenchStack,
+  signedHeaders,
+  startBenchStack,
+} from './stack.js';
 import { fmt, median, percentile } from './stats.js';
 
 export type SettlementMode =
@@ -204,18 +210,112 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
   const levels = (Array.isArray(o.concurrency) ? o.concurrency : [o.concurrency]).filter((c) => c > 0);
   const maxClients = Math.max(...levels);
   const modesInOrder = SETTLEMENT_MODES.filter((m) => o.modes.includes(m));
-  const roundsAt = (m: SettlementMode, clients: number) => {
-    const n = clients === 1 && levels.length > 1 ? (o.serialRounds ?? Math.ceil(o.rounds / 4)) : o.rounds;
-    return m === 'regular' ? Math.max(1, Math.floor(n / 2)) : n;
-  };
-  const warmup = o.warmupRounds ?? Math.min(200, o.rounds);
   const cluster = (o.temporal ?? temporalFromEnv([])) === 'cluster';
   const shards = o.historyShards ?? Number(process.env.HISTORY_SHARDS ?? 4);
   const temporalName = cluster
     ? `Temporal server v${TEMPORAL_SERVER_VERSION} on its own PostgreSQL, ${shards} history shard${shards > 1 ? 's' : ''}`
     : 'Temporal CLI dev server';
+  const s = await startSettlementServices({ cluster, shards, workers, apis, modesInOrder, log });
+  try {
+    const players = await setUpPlayers(s, modesInOrder, maxClients);
+    const drivers = modeDrivers(s, players);
+    const plan: MeasurementPlan = {
+      levels,
+      modesInOrder,
+      runs: o.runs,
+      roundsAt: (m, clients) => {
+        const n = clients === 1 && levels.length > 1 ? (o.serialRounds ?? Math.ceil(o.rounds / 4)) : o.rounds;
+        return m === 'regular' ? Math.max(1, Math.floor(n / 2)) : n;
+      },
+      warmup: o.warmupRounds ?? Math.min(200, o.rounds),
+      maxClients,
+    };
+    log(
+      `settlement on the ${temporalName}: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${plan.roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
+        `${o.runs} run${o.runs > 1 ? 's' : ''}, modes ${modesInOrder.map((m) => MODE_NAME[m]).join(', ')}; ` +
+        `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
+        (players.withApi ? `, 1 API process, ${apis} game-server process${apis > 1 ? 'es' : ''}` : ''),
+    );
+    const rows = await measureModes(s, drivers, plan, log);
+    await s.stopApi();
+    const { byConcurrency, ledgerConsistent } = await reportSettlement(s, rows, {
+      levels,
+      modesInOrder,
+      runs: o.runs,
+      workers,
+      apis,
+      temporal: temporalName,
+      jackpots: players.jackpotOperators.size > 0,
+      log,
+    });
+    return {
+      temporal: cluster ? `cluster (${shards} shards)` : 'dev server',
+      workerProcesses: workers,
+      apiProcesses: apis,
+      concurrency: levels,
+      byConcurrency,
+      modes: byConcurrency[levels[levels.length - 1]!]!,
+      ledgerConsistent,
+    };
+  } finally {
+    await s.stop();
+  }
+}
+
+/** The operator API (launch, admin: `origin`) and the game server the spins reach (`game`). */
+interface ApiProcesses {
+  origin: string;
+  game: string;
+  pid: number;
+  children: ChildProcess[];
+  mode: SettlementMode;
+}
+
+/** The stack a settlement bench runs on: its processes, Temporal, the wallet and the clients. */
+interface SettlementServices {
+  stack: BenchStack;
+  /** The CPU snapshot, the cluster's parts apart. */
+  snapshot: () => CpuSnapshot;
+  temporalAddress: string;
+  bundlePath: string;
+  taskQueue: string;
+  /** The sandbox wallet's base URL and its admin client. */
+  walletBase: string;
+  walletAdmin: ReturnType<typeof createWalletAdminClient>;
+  box: ReturnType<typeof createSecretBox>;
+  /** Debits (or credits) the standalone workers have sent so far. */
+  standaloneDebits: (type?: 'debit' | 'credit') => Promise<number>;
+  /** The running API (spin modes), if any. */
+  api(): ApiProcesses | undefined;
+  /**
+   * The API for a spin mode (GAME_SETTLEMENT_WORKER is read at start): one API at a time, so a
+   * hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
+   */
+  ensureApi(mode: SettlementMode): Promise<boolean>;
+  stopApi(): Promise<void>;
+  /** A plain client, and the eager one built on the NativeConnection its in-process worker polls on. */
+  client: Client;
+  nativeConnection: NativeConnection | undefined;
+  eagerClient: Client | undefined;
+  /** Everything down: the API, the clients, the processes, Temporal, the stack, the temp folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Stack set-up: the bench stack (PostgreSQL), Temporal, the workflow bundle, the sandbox wallet,
+ * the standalone workers, the API on demand, and the Temporal clients. On a failure what was
+ * started is stopped again.
+ */
+async function startSettlementServices(o: {
+  cluster: boolean;
+  shards: number;
+  workers: number;
+  apis: number;
+  modesInOrder: SettlementMode[];
+  log: (line: string) => void;
+}): Promise<SettlementServices> {
+  const { cluster, shards, workers, apis, log } = o;
   const stack = await startBenchStack({ temporalPostgres: cluster });
-  const snapshot = clusterCpuSnapshot(cluster, stack);
   const children: ChildProcess[] = [];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
   const spawnService = (entry: string, env: Record<string, string>) => {
@@ -249,13 +349,12 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
     return child;
   };
 
-  // Stopped in `finally` too: a failed measurement must not leave the Temporal server running.
+  // Stopped by `stop` (also on a failed start): a failed measurement must not leave the Temporal
+  // server running.
   let stopTemporal: (() => Promise<void>) | undefined;
+  let connection: Connection | undefined;
   let nativeConnection: NativeConnection | undefined;
-  /** The operator API (launch, admin: `origin`) and the game server the spins reach (`game`). */
-  let api:
-    | { origin: string; game: string; pid: number; children: ChildProcess[]; mode: SettlementMode }
-    | undefined;
+  let api: ApiProcesses | undefined;
   const stopApi = async () => {
     if (!api) return;
     const { children: running } = api;
@@ -269,11 +368,20 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       clearTimeout(timer);
     }
   };
+  const stop = async () => {
+    await stopApi().catch(() => {});
+    await connection?.close().catch(() => {});
+    await nativeConnection?.close().catch(() => {});
+    for (const c of children) c.kill('SIGTERM');
+    await stopTemporal?.().catch(() => {});
+    await new Promise((r) => setTimeout(r, 500));
+    await stack.stop();
+    await rm(tmp, { recursive: true, force: true });
+  };
   try {
     await migrateWallet(stack.databaseUrl);
     const temporal = await startTemporal({ cluster, shards, stack, tmp, log });
-    const stopIt = temporal;
-    stopTemporal = () => stopIt.stop();
+    stopTemporal = () => temporal.stop();
     const bundlePath = await buildWorkflowBundle();
 
     const walletPort = await freePort();
@@ -302,10 +410,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
         WORKER_METRICS_PORT: String(port),
       });
     }
-    const standaloneDebits = standaloneCallbacks(workerMetrics);
 
-    // The API, per spin mode (GAME_SETTLEMENT_WORKER is read at start): one API at a time, so a
-    // hosted worker never takes the tasks of another mode. Returns whether it is freshly started.
     const ensureApi = async (mode: SettlementMode): Promise<boolean> => {
       if (api && hostsWorker(api.mode) === hostsWorker(mode)) return false;
       await stopApi();
@@ -340,299 +445,327 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       return true;
     };
 
-    // The operator: through the admin API when the API runs (spin modes), else directly.
-    let operatorKey = '';
-    const box = createSecretBox(BENCH_SERVICE_SECRET);
-    const withApi = modesInOrder.some(isSpin);
-    if (withApi) {
-      await ensureApi(modesInOrder.find(isSpin)!);
-      await adminCall(api!.origin, 'POST', '/api/admin/v1/operators', {
-        operator_id: OPERATOR,
-        name: 'Bench',
-        default_currency: 'EUR',
-        wallet_base_url: `${walletBase}/wallet`,
-        wallet_secret: WALLET_SECRET,
-      });
-      operatorKey = (await adminCall(api!.origin, 'POST', `/api/admin/v1/operators/${OPERATOR}/api-keys`, {}))
-        .data.api_key;
-    } else {
-      await stack.pool.query(
-        `INSERT INTO operators (operator_id, name, default_currency, wallet_base_url, wallet_secret_enc)
-         VALUES ($1, 'Bench', 'EUR', $2, $3)`,
-        [OPERATOR, `${walletBase}/wallet`, box.encrypt(WALLET_SECRET)],
-      );
-    }
-    const family = withApi ? 'prov_a' : 'prov_b';
-    const symbol = (
-      await stack.pool.query<{ symbol: string }>(
-        `SELECT g.symbol FROM games g WHERE g.provider_id = $1 AND ($1 <> 'prov_a' OR EXISTS (
-           SELECT 1 FROM release_registry r WHERE r.symbol = g.symbol AND r.status = 'accepted'
-             AND r.registry_version = g.installed_version)) ORDER BY g.symbol LIMIT 1`,
-        [family],
-      )
-    ).rows[0]!.symbol;
-    if (withApi)
-      await adminCall(api!.origin, 'PUT', `/api/admin/v1/operators/${OPERATOR}/games/${symbol}`, {
-        enabled: true,
-      });
-    // The jackpot modes: an operator each (the same wallet), whose operator jackpot holds the title.
-    // The same game-server processes serve them and the plain spins, so the two differ only by the
-    // jackpot the spin's statement feeds.
-    const jackpotOperators = new Map<SettlementMode, { id: string; key: string }>();
-    for (const m of modesInOrder.filter(isJackpot)) {
-      const id = m === 'spin-jackpot' ? 'op_bench_jp' : 'op_bench_jph';
-      await adminCall(api!.origin, 'POST', '/api/admin/v1/operators', {
-        operator_id: id,
-        name: `Bench ${MODE_NAME[m]}`,
-        default_currency: 'EUR',
-        wallet_base_url: `${walletBase}/wallet`,
-        wallet_secret: WALLET_SECRET,
-      });
-      const key = (await adminCall(api!.origin, 'POST', `/api/admin/v1/operators/${id}/api-keys`, {})).data
-        .api_key;
-      await adminCall(api!.origin, 'PUT', `/api/admin/v1/operators/${id}/games/${symbol}`, { enabled: true });
-      await walletAdmin.setSecret(id, WALLET_SECRET);
-      await adminCall(
-        api!.origin,
-        'PUT',
-        `/api/admin/v1/jackpots/bench-${m}`,
-        benchJackpot(id, symbol, m === 'spin-jackpot-hits'),
-      );
-      jackpotOperators.set(m, { id, key });
-    }
-
-    /** A session of `ext` launched through the API (signed, as an operator does). */
-    const launchFor = async (ext: string, operator?: { id: string; key: string }): Promise<Player> => {
-      const path = '/api/provider/v1/launch-url';
-      const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
-      const res = await fetch(api!.origin + path, {
-        method: 'POST',
-        headers: signedHeaders(operator?.key ?? operatorKey, 'POST', path, body),
-        body,
-      });
-      const launched = (await res.json()) as { session_id: string; launch_url: string };
-      if (res.status !== 200) throw new Error(`launch: ${res.status} ${JSON.stringify(launched)}`);
-      const { rows } = await stack.pool.query<{ player_id: string }>(
-        'SELECT player_id FROM sessions WHERE session_id = $1',
-        [launched.session_id],
-      );
-      return {
-        pk: rows[0]!.player_id,
-        ext,
-        session: launched.session_id,
-        token: new URL(launched.launch_url).searchParams.get('mgckey')!,
-      };
-    };
-    // One player and session per concurrent client, each with plenty of money.
-    const players: Player[] = [];
-    const newPlayer = async (
-      i: number,
-      prefix: string,
-      operator?: { id: string; key: string },
-    ): Promise<Player> => {
-      const ext = `${prefix}-${i}-${randomUUID().slice(0, 6)}`;
-      await walletAdmin.createPlayer({
-        operatorId: operator?.id ?? OPERATOR,
-        playerId: ext,
-        currency: 'EUR',
-        balanceMinor: 10_000_000_000,
-      });
-      if (withApi) {
-        return launchFor(ext, operator);
-      } else {
-        const p = { pk: `p_${randomUUID()}`, ext, session: `s_${randomUUID()}`, token: '' };
-        await stack.pool.query(
-          `INSERT INTO players (player_id, operator_id, external_player_id, scope) VALUES ($1, $2, $3, 'global')`,
-          [p.pk, OPERATOR, p.ext],
-        );
-        await stack.pool.query(
-          `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency)
-           VALUES ($1, $2, $3, $4, $5, 'EUR')`,
-          [p.session, OPERATOR, p.pk, symbol, family],
-        );
-        return p;
-      }
-    };
-    for (let i = 0; i < maxClients; i++) players.push(await newPlayer(i, 'bench'));
-    // The jackpot modes' players: their operators' own.
-    const jackpotPlayers = new Map<SettlementMode, Player[]>();
-    for (const [m, operator] of jackpotOperators) {
-      const list: Player[] = [];
-      for (let i = 0; i < maxClients; i++) list.push(await newPlayer(i, m, operator));
-      jackpotPlayers.set(m, list);
-    }
-    // Free rounds: players of their own, each granted the most rounds a campaign allows.
-    const freePlayers: Player[] = [];
-    if (modesInOrder.includes('free')) {
-      const grant: Player[] = [];
-      for (let i = 0; i < maxClients; i++) {
-        const ext = `free-${i}-${randomUUID().slice(0, 6)}`;
-        await walletAdmin.createPlayer({
-          operatorId: OPERATOR,
-          playerId: ext,
-          currency: 'EUR',
-          balanceMinor: 0,
-        });
-        grant.push({ pk: '', ext, session: '', token: '' });
-      }
-      const path = '/api/provider/v1/free-rounds';
-      const body = JSON.stringify({
-        campaign_id: `bench-${randomUUID().slice(0, 8)}`,
-        symbols: [symbol],
-        currency: 'EUR',
-        bet_minor: FREE_ROUND_BET_MINOR,
-        rounds: FREE_ROUNDS_MAX,
-        valid_from: new Date(Date.now() - 60_000).toISOString(),
-        expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
-        players: grant.map((p) => p.ext),
-      });
-      const res = await fetch(api!.origin + path, {
-        method: 'POST',
-        headers: signedHeaders(operatorKey, 'POST', path, body),
-        body,
-      });
-      if (res.status >= 300) throw new Error(`free-round campaign: ${res.status} ${await res.text()}`);
-      for (const g of grant) freePlayers.push(await launchFor(g.ext));
-    }
-    const intentFor = (i: number, p: Player): RoundIntent => {
-      const roundId = `r_${randomUUID()}`;
-      return {
-        roundId,
-        operatorId: OPERATOR,
-        sessionId: p.session,
-        playerId: p.ext,
-        gameSymbol: symbol,
-        providerId: family,
-        currency: 'EUR',
-        actionType: 'spin',
-        stakeMinor: '100',
-        winMinor: String(i % 3 === 0 ? 250 : 0),
-        transactions: transactionIdsFor(roundId),
-      };
-    };
-
-    /** `clients` clients, each settling rounds one after another; latency per round. */
-    async function drive(
-      rounds: number,
-      clients: number,
-      one: (i: number, p: Player) => Promise<RoundInfo>,
-      pool: Player[] = players,
-    ) {
-      let next = 0;
-      const latencies: number[] = [];
-      let eager = 0;
-      let inClient = 0;
-      const cpu0 = snapshot();
-      const t0 = performance.now();
-      await Promise.all(
-        pool.slice(0, clients).map(async (p) => {
-          for (;;) {
-            const i = next++;
-            if (i >= rounds) return;
-            const s = performance.now();
-            const info = await one(i, p);
-            latencies.push(performance.now() - s);
-            if (info?.eager) eager++;
-            if (info?.inClient) inClient++;
-          }
-        }),
-      );
-      const seconds = (performance.now() - t0) / 1000;
-      return {
-        rps: rounds / seconds,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        cpu: cpuPerUnit(cpu0, snapshot(), rounds),
-        eager: { started: eager, inClient, of: rounds },
-      };
-    }
-
-    const direct = async (i: number, p: Player): Promise<RoundInfo> => {
-      const intent = intentFor(i, p);
-      for (const op of ['debit', 'credit'] as const) {
-        const outcome = await sendWalletCallback({
-          baseUrl: `${walletBase}/wallet`,
-          operation: op,
-          secret: WALLET_SECRET,
-          body: buildCallbackBody(intent, op, op === 'debit' ? intent.stakeMinor : intent.winMinor!),
-          requestId: randomUUID(),
-          timeoutMs: 10_000,
-        });
-        if (outcome.kind !== 'success') throw new Error(`direct ${op}: ${JSON.stringify(outcome)}`);
-      }
-      return undefined;
-    };
-    const connection = await Connection.connect({ address: temporal.address });
+    connection = await Connection.connect({ address: temporal.address });
     const client = new Client({ connection });
-    /** The workflow id of the last round a Temporal mode started (its history is reported). */
-    let lastWorkflowId: string | undefined;
     // The eager client: built on the NativeConnection its in-process worker polls on.
     let eagerClient: Client | undefined;
-    if (modesInOrder.includes('floor-eager')) {
+    if (o.modesInOrder.includes('floor-eager')) {
       // No signal handlers of the SDK's runtime in the bench process (Ctrl-C stops it as before),
       // and only its warnings, one JSON line each through the project's logger.
       installTemporalRuntime({ level: 'warn', log: createLogger('bench', 'warn'), shutdownSignals: [] });
       nativeConnection = await NativeConnection.connect({ address: temporal.address });
       eagerClient = new Client({ connection: nativeConnection });
     }
-    // The eager floor awaits its rounds as an API process does (services/api/src/settlement/
-    // start-round.ts): the outcome its own worker's last step announces, else the workflow's result.
-    const outcomes = createLocalOutcomes();
-    const floor =
-      (eager: boolean) =>
-      async (i: number, p: Player): Promise<RoundInfo> => {
-        const intent = intentFor(i, p);
-        lastWorkflowId = intent.roundId;
-        const local = eager ? outcomes.wait(intent.roundId) : undefined;
-        // FLOOR_ONE_STEP=1: the floor with one no-op local activity instead of two (an experiment).
-        const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, {
-          eager,
-          oneStep: process.env.FLOOR_ONE_STEP === '1',
-        });
-        const first = await firstOutcome({
-          local,
-          eager: handle.eagerlyStarted,
-          result: () => handle.result(),
-          graceMs: LOCAL_OUTCOME_GRACE_MS,
-        });
-        const inClient =
-          first!.announced ||
-          ('pids' in first!.outcome && first!.outcome.pids.every((pid) => pid === process.pid));
-        return { eager: handle.eagerlyStarted, inClient };
-      };
-    const viaTemporal =
-      (local: boolean) =>
-      async (i: number, p: Player): Promise<RoundInfo> => {
-        const intent = intentFor(i, p);
-        await recordRound(stack.pool, { intent, playerPk: p.pk });
-        const handle = await startSettlement(client, taskQueue, intent, { local });
-        const outcome = await handle.result();
-        if (outcome.status !== 'completed')
-          throw new Error(`round ${intent.roundId}: ${JSON.stringify(outcome)}`);
-        return undefined;
-      };
-    const viaApi =
-      (request: string) =>
-      async (_i: number, p: Player): Promise<RoundInfo> => {
-        const res = await fetch(`${api!.game}/api/runtime/spin`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-session-token': p.token },
-          body: request,
-        });
-        const body = (await res.json()) as { status: string; round_id?: string };
-        if (res.status !== 200) throw new Error(`spin: ${res.status} ${JSON.stringify(body)}`);
-        if (body.round_id) lastWorkflowId = body.round_id;
-        // A spin answers `pending` when its settlement outlasts the page's wait (a loaded machine):
-        // the round counts once its workflow has settled it.
-        const status =
-          body.status === 'pending' && body.round_id
-            ? ((await client.workflow.getHandle(body.round_id).result()) as { status: string }).status
-            : body.status;
-        if (status !== 'completed')
-          throw new Error(`spin: ${res.status} ${JSON.stringify(body)} -> ${status}`);
-        return undefined;
-      };
-    const driver: Record<SettlementMode, (i: number, p: Player) => Promise<RoundInfo>> = {
+    return {
+      stack,
+      snapshot: clusterCpuSnapshot(cluster, stack),
+      temporalAddress: temporal.address,
+      bundlePath,
+      taskQueue,
+      walletBase,
+      walletAdmin,
+      box: createSecretBox(BENCH_SERVICE_SECRET),
+      standaloneDebits: standaloneCallbacks(workerMetrics),
+      api: () => api,
+      ensureApi,
+      stopApi,
+      client,
+      nativeConnection,
+      eagerClient,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The players each mode's clients play as, and what they play. */
+interface BenchPlayers {
+  /** Whether the operator and players came through the API (a spin mode is measured). */
+  withApi: boolean;
+  symbol: string;
+  family: RoundIntent['providerId'];
+  /** One player and session per concurrent client (the plain modes). */
+  players: Player[];
+  /** The jackpot modes' operators, and their players. */
+  jackpotOperators: Map<SettlementMode, { id: string; key: string }>;
+  jackpotPlayers: Map<SettlementMode, Player[]>;
+  /** The free-round players, each granted the most rounds a campaign allows. */
+  freePlayers: Player[];
+}
+
+/**
+ * The operator (through the admin API when the API runs, the spin modes, else directly), its title,
+ * the jackpot modes' operators, and a player and session per concurrent client for every mode.
+ */
+async function setUpPlayers(
+  s: SettlementServices,
+  modesInOrder: SettlementMode[],
+  maxClients: number,
+): Promise<BenchPlayers> {
+  const { stack, walletAdmin, walletBase } = s;
+  let operatorKey = '';
+  const withApi = modesInOrder.some(isSpin);
+  if (withApi) {
+    await s.ensureApi(modesInOrder.find(isSpin)!);
+    await adminCall(s.api()!.origin, 'POST', '/api/admin/v1/operators', {
+      operator_id: OPERATOR,
+      name: 'Bench',
+      default_currency: 'EUR',
+      wallet_base_url: `${walletBase}/wallet`,
+      wallet_secret: WALLET_SECRET,
+    });
+    operatorKey = (
+      await adminCall(s.api()!.origin, 'POST', `/api/admin/v1/operators/${OPERATOR}/api-keys`, {})
+    ).data.api_key;
+  } else {
+    await stack.pool.query(
+      `INSERT INTO operators (operator_id, name, default_currency, wallet_base_url, wallet_secret_enc)
+       VALUES ($1, 'Bench', 'EUR', $2, $3)`,
+      [OPERATOR, `${walletBase}/wallet`, s.box.encrypt(WALLET_SECRET)],
+    );
+  }
+  const family = withApi ? 'prov_a' : 'prov_b';
+  const symbol = (
+    await stack.pool.query<{ symbol: string }>(
+      `SELECT g.symbol FROM games g WHERE g.provider_id = $1 AND ($1 <> 'prov_a' OR EXISTS (
+         SELECT 1 FROM release_registry r WHERE r.symbol = g.symbol AND r.status = 'accepted'
+           AND r.registry_version = g.installed_version)) ORDER BY g.symbol LIMIT 1`,
+      [family],
+    )
+  ).rows[0]!.symbol;
+  if (withApi)
+    await adminCall(s.api()!.origin, 'PUT', `/api/admin/v1/operators/${OPERATOR}/games/${symbol}`, {
+      enabled: true,
+    });
+  // The jackpot modes: an operator each (the same wallet), whose operator jackpot holds the title.
+  // The same game-server processes serve them and the plain spins, so the two differ only by the
+  // jackpot the spin's statement feeds.
+  const jackpotOperators = new Map<SettlementMode, { id: string; key: string }>();
+  for (const m of modesInOrder.filter(isJackpot)) {
+    const origin = s.api()!.origin;
+    const id = m === 'spin-jackpot' ? 'op_bench_jp' : 'op_bench_jph';
+    await adminCall(origin, 'POST', '/api/admin/v1/operators', {
+      operator_id: id,
+      name: `Bench ${MODE_NAME[m]}`,
+      default_currency: 'EUR',
+      wallet_base_url: `${walletBase}/wallet`,
+      wallet_secret: WALLET_SECRET,
+    });
+    const key = (await adminCall(origin, 'POST', `/api/admin/v1/operators/${id}/api-keys`, {})).data.api_key;
+    await adminCall(origin, 'PUT', `/api/admin/v1/operators/${id}/games/${symbol}`, { enabled: true });
+    await walletAdmin.setSecret(id, WALLET_SECRET);
+    await adminCall(
+      origin,
+      'PUT',
+      `/api/admin/v1/jackpots/bench-${m}`,
+      benchJackpot(id, symbol, m === 'spin-jackpot-hits'),
+    );
+    jackpotOperators.set(m, { id, key });
+  }
+
+  /** A session of `ext` launched through the API (signed, as an operator does). */
+  const launchFor = async (ext: string, operator?: { id: string; key: string }): Promise<Player> => {
+    const path = '/api/provider/v1/launch-url';
+    const body = JSON.stringify({ symbol, external_player_id: ext, currency: 'EUR' });
+    const res = await fetch(s.api()!.origin + path, {
+      method: 'POST',
+      headers: signedHeaders(operator?.key ?? operatorKey, 'POST', path, body),
+      body,
+    });
+    const launched = (await res.json()) as { session_id: string; launch_url: string };
+    if (res.status !== 200) throw new Error(`launch: ${res.status} ${JSON.stringify(launched)}`);
+    const { rows } = await stack.pool.query<{ player_id: string }>(
+      'SELECT player_id FROM sessions WHERE session_id = $1',
+      [launched.session_id],
+    );
+    return {
+      pk: rows[0]!.player_id,
+      ext,
+      session: launched.session_id,
+      token: new URL(launched.launch_url).searchParams.get('mgckey')!,
+    };
+  };
+  // One player and session per concurrent client, each with plenty of money.
+  const players: Player[] = [];
+  const newPlayer = async (
+    i: number,
+    prefix: string,
+    operator?: { id: string; key: string },
+  ): Promise<Player> => {
+    const ext = `${prefix}-${i}-${randomUUID().slice(0, 6)}`;
+    await walletAdmin.createPlayer({
+      operatorId: operator?.id ?? OPERATOR,
+      playerId: ext,
+      currency: 'EUR',
+      balanceMinor: 10_000_000_000,
+    });
+    if (withApi) {
+      return launchFor(ext, operator);
+    } else {
+      const p = { pk: `p_${randomUUID()}`, ext, session: `s_${randomUUID()}`, token: '' };
+      await stack.pool.query(
+        `INSERT INTO players (player_id, operator_id, external_player_id, scope) VALUES ($1, $2, $3, 'global')`,
+        [p.pk, OPERATOR, p.ext],
+      );
+      await stack.pool.query(
+        `INSERT INTO sessions (session_id, operator_id, player_id, symbol, provider_id, currency)
+         VALUES ($1, $2, $3, $4, $5, 'EUR')`,
+        [p.session, OPERATOR, p.pk, symbol, family],
+      );
+      return p;
+    }
+  };
+  for (let i = 0; i < maxClients; i++) players.push(await newPlayer(i, 'bench'));
+  // The jackpot modes' players: their operators' own.
+  const jackpotPlayers = new Map<SettlementMode, Player[]>();
+  for (const [m, operator] of jackpotOperators) {
+    const list: Player[] = [];
+    for (let i = 0; i < maxClients; i++) list.push(await newPlayer(i, m, operator));
+    jackpotPlayers.set(m, list);
+  }
+  // Free rounds: players of their own, each granted the most rounds a campaign allows.
+  const freePlayers: Player[] = [];
+  if (modesInOrder.includes('free')) {
+    const grant: Player[] = [];
+    for (let i = 0; i < maxClients; i++) {
+      const ext = `free-${i}-${randomUUID().slice(0, 6)}`;
+      await walletAdmin.createPlayer({
+        operatorId: OPERATOR,
+        playerId: ext,
+        currency: 'EUR',
+        balanceMinor: 0,
+      });
+      grant.push({ pk: '', ext, session: '', token: '' });
+    }
+    const path = '/api/provider/v1/free-rounds';
+    const body = JSON.stringify({
+      campaign_id: `bench-${randomUUID().slice(0, 8)}`,
+      symbols: [symbol],
+      currency: 'EUR',
+      bet_minor: FREE_ROUND_BET_MINOR,
+      rounds: FREE_ROUNDS_MAX,
+      valid_from: new Date(Date.now() - 60_000).toISOString(),
+      expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      players: grant.map((p) => p.ext),
+    });
+    const res = await fetch(s.api()!.origin + path, {
+      method: 'POST',
+      headers: signedHeaders(operatorKey, 'POST', path, body),
+      body,
+    });
+    if (res.status >= 300) throw new Error(`free-round campaign: ${res.status} ${await res.text()}`);
+    for (const g of grant) freePlayers.push(await launchFor(g.ext));
+  }
+  return { withApi, symbol, family, players, jackpotOperators, jackpotPlayers, freePlayers };
+}
+
+type Driver = (i: number, p: Player) => Promise<RoundInfo>;
+
+/** Each mode's round (what one client does per round), the players it plays as, and what it tracks. */
+interface ModeDrivers {
+  driver: Record<SettlementMode, Driver>;
+  poolOf(m: SettlementMode): Player[];
+  /** The workflow id of the last round a Temporal mode started (its history is reported). */
+  last: { workflowId: string | undefined };
+  /** The local outcomes the eager floor's in-process worker announces. */
+  outcomes: ReturnType<typeof createLocalOutcomes>;
+}
+
+/** The modes: one round of each, as its client plays it. */
+function modeDrivers(s: SettlementServices, p: BenchPlayers): ModeDrivers {
+  const { client, eagerClient, taskQueue, walletBase, stack } = s;
+  const last: ModeDrivers['last'] = { workflowId: undefined };
+  const intentFor = (i: number, player: Player): RoundIntent => {
+    const roundId = `r_${randomUUID()}`;
+    return {
+      roundId,
+      operatorId: OPERATOR,
+      sessionId: player.session,
+      playerId: player.ext,
+      gameSymbol: p.symbol,
+      providerId: p.family,
+      currency: 'EUR',
+      actionType: 'spin',
+      stakeMinor: '100',
+      winMinor: String(i % 3 === 0 ? 250 : 0),
+      transactions: transactionIdsFor(roundId),
+    };
+  };
+  const direct: Driver = async (i, player) => {
+    const intent = intentFor(i, player);
+    for (const op of ['debit', 'credit'] as const) {
+      const outcome = await sendWalletCallback({
+        baseUrl: `${walletBase}/wallet`,
+        operation: op,
+        secret: WALLET_SECRET,
+        body: buildCallbackBody(intent, op, op === 'debit' ? intent.stakeMinor : intent.winMinor!),
+        requestId: randomUUID(),
+        timeoutMs: 10_000,
+      });
+      if (outcome.kind !== 'success') throw new Error(`direct ${op}: ${JSON.stringify(outcome)}`);
+    }
+    return undefined;
+  };
+  // The eager floor awaits its rounds as an API process does (services/api/src/settlement/
+  // start-round.ts): the outcome its own worker's last step announces, else the workflow's result.
+  const outcomes = createLocalOutcomes();
+  const floor =
+    (eager: boolean): Driver =>
+    async (i, player) => {
+      const intent = intentFor(i, player);
+      last.workflowId = intent.roundId;
+      const local = eager ? outcomes.wait(intent.roundId) : undefined;
+      // FLOOR_ONE_STEP=1: the floor with one no-op local activity instead of two (an experiment).
+      const handle = await startFloorRound(eager ? eagerClient! : client, taskQueue, intent, {
+        eager,
+        oneStep: process.env.FLOOR_ONE_STEP === '1',
+      });
+      const first = await firstOutcome({
+        local,
+        eager: handle.eagerlyStarted,
+        result: () => handle.result(),
+        graceMs: LOCAL_OUTCOME_GRACE_MS,
+      });
+      const inClient =
+        first!.announced ||
+        ('pids' in first!.outcome && first!.outcome.pids.every((pid) => pid === process.pid));
+      return { eager: handle.eagerlyStarted, inClient };
+    };
+  const viaTemporal =
+    (local: boolean): Driver =>
+    async (i, player) => {
+      const intent = intentFor(i, player);
+      await recordRound(stack.pool, { intent, playerPk: player.pk });
+      const handle = await startSettlement(client, taskQueue, intent, { local });
+      const outcome = await handle.result();
+      if (outcome.status !== 'completed')
+        throw new Error(`round ${intent.roundId}: ${JSON.stringify(outcome)}`);
+      return undefined;
+    };
+  const viaApi =
+    (request: string): Driver =>
+    async (_i, player) => {
+      const res = await fetch(`${s.api()!.game}/api/runtime/spin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-token': player.token },
+        body: request,
+      });
+      const body = (await res.json()) as { status: string; round_id?: string };
+      if (res.status !== 200) throw new Error(`spin: ${res.status} ${JSON.stringify(body)}`);
+      if (body.round_id) last.workflowId = body.round_id;
+      // A spin answers `pending` when its settlement outlasts the page's wait (a loaded machine):
+      // the round counts once its workflow has settled it.
+      const status =
+        body.status === 'pending' && body.round_id
+          ? ((await client.workflow.getHandle(body.round_id).result()) as { status: string }).status
+          : body.status;
+      if (status !== 'completed') throw new Error(`spin: ${res.status} ${JSON.stringify(body)} -> ${status}`);
+      return undefined;
+    };
+  return {
+    driver: {
       direct,
       floor: floor(false),
       'floor-eager': floor(true),
@@ -643,147 +776,213 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
       'spin-jackpot': viaApi('{"bet_minor":100}'),
       'spin-jackpot-hits': viaApi('{"bet_minor":100}'),
       free: viaApi(`{"bet_minor":${FREE_ROUND_BET_MINOR},"free_round":true}`),
-    };
-    const poolOf = (m: SettlementMode) =>
-      m === 'free' ? freePlayers : isJackpot(m) ? jackpotPlayers.get(m)! : players;
-    // Interleaved: every other run measures the jackpot spin before the plain one (both run on the
-    // same game-server processes), so that neither always comes first.
-    const runOrder = (run: number): SettlementMode[] => {
-      const i = modesInOrder.indexOf('spin');
-      const j = modesInOrder.indexOf('spin-jackpot');
-      if (run % 2 === 0 || i < 0 || j < 0) return modesInOrder;
-      const order = [...modesInOrder];
-      order[i] = 'spin-jackpot';
-      order[j] = 'spin';
-      return order;
-    };
+    },
+    poolOf: (m) => (m === 'free' ? p.freePlayers : isJackpot(m) ? p.jackpotPlayers.get(m)! : p.players),
+    last,
+    outcomes,
+  };
+}
 
-    log(
-      `settlement on the ${temporalName}: ${levels.map((c) => `${c} client${c > 1 ? 's' : ''} (${roundsAt('direct', c)} rounds)`).join(', ')} per measurement, ` +
-        `${o.runs} run${o.runs > 1 ? 's' : ''}, modes ${modesInOrder.map((m) => MODE_NAME[m]).join(', ')}; ` +
-        `sandbox wallet on loopback, ${workers} standalone worker${workers > 1 ? 's' : ''}` +
-        (withApi ? `, 1 API process, ${apis} game-server process${apis > 1 ? 'es' : ''}` : ''),
-    );
-    // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements;
-    // on the cluster also the Temporal server's own, on its PostgreSQL (where a round's cost goes
-    // inside Temporal).
-    const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
-    const temporalStatements = statements ? stack.temporalPostgres?.statementsPool : undefined;
-    const rows = new Map<string, ModeResult[]>();
-    const key = (m: SettlementMode, c: number) => `${m}@${c}`;
-    const warmed = new Set<SettlementMode>();
-    for (let run = 0; run < o.runs; run++) {
-      for (const m of runOrder(run)) {
-        // Only the spin modes run beside an API (its hosted worker would take the others' tasks).
-        let fresh = false;
-        if (isSpin(m)) fresh = await ensureApi(m);
-        else await stopApi();
-        // The eager floor's worker lives for the mode's measurements, like an API's hosted worker.
-        let inProcess: { worker: Worker; running: Promise<void> } | undefined;
-        if (m === 'floor-eager') {
-          const worker = await Worker.create({
-            connection: nativeConnection!,
-            taskQueue,
-            workflowBundle: { codePath: bundlePath },
-            activities: createActivities({
-              pool: stack.pool,
-              box,
-              settlement: { walletTimeoutMs: 10_000, requireHttps: false, announce: outcomes.announce },
-            }),
-            maxConcurrentActivityTaskExecutions: MAX_ACTIVITIES,
-            maxConcurrentWorkflowTaskExecutions: MAX_WORKFLOW_TASKS,
-          });
-          inProcess = { worker, running: worker.run() };
-          fresh = true;
+/** `clients` clients, each settling rounds one after another; latency per round. */
+async function drive(
+  snapshot: () => CpuSnapshot,
+  rounds: number,
+  clients: number,
+  one: Driver,
+  pool: Player[],
+) {
+  let next = 0;
+  const latencies: number[] = [];
+  let eager = 0;
+  let inClient = 0;
+  const cpu0 = snapshot();
+  const t0 = performance.now();
+  await Promise.all(
+    pool.slice(0, clients).map(async (p) => {
+      for (;;) {
+        const i = next++;
+        if (i >= rounds) return;
+        const s = performance.now();
+        const info = await one(i, p);
+        latencies.push(performance.now() - s);
+        if (info?.eager) eager++;
+        if (info?.inClient) inClient++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    rps: rounds / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpu: cpuPerUnit(cpu0, snapshot(), rounds),
+    eager: { started: eager, inClient, of: rounds },
+  };
+}
+
+/** What is measured: the levels, the modes, the runs, the rounds per measurement and of warm-up. */
+interface MeasurementPlan {
+  levels: number[];
+  modesInOrder: SettlementMode[];
+  runs: number;
+  roundsAt(m: SettlementMode, clients: number): number;
+  warmup: number;
+  maxClients: number;
+}
+
+/**
+ * Interleaved: every other run measures the jackpot spin before the plain one (both run on the
+ * same game-server processes), so that neither always comes first.
+ */
+function runOrder(modesInOrder: SettlementMode[], run: number): SettlementMode[] {
+  const i = modesInOrder.indexOf('spin');
+  const j = modesInOrder.indexOf('spin-jackpot');
+  if (run % 2 === 0 || i < 0 || j < 0) return modesInOrder;
+  const order = [...modesInOrder];
+  order[i] = 'spin-jackpot';
+  order[j] = 'spin';
+  return order;
+}
+
+/**
+ * The measurement: every run, every mode (its processes started as it needs them, warmed up when
+ * fresh), every concurrency level; a line per measurement, and the results by `mode@clients`.
+ */
+async function measureModes(
+  s: SettlementServices,
+  d: ModeDrivers,
+  plan: MeasurementPlan,
+  log: (line: string) => void,
+): Promise<Map<string, ModeResult[]>> {
+  const { stack, snapshot } = s;
+  const { levels } = plan;
+  // PG_STAT_STATEMENTS=1 (the bench stack loads the extension): each measurement's statements;
+  // on the cluster also the Temporal server's own, on its PostgreSQL (where a round's cost goes
+  // inside Temporal).
+  const statements = process.env.PG_STAT_STATEMENTS === '1' || process.env.PG_STAT_STATEMENTS === 'all';
+  const temporalStatements = statements ? stack.temporalPostgres?.statementsPool : undefined;
+  const rows = new Map<string, ModeResult[]>();
+  const key = (m: SettlementMode, c: number) => `${m}@${c}`;
+  const warmed = new Set<SettlementMode>();
+  for (let run = 0; run < plan.runs; run++) {
+    for (const m of runOrder(plan.modesInOrder, run)) {
+      // Only the spin modes run beside an API (its hosted worker would take the others' tasks).
+      let fresh = false;
+      if (isSpin(m)) fresh = await s.ensureApi(m);
+      else await s.stopApi();
+      // The eager floor's worker lives for the mode's measurements, like an API's hosted worker.
+      let inProcess: { worker: Worker; running: Promise<void> } | undefined;
+      if (m === 'floor-eager') {
+        const worker = await Worker.create({
+          connection: s.nativeConnection!,
+          taskQueue: s.taskQueue,
+          workflowBundle: { codePath: s.bundlePath },
+          activities: createActivities({
+            pool: stack.pool,
+            box: s.box,
+            settlement: { walletTimeoutMs: 10_000, requireHttps: false, announce: d.outcomes.announce },
+          }),
+          maxConcurrentActivityTaskExecutions: MAX_ACTIVITIES,
+          maxConcurrentWorkflowTaskExecutions: MAX_WORKFLOW_TASKS,
+        });
+        inProcess = { worker, running: worker.run() };
+        fresh = true;
+      }
+      try {
+        // Warm-up (JIT, connections, caches) whenever the mode's processes are new.
+        if ((fresh || !warmed.has(m)) && plan.warmup > 0) {
+          const rounds = m === 'regular' ? Math.ceil(plan.warmup / 2) : plan.warmup;
+          await drive(snapshot, rounds, plan.maxClients, d.driver[m], d.poolOf(m));
+          warmed.add(m);
         }
-        try {
-          // Warm-up (JIT, connections, caches) whenever the mode's processes are new.
-          if ((fresh || !warmed.has(m)) && warmup > 0) {
-            await drive(m === 'regular' ? Math.ceil(warmup / 2) : warmup, maxClients, driver[m], poolOf(m));
-            warmed.add(m);
-          }
-          for (const c of levels) {
-            const rounds = roundsAt(m, c);
-            const settledBy = m === 'free' ? 'credit' : 'debit';
-            const debits0 = isSpin(m) ? await standaloneDebits(settledBy) : 0;
-            if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
-            if (temporalStatements) await temporalStatements.query('SELECT pg_stat_statements_reset()');
-            if (IDLE_SECONDS > 0 && c === levels[levels.length - 1]) {
-              // The processes' CPU while nothing is asked of them (long polls, timers, background
-              // writers): a slower mode divides more of it into each round.
-              const idle0 = snapshot();
-              await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-              const idle = cpuPerUnit(idle0, snapshot(), IDLE_SECONDS);
-              log(
-                `idle CPU before ${MODE_NAME[m]}, ms per second: ` +
-                  idle.map(([name, ms]) => `${name} ${fmt(ms, 2)}`).join(', '),
-              );
-            }
-            lastWorkflowId = undefined;
-            const r = await drive(rounds, c, driver[m], poolOf(m));
-            if (lastWorkflowId && c === levels[levels.length - 1] && run === 0)
-              log(await historyReport(client, lastWorkflowId, MODE_NAME[m]));
-            if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
-            if (temporalStatements)
-              log(
-                await statementReport(temporalStatements, rounds, `${MODE_NAME[m]} at ${c}`, {
-                  of: "Temporal's PostgreSQL",
-                  databases: true,
-                }),
-              );
-            const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
-            if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
-            if (isSpin(m))
-              result.standalone = { rounds: (await standaloneDebits(settledBy)) - debits0, of: rounds };
-            rows.set(key(m, c), [...(rows.get(key(m, c)) ?? []), result]);
+        for (const c of levels) {
+          const rounds = plan.roundsAt(m, c);
+          const settledBy = m === 'free' ? 'credit' : 'debit';
+          const debits0 = isSpin(m) ? await s.standaloneDebits(settledBy) : 0;
+          if (statements) await stack.pool.query('SELECT pg_stat_statements_reset()');
+          if (temporalStatements) await temporalStatements.query('SELECT pg_stat_statements_reset()');
+          if (IDLE_SECONDS > 0 && c === levels[levels.length - 1]) {
+            // The processes' CPU while nothing is asked of them (long polls, timers, background
+            // writers): a slower mode divides more of it into each round.
+            const idle0 = snapshot();
+            await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+            const idle = cpuPerUnit(idle0, snapshot(), IDLE_SECONDS);
             log(
-              `run ${run + 1}, ${String(c).padStart(3)} client${c > 1 ? 's' : ' '}: ${MODE_NAME[m].padEnd(11)} ` +
-                `${fmt(r.rps, 0).padStart(5)} rounds/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms` +
-                noteOf(result),
+              `idle CPU before ${MODE_NAME[m]}, ms per second: ` +
+                idle.map(([name, ms]) => `${name} ${fmt(ms, 2)}`).join(', '),
             );
           }
-        } finally {
-          if (inProcess) {
-            inProcess.worker.shutdown();
-            await inProcess.running;
-          }
+          d.last.workflowId = undefined;
+          const r = await drive(snapshot, rounds, c, d.driver[m], d.poolOf(m));
+          if (d.last.workflowId && c === levels[levels.length - 1] && run === 0)
+            log(await historyReport(s.client, d.last.workflowId, MODE_NAME[m]));
+          if (statements) log(await statementReport(stack.pool, rounds, `${MODE_NAME[m]} at ${c}`));
+          if (temporalStatements)
+            log(
+              await statementReport(temporalStatements, rounds, `${MODE_NAME[m]} at ${c}`, {
+                of: "Temporal's PostgreSQL",
+                databases: true,
+              }),
+            );
+          const result: ModeResult = { rps: r.rps, p50: r.p50, p99: r.p99, cpu: r.cpu };
+          if (m === 'floor' || m === 'floor-eager') result.eager = r.eager;
+          if (isSpin(m))
+            result.standalone = { rounds: (await s.standaloneDebits(settledBy)) - debits0, of: rounds };
+          rows.set(key(m, c), [...(rows.get(key(m, c)) ?? []), result]);
+          log(
+            `run ${run + 1}, ${String(c).padStart(3)} client${c > 1 ? 's' : ' '}: ${MODE_NAME[m].padEnd(11)} ` +
+              `${fmt(r.rps, 0).padStart(5)} rounds/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms` +
+              noteOf(result),
+          );
+        }
+      } finally {
+        if (inProcess) {
+          inProcess.worker.shutdown();
+          await inProcess.running;
         }
       }
     }
-    await stopApi();
-
-    const byConcurrency = mediansByConcurrency(rows, levels, modesInOrder);
-    const check = await walletAdmin.ledgerCheck();
-    log('');
-    log(settlementTable({ byConcurrency, levels, runs: o.runs, workers, apis, temporal: temporalName }));
-    const jackpotLines = jackpotComparison(rows, levels);
-    if (jackpotLines) log(jackpotLines);
-    if (jackpotOperators.size) log(await jackpotPoolReport(stack.pool));
-    log(`wallet ledger consistent: ${check.ok}`);
-    await connection.close();
-    await nativeConnection?.close();
-    nativeConnection = undefined;
-    for (const c of children) c.kill('SIGTERM');
-    await temporal.stop();
-    stopTemporal = undefined;
-    return {
-      temporal: cluster ? `cluster (${shards} shards)` : 'dev server',
-      workerProcesses: workers,
-      apiProcesses: apis,
-      concurrency: levels,
-      byConcurrency,
-      modes: byConcurrency[levels[levels.length - 1]!]!,
-      ledgerConsistent: check.ok,
-    };
-  } finally {
-    await stopApi().catch(() => {});
-    await nativeConnection?.close().catch(() => {});
-    for (const c of children) c.kill('SIGTERM');
-    await stopTemporal?.().catch(() => {});
-    await new Promise((r) => setTimeout(r, 500));
-    await stack.stop();
-    await rm(tmp, { recursive: true, force: true });
   }
+  return rows;
+}
+
+/**
+ * Report printing: the medians table, the jackpot comparison and pools (when measured), and
+ * whether the wallet's ledger is consistent.
+ */
+async function reportSettlement(
+  s: SettlementServices,
+  rows: Map<string, ModeResult[]>,
+  o: {
+    levels: number[];
+    modesInOrder: SettlementMode[];
+    runs: number;
+    workers: number;
+    apis: number;
+    temporal: string;
+    jackpots: boolean;
+    log: (line: string) => void;
+  },
+): Promise<{ byConcurrency: SettlementBenchResult['byConcurrency']; ledgerConsistent: boolean }> {
+  const { levels, log } = o;
+  const byConcurrency = mediansByConcurrency(rows, levels, o.modesInOrder);
+  const check = await s.walletAdmin.ledgerCheck();
+  log('');
+  log(
+    settlementTable({
+      byConcurrency,
+      levels,
+      runs: o.runs,
+      workers: o.workers,
+      apis: o.apis,
+      temporal: o.temporal,
+    }),
+  );
+  const jackpotLines = jackpotComparison(rows, levels);
+  if (jackpotLines) log(jackpotLines);
+  if (o.jackpots) log(await jackpotPoolReport(s.stack.pool));
+  log(`wallet ledger consistent: ${check.ok}`);
+  return { byConcurrency, ledgerConsistent: check.ok };
 }
 
 /**
@@ -791,10 +990,7 @@ export async function runSettlementBench(o: SettlementBenchOptions): Promise<Set
  * `temporal server`, and the second PostgreSQL's process tree (its postmaster and backends) is
  * `temporal postgresql`, taken out of `postgresql` (the platform's and the wallet's).
  */
-function clusterCpuSnapshot(
-  cluster: boolean,
-  stack: Awaited<ReturnType<typeof startBenchStack>>,
-): () => CpuSnapshot {
+function clusterCpuSnapshot(cluster: boolean, stack: BenchStack): () => CpuSnapshot {
   return () => {
     const s = cpuSnapshot();
     if (!cluster) return s;
@@ -819,7 +1015,7 @@ function clusterCpuSnapshot(
 async function startTemporal(o: {
   cluster: boolean;
   shards: number;
-  stack: Awaited<ReturnType<typeof startBenchStack>>;
+  stack: BenchStack;
   tmp: string;
   log: (line: string) => void;
 }): Promise<{ address: string; stop(): Promise<void> }> {
