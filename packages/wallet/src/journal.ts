@@ -276,6 +276,22 @@ export function promoJournalRow(p: PromoPayoutRow): JournalRowValues {
 type Db = Pool | PoolClient;
 
 /**
+ * A row's values in the order of the journal's first nine columns (transaction_id .. currency),
+ * which every INSERT of it names first.
+ */
+const LEADING_COLUMNS = [
+  'transactionId',
+  'operatorId',
+  'sessionId',
+  'roundId',
+  'playerId',
+  'gameSymbol',
+  'type',
+  'amountMinor',
+  'currency',
+] as const satisfies readonly (keyof JournalRowValues)[];
+
+/**
  * The journal part of a statement that writes a pending row together with rows of its own (the
  * spin's round, recordRound's round, an outcome's next step): an `INSERT ... RETURNING 1` to put
  * in a CTE. Each value is an SQL expression (a parameter such as `$11`, or a column of `from`);
@@ -287,15 +303,7 @@ export function journalInsertSql(
   options: { from?: string; onConflictDoNothing?: boolean; createdAt?: string } = {},
 ): string {
   const values = [
-    v.transactionId,
-    v.operatorId,
-    v.sessionId,
-    v.roundId,
-    v.playerId,
-    v.gameSymbol,
-    v.type,
-    v.amountMinor,
-    v.currency,
+    ...LEADING_COLUMNS.map((k) => v[k]),
     v.body,
     v.requestHash,
     '1',
@@ -312,20 +320,7 @@ export function journalInsertSql(
 
 /** A row's values as the parameters $1..$12 of the journal's INSERTs (their column order). */
 function rowParams(v: JournalRowValues): unknown[] {
-  return [
-    v.transactionId,
-    v.operatorId,
-    v.sessionId,
-    v.roundId,
-    v.playerId,
-    v.gameSymbol,
-    v.type,
-    v.amountMinor,
-    v.currency,
-    v.originalTransactionId,
-    v.body,
-    v.requestHash,
-  ];
+  return [...LEADING_COLUMNS.map((k) => v[k]), v.originalTransactionId, v.body, v.requestHash];
 }
 
 /**
