@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ActionOutcome, ConfirmCancel } from '../../../../../components/confirm';
-import { KeysetPager } from '../../../../../components/pager';
+import { PagedTable } from '../../../../../components/pager';
 import { RoundLink } from '../../../../../components/rounds';
-import { DataTable, TableOr } from '../../../../../components/table';
+import { TableOr } from '../../../../../components/table';
 import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
-import { load, operatorParam, qs, seg } from '../../../../../lib/api';
+import { load, type OperatorPageProps, operatorParam, qs, seg } from '../../../../../lib/api';
 import { money, when } from '../../../../../lib/format';
 import type { AuditEntry, FreeRoundCampaignDetail, OperatorInfo } from '../../../../../lib/types';
 import { CampaignStatus } from '../status';
@@ -20,10 +20,7 @@ const RESULT_TEXT: Record<string, string> = {
 export default async function CampaignPage({
   params,
   searchParams,
-}: {
-  params: Promise<{ operator: string; campaign: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+}: OperatorPageProps<{ campaign: string }>) {
   const operator = await operatorParam(params);
   const { campaign } = await params;
   const sp = await searchParams;
@@ -172,49 +169,44 @@ export default async function CampaignPage({
           {c.rounds_in_flight} round{c.rounds_in_flight === 1 ? ' is' : 's are'} still settling.
         </p>
       ) : null}
-      {c.rounds_page.items.length === 0 ? (
-        <p className="hint" data-testid="no-rounds">
-          No round of this campaign has been played{sp.cursor ? ' on this page' : ''}.
-        </p>
-      ) : (
-        <>
-          <DataTable
-            testId="rounds-table"
-            caption="Rounds of the campaign, newest first"
-            rows={c.rounds_page.items}
-            rowKey={(r) => r.round_id}
-            rowAttrs={(r) => ({ 'data-round': r.round_id, 'data-status': r.status })}
-            columns={[
-              { head: 'Time', cell: (r) => when(r.created_at) },
-              { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
-              { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
-              { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
-              {
-                head: 'Status',
-                cell: (r) => (
+      <PagedTable
+        empty={<>No round of this campaign has been played{sp.cursor ? ' on this page' : ''}.</>}
+        emptyClass="hint"
+        emptyTestId="no-rounds"
+        testId="rounds-table"
+        caption="Rounds of the campaign, newest first"
+        rows={c.rounds_page.items}
+        rowKey={(r) => r.round_id}
+        rowAttrs={(r) => ({ 'data-round': r.round_id, 'data-status': r.status })}
+        columns={[
+          { head: 'Time', cell: (r) => when(r.created_at) },
+          { head: 'Player', tdClass: 'mono', cell: (r) => r.player_id },
+          { head: 'Round', cell: (r) => <RoundLink operator={operator} roundId={r.round_id} /> },
+          { head: 'Game', tdClass: 'mono', cell: (r) => r.game_symbol },
+          {
+            head: 'Status',
+            cell: (r) => (
+              <>
+                <StatusBadge status={r.status} />
+                {r.stuck ? (
                   <>
-                    <StatusBadge status={r.status} />
-                    {r.stuck ? (
-                      <>
-                        {' '}
-                        <StatusBadge status="stuck" />
-                      </>
-                    ) : null}
+                    {' '}
+                    <StatusBadge status="stuck" />
                   </>
-                ),
-              },
-              { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
-            ]}
-          />
-          <KeysetPager
-            label="Round"
-            base={base}
-            query={{ players: sp.players }}
-            next={c.rounds_page.next_cursor}
-            current={sp.cursor}
-          />
-        </>
-      )}
+                ) : null}
+              </>
+            ),
+          },
+          { head: 'Win', num: true, cell: (r) => money(r.win_minor, r.currency) },
+        ]}
+        pager={{
+          label: 'Round',
+          base,
+          query: { players: sp.players },
+          next: c.rounds_page.next_cursor,
+          current: sp.cursor,
+        }}
+      />
     </>
   );
 }
