@@ -191,7 +191,9 @@ export const DIFF_DEFINITION_VERSION = 'opi-diff/1';
 /**
  * Most buckets or transactions one diff request carries, and most of ours one transaction-level
  * answer lists (narrow with `prefix` past it). The body's 64 KiB limit holds too: 400
- * transactions with ids of up to about 60 characters fit.
+ * transactions with ids of up to about 60 characters fit, and so do the 256 buckets of level
+ * `prefix` with `digits` 2 whatever they hold (about 59 KB with every figure at its largest, about
+ * 45 KB with a month's real figures).
  */
 export const DIFF_MAX_ITEMS = 400;
 /** The levels of the walk: each narrows the one before. */
@@ -214,8 +216,8 @@ export type DiffAmount = z.infer<typeof DiffAmount>;
 export const DiffTotalsInput = z.strictObject({
   /**
    * The bucket: its day `YYYY-MM-DD` (level `day`), its hour `00`–`23` (level `hour`), its title's
-   * game symbol (level `title`), or its hash prefix: the scope's `prefix` and one more hex digit
-   * (level `prefix`).
+   * game symbol (level `title`), or its hash prefix: the scope's `prefix` and `digits` (1 or 2)
+   * more hex digits (level `prefix`).
    */
   bucket: z
     .string()
@@ -256,12 +258,17 @@ export type DiffTransactionInput = z.infer<typeof DiffTransactionInput>;
 export const ReconciliationDiffRequest = z
   .strictObject({
     level: DiffLevel,
-    /** Level `day`: the first and last day compared (inclusive, the operator's reporting time zone; at most 366 days). */
+    /**
+     * The period compared: its first and last day (inclusive, the operator's reporting time zone; at
+     * most 366 days). Required at level `day`; at levels `prefix` and `transaction`, the period or a
+     * `day` (exactly one): a transaction booked across a day boundary by the operator's clock makes
+     * both days differ, but inside a period that holds both it is invisible.
+     */
     from: CalendarDate.optional(),
     to: CalendarDate.optional(),
-    /** Every other level: the day narrowed to. */
+    /** Levels `hour` and `title` (required), `prefix` and `transaction` (or `from`–`to`): the day narrowed to. */
     day: CalendarDate.optional(),
-    /** Optional at levels `title`, `prefix`, `transaction`: the hour narrowed to (0–23, local). */
+    /** Optional at levels `title`, `prefix`, `transaction` scoped to a `day`: the hour narrowed to (0–23, local). */
     hour: z.int().min(0).max(23).optional(),
     /** Optional at levels `prefix` and `transaction`: the title narrowed to. */
     game_symbol: GameSymbolFilter.optional(),
@@ -270,6 +277,11 @@ export const ReconciliationDiffRequest = z
       .string()
       .regex(/^[0-9a-f]{0,16}$/, 'up to 16 lower-case hex digits')
       .optional(),
+    /**
+     * Optional at level `prefix`: how many hex digits the buckets add to `prefix`, 1 (16 buckets,
+     * the default) or 2 (256 buckets: the walk needs fewer steps; `prefix` and the digits at most 16).
+     */
+    digits: z.union([z.literal(1), z.literal(2)]).optional(),
     /** Only this currency. */
     currency: CurrencyCode.optional(),
     /** Levels `day` to `prefix`: the operator's buckets (a bucket it has nothing in may be left out). */
@@ -289,12 +301,20 @@ export const ReconciliationDiffRequest = z
       need('to', 'required at level day');
       forbid('day', 'not at level day (from and to)');
       forbid('hour', 'not at level day');
-      if (b.from && b.to) periodChecks({ from: b.from, to: b.to }, ctx);
+    } else if (b.level === 'prefix' || b.level === 'transaction') {
+      // Exactly one scope in time: a period (from and to) or a day (and optionally an hour).
+      if (b.from !== undefined || b.to !== undefined) {
+        need('from', 'required with to');
+        need('to', 'required with from');
+        forbid('day', 'either day or from and to, not both');
+        forbid('hour', 'only with day (not with from and to)');
+      } else need('day', `required at level ${b.level} (or from and to)`);
     } else {
       need('day', `required at level ${b.level}`);
-      forbid('from', 'only at level day');
-      forbid('to', 'only at level day');
+      forbid('from', 'only at levels day, prefix and transaction');
+      forbid('to', 'only at levels day, prefix and transaction');
     }
+    if (b.from && b.to) periodChecks({ from: b.from, to: b.to }, ctx);
     if (b.level === 'day' || b.level === 'hour') {
       forbid('hour', `not at level ${b.level}`);
       forbid('game_symbol', `not at level ${b.level}`);
@@ -304,8 +324,13 @@ export const ReconciliationDiffRequest = z
       forbid('game_symbol', 'not at level title');
       forbid('prefix', 'not at level title');
     }
-    if (b.level === 'prefix' && (b.prefix ?? '').length >= 16)
-      ctx.addIssue({ code: 'custom', path: ['prefix'], message: 'at most 15 digits at level prefix' });
+    if (b.level !== 'prefix') forbid('digits', 'only at level prefix');
+    else if ((b.prefix ?? '').length + (b.digits ?? 1) > 16)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prefix'],
+        message: `at most ${16 - (b.digits ?? 1)} digits at level prefix with ${b.digits ?? 1} more`,
+      });
     if (b.level === 'transaction') {
       need('transactions', 'required at level transaction');
       forbid('buckets', 'not at level transaction');

@@ -97,7 +97,7 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
     assert.equal(eur.transactions, rows.filter((r) => r.currency === 'EUR').length);
   });
 
-  test('one credit missing from a busy hour: found in five requests (day, hour, title, prefix, transactions)', async () => {
+  test('one credit missing from a busy hour: found in three requests (day, prefix, transactions)', async () => {
     const rows = await ourRows();
     const lost = 'dh321:credit';
     const res = await findLedgerDifferences(client, ledgerOf(rows.filter((r) => r.transaction_id !== lost)), {
@@ -109,11 +109,15 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
       [[lost, 'credit', String(10 + (321 % 3)), 'diff_t1']],
     );
     assert.deepEqual(res.onlyTheirs, []);
-    assert.equal(res.calls, 5, JSON.stringify(res.steps));
+    assert.equal(res.calls, 3, JSON.stringify(res.steps));
     assert.deepEqual(
       res.steps.map((s) => s.level),
-      ['day', 'hour', 'title', 'prefix', 'transaction'],
+      ['day', 'prefix', 'transaction'],
     );
+    assert.deepEqual(res.days, [{ day: DAY, currency: 'EUR' }]);
+    // Over the day (a period of one), 256 hash buckets of the EUR transactions, then one's.
+    assert.deepEqual(res.steps[1]!.scope, { from: DAY, to: DAY, currency: 'EUR', prefix: '', digits: 2 });
+    assert.match(String(res.steps[2]!.scope.prefix), /^[0-9a-f]{2}$/);
   });
 
   test('missing, changed, extra and shifted transactions, in several hours and currencies', async () => {
@@ -129,7 +133,7 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
       game_symbol: 'diff_t2',
       booked_at: `${DAY}T08:15:00Z`,
     });
-    // Journalled at the end of an hour, booked in the next one.
+    // Journalled at the end of an hour, booked in the next one: inside the period, invisible.
     const edge = rows.find(
       (r) =>
         r.created_at.getUTCHours() < 23 &&
@@ -138,6 +142,10 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
     )!;
     const moved = ledger.find((r) => r.transaction_id === edge.transaction_id)!;
     moved.booked_at = new Date(edge.created_at.getTime() + 15_000);
+    // Booked the next day, past the period's end: the journal has it in the period, the ledger's
+    // row outside it explains it (shifted, not a difference).
+    const late = ledger.find((r) => r.transaction_id === 'dr700:debit')!;
+    late.booked_at = `${DAY.slice(0, 8)}11T00:00:00.020Z`;
     const res = await findLedgerDifferences(client, ledger, { from: DAY, to: DAY });
     assert.deepEqual(
       res.onlyOurs.map((t) => t.transaction_id),
@@ -155,7 +163,7 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
       ]),
       [['dr20:debit', String(changed.amount_minor - 1n), String(changed.amount_minor)]],
     );
-    assert.deepEqual(res.shifted, [edge.transaction_id]);
+    assert.deepEqual(res.shifted, ['dr700:debit']);
   });
 
   test('another operator’s journal is never compared; a wrong time zone is refused by the helper', async () => {
@@ -167,6 +175,96 @@ describe('the walk from the operator ledger (SDK findLedgerDifferences)', () => 
     await assert.rejects(
       findLedgerDifferences(client, [], { from: DAY, to: DAY, timeZone: 'Europe/Malta' }),
       /reporting time zone is UTC/,
+    );
+  });
+});
+
+describe('a month-like ledger booked 40 s late, across hours and days (SDK findLedgerDifferences)', () => {
+  // 120,000 transactions over three local days of Europe/Malta (60,000 rounds, a debit and a
+  // credit each, every 4.2 s), the operator's ledger booking each 40 s after the journal: some
+  // 1,300 land in the next hour by its clock and about 19 in the next day at each day's end. One credit of the middle
+  // day is missing from the ledger. Hour and day buckets can never agree; the walk over the period
+  // of differing days by id hash finds the credit in four requests (a hash bucket of ~470 is split
+  // once more) and reports nothing else.
+  const D1 = '2026-05-01';
+  const D3 = '2026-05-03';
+  const ROUNDS = 60_000;
+  let clientC: OperatorClient;
+  let journal: Ours[] = [];
+
+  before(async () => {
+    const keyC = (await createOperator(h.base, 'op_diff_c')).key;
+    clientC = createOperatorClient({ baseUrl: h.base, apiKey: keyC });
+    const set = await call(h.base, 'PUT', '/api/admin/v1/operators/op_diff_c/reporting-time-zone', {
+      key: ADMIN_KEY,
+      sign: true,
+      body: { time_zone: 'Europe/Malta' },
+    });
+    assert.equal(set.status, 200, set.text);
+    // From the first local day's 00:00:05 to 22:00 on the third (the last 40 s of the period
+    // hold nothing, so the ledger's lag takes nothing past its end).
+    await h.db.pool.query(
+      `INSERT INTO wallet_transactions (transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
+         transaction_type, amount_minor, currency, request_body, request_hash, status, created_at)
+       SELECT 'mc' || i || ':' || ty, 'op_diff_c', 's', 'mc' || i, 'p', ($3::text[])[1 + i % 3], ty,
+              CASE ty WHEN 'debit' THEN 100 + i % 50 ELSE (i * 31) % 700 END, 'EUR', '{}', repeat('0', 64), 'success',
+              ($1::timestamp AT TIME ZONE 'Europe/Malta') + interval '5 seconds' + i * interval '4200 milliseconds'
+                + CASE ty WHEN 'credit' THEN interval '3 milliseconds' ELSE interval '0' END
+         FROM generate_series(0, $2::int - 1) i, unnest(ARRAY['debit', 'credit']) ty`,
+      [D1, ROUNDS, TITLES],
+    );
+    const { rows } = await h.db.pool.query<Ours>(
+      `SELECT transaction_id, transaction_type, amount_minor, trim(currency) AS currency, game_symbol, created_at
+         FROM wallet_transactions WHERE operator_id = 'op_diff_c'`,
+    );
+    journal = rows;
+  });
+
+  test('one missing credit among 120,000: four requests, no false difference', async () => {
+    assert.equal(journal.length, 2 * ROUNDS);
+    const lost = 'mc30857:credit'; // the second day's noon, Malta time
+    const ledger = journal
+      .filter((r) => r.transaction_id !== lost)
+      .map((r) => ({ ...r, booked_at: new Date(r.created_at.getTime() + 40_000) }));
+    // The lag really moves transactions across hours (and days) by the ledger's clock.
+    const hourOf = (d: Date) => Math.floor((d.getTime() + 2 * 3_600_000) / 3_600_000);
+    const crossed = journal.filter(
+      (r) => hourOf(r.created_at) !== hourOf(new Date(r.created_at.getTime() + 40_000)),
+    );
+    assert.ok(crossed.length > 1000, `${crossed.length} crossed an hour`);
+    const res = await findLedgerDifferences(clientC, ledger, { from: D1, to: D3, timeZone: 'Europe/Malta' });
+    assert.deepEqual(
+      res.onlyOurs.map((t) => t.transaction_id),
+      [lost],
+    );
+    assert.deepEqual([res.onlyTheirs, res.mismatched, res.shifted], [[], [], []]);
+    // Every day differs (transactions booked across both boundaries), the second also by the credit.
+    assert.deepEqual(
+      res.days.map((d) => d.day),
+      [D1, '2026-05-02', D3],
+    );
+    assert.ok(res.calls <= 6, JSON.stringify(res.steps));
+    assert.deepEqual(
+      res.steps.map((s) => s.level),
+      ['day', 'prefix', 'prefix', 'transaction'],
+    );
+    assert.deepEqual(
+      res.steps.map((s) => s.differing),
+      [3, 1, 1, 1],
+    );
+  });
+
+  test('a ledger that agrees but for its clock: the day request and one of hash buckets', async () => {
+    const ledger = journal.map((r) => ({ ...r, booked_at: new Date(r.created_at.getTime() + 40_000) }));
+    const res = await findLedgerDifferences(clientC, ledger, { from: D1, to: D3, timeZone: 'Europe/Malta' });
+    // The days differ by the clock alone; the hash walk over their period finds nothing.
+    assert.deepEqual([res.onlyOurs, res.onlyTheirs, res.mismatched, res.shifted], [[], [], [], []]);
+    assert.deepEqual(
+      res.steps.map((s) => [s.level, s.differing]),
+      [
+        ['day', 3],
+        ['prefix', 0],
+      ],
     );
   });
 });

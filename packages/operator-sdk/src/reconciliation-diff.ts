@@ -4,16 +4,20 @@ import type { ReconciliationDiffRequest, ReconciliationDiffResponse } from './ty
 
 /*
  * The reconciliation diff's walk (issue 38 point 4), run from your own ledger: you give the wallet
- * transactions you applied in a period; it asks the service, one small request per step, which
- * days differ from the provider's journal, then which hours of those days, which titles of those
- * hours, which hash prefixes of those titles (while a bucket holds more than `maxTransactions`),
- * and finally which transactions: the ones only the provider has (a callback you never applied, or
- * lost), the ones only you have, and the ones whose type, amount or currency differ.
+ * transactions you applied (the period's, or more: rows outside the period are used only to
+ * explain a shift at its edges); it asks the service, one small request per step, which days differ
+ * from the provider's journal, then, over the smallest period holding every differing day, which
+ * buckets of the transaction id's hash differ (256 a request, again inside a bucket while it holds
+ * more than `maxTransactions`), and finally which transactions: the ones only the provider has (a
+ * callback you never applied, or lost), the ones only you have, and the ones whose type, amount or
+ * currency differ.
  *
- * Buckets are built from `booked_at`, in the operator's reporting time zone (the service's
- * `time_zone`; UTC unless the provider set another). The provider buckets a transaction by when it
- * journalled it, just before its first send, so a transaction booked across an hour or day
- * boundary shows in two buckets: it is reported as `shifted`, not as a difference.
+ * Days are taken from `booked_at`, in the operator's reporting time zone (the service's
+ * `time_zone`; UTC unless the provider set another). The provider takes them from when it
+ * journalled a transaction, just before its first send, so a transaction booked across a day
+ * boundary makes both days differ; inside the period of differing days that is invisible, and hash
+ * buckets do not depend on time. A shift across the period's own edge is reported as `shifted`,
+ * not as a difference, when your ledger holds the transaction on the other side of the edge.
  */
 
 /** One transaction of your ledger: what the wallet callback carried, and when you applied it. */
@@ -57,6 +61,8 @@ export interface LedgerDifferences {
   mismatched: Diff['mismatched'];
   /** In both, in different buckets (booked across a boundary): not a difference. */
   shifted: string[];
+  /** The days (and currencies) whose totals differed at the first step, in order. */
+  days: { day: string; currency: string }[];
   /** Every request of the walk and how many buckets differed (for logs). */
   steps: { level: string; scope: Partial<ReconciliationDiffRequest>; differing: number }[];
 }
@@ -114,20 +120,11 @@ interface Located {
   h: Buffer;
 }
 
-type Scope = Pick<ReconciliationDiffRequest, 'day' | 'hour' | 'game_symbol' | 'prefix' | 'currency'>;
-type Level = 'day' | 'hour' | 'title' | 'prefix' | 'transaction';
-
-function bucketOf(level: Level, r: Located, prefixLength: number): string {
-  if (level === 'day') return r.day;
-  if (level === 'hour') return r.hour;
-  if (level === 'title') return r.row.game_symbol;
-  return r.id.slice(0, prefixLength + 1);
-}
-
-function totals(level: Level, rows: Located[], prefixLength: number) {
+/** Per-bucket totals of rows, keyed by bucket and currency, as the service takes them. */
+function totals(rows: Located[], bucketOf: (r: Located) => string) {
   const groups = new Map<string, Located[]>();
   for (const r of rows) {
-    const k = `${bucketOf(level, r, prefixLength)}|${r.row.currency}`;
+    const k = `${bucketOf(r)}|${r.row.currency}`;
     const g = groups.get(k) ?? [];
     g.push(r);
     groups.set(k, g);
@@ -155,10 +152,25 @@ function totals(level: Level, rows: Located[], prefixLength: number) {
   });
 }
 
+/** An amount as the service's answers carry it (a JSON integer, exact below 2^53). */
+function exactNumber(v: bigint | number | string): number {
+  const n = Number(BigInt(v));
+  if (!Number.isSafeInteger(n)) throw new RangeError(`an amount beyond 2^53 (${v}) cannot be read exactly`);
+  return n;
+}
+
+const sameTransaction = (
+  a: { transaction_type: string; amount_minor: bigint | number | string; currency: string },
+  b: { transaction_type: string; amount_minor: bigint | number | string; currency: string },
+) =>
+  a.transaction_type === b.transaction_type &&
+  BigInt(a.amount_minor) === BigInt(b.amount_minor) &&
+  a.currency === b.currency;
+
 /**
- * Runs the diff's walk from your ledger rows and returns the transactions that differ. A day with
- * a million transactions and one missing credit takes five requests (day, hour, title, one hash
- * prefix, transactions).
+ * Runs the diff's walk from your ledger rows and returns the transactions that differ. A month of
+ * two million transactions and one missing credit takes four requests: the days, the 256 hash
+ * buckets of the differing days' period, the 256 inside the differing one, and its transactions.
  */
 export async function findLedgerDifferences(
   client: OperatorClient,
@@ -169,11 +181,15 @@ export async function findLedgerDifferences(
   const max = Math.min(options.maxTransactions ?? 400, 400);
   const local = localParts(tz);
   const rows: Located[] = [];
+  // Rows outside the period (or another currency): only to explain a shift across its edge.
+  const outside = new Map<string, LedgerRow>();
   for (const row of ledger) {
-    if (options.currency && row.currency !== options.currency) continue;
     const at = row.booked_at instanceof Date ? row.booked_at : new Date(row.booked_at);
     const { day, hour } = local(at);
-    if (day < options.from || day > options.to) continue;
+    if ((options.currency && row.currency !== options.currency) || day < options.from || day > options.to) {
+      outside.set(row.transaction_id, row);
+      continue;
+    }
     rows.push({ row, day, hour, id: idHash(row.transaction_id), h: lineHash(row) });
   }
   const out: LedgerDifferences = {
@@ -182,6 +198,7 @@ export async function findLedgerDifferences(
     onlyTheirs: [],
     mismatched: [],
     shifted: [],
+    days: [],
     steps: [],
   };
 
@@ -195,95 +212,138 @@ export async function findLedgerDifferences(
     return res.data;
   };
 
-  const inScope = (s: Scope) => (r: Located) =>
-    (s.day === undefined || r.day === s.day) &&
-    (s.hour === undefined || Number(r.hour) === s.hour) &&
-    (s.game_symbol === undefined || r.row.game_symbol === s.game_symbol) &&
-    (s.prefix === undefined || r.id.startsWith(s.prefix)) &&
-    (s.currency === undefined || r.row.currency === s.currency);
+  interface Period {
+    from: string;
+    to: string;
+    currency: string;
+  }
+  type Size = { ours: number; theirs: number };
 
-  const walk = async (level: Level, scope: Scope, mine: Located[]): Promise<void> => {
-    if (level === 'transaction') {
-      const d = await ask({
-        level,
-        ...(scope as Required<Pick<Scope, 'day'>> & Scope),
-        transactions: mine.map(({ row }) => ({
-          transaction_id: row.transaction_id,
-          transaction_type: row.transaction_type,
-          amount_minor: String(BigInt(row.amount_minor)),
-          currency: row.currency,
-        })),
-      } as ReconciliationDiffRequest);
-      out.steps.push({
-        level,
-        scope,
-        differing: d.only_ours.length + d.only_theirs.length + d.mismatched.length,
-      });
-      out.onlyOurs.push(...d.only_ours);
-      out.onlyTheirs.push(...d.only_theirs);
-      out.mismatched.push(...d.mismatched);
-      return;
-    }
-    const prefixLength = scope.prefix?.length ?? 0;
-    const buckets = totals(level, mine, prefixLength);
-    const body = (
-      level === 'day'
-        ? {
-            level,
-            from: options.from,
-            to: options.to,
-            ...(scope.currency ? { currency: scope.currency } : {}),
-            buckets,
-          }
-        : { level, ...scope, buckets }
-    ) as ReconciliationDiffRequest;
-    const d = await ask(body);
-    out.steps.push({ level, scope, differing: d.differences.length });
+  const transactions = async (scope: Period & { prefix?: string }, mine: Located[]) => {
+    const d = await ask({
+      level: 'transaction',
+      ...scope,
+      transactions: mine.map(({ row }) => ({
+        transaction_id: row.transaction_id,
+        transaction_type: row.transaction_type,
+        amount_minor: String(BigInt(row.amount_minor)),
+        currency: row.currency,
+      })),
+    } as ReconciliationDiffRequest);
+    out.steps.push({
+      level: 'transaction',
+      scope,
+      differing: d.only_ours.length + d.only_theirs.length + d.mismatched.length,
+    });
+    out.onlyOurs.push(...d.only_ours);
+    out.onlyTheirs.push(...d.only_theirs);
+    out.mismatched.push(...d.mismatched);
+  };
+
+  // A period's (or a hash bucket's) rows: compared transaction by transaction once either side
+  // holds at most `max`, else split by two more hex digits of the id's hash (256 buckets).
+  const narrow = async (scope: Period & { prefix: string }, mine: Located[], size: Size): Promise<void> => {
+    if (Math.max(size.ours, size.theirs) <= max || scope.prefix.length > 14)
+      return transactions(
+        scope.prefix ? scope : { from: scope.from, to: scope.to, currency: scope.currency },
+        mine,
+      );
+    const digits = 2;
+    const n = scope.prefix.length + digits;
+    const d = await ask({
+      level: 'prefix',
+      ...scope,
+      digits,
+      buckets: totals(mine, (r) => r.id.slice(0, n)),
+    } as ReconciliationDiffRequest);
+    out.steps.push({ level: 'prefix', scope: { ...scope, digits }, differing: d.differences.length });
     for (const diff of d.differences) {
-      const size = Math.max(diff.ours?.transactions ?? 0, diff.theirs?.transactions ?? 0);
-      const child: Scope = { ...scope, currency: diff.currency };
-      if (level === 'day') child.day = diff.bucket;
-      else if (level === 'hour') child.hour = Number(diff.bucket);
-      else if (level === 'title') child.game_symbol = diff.bucket;
-      else child.prefix = diff.bucket;
-      const next: Level =
-        level === 'day' ? 'hour' : level === 'hour' ? 'title' : size <= max ? 'transaction' : 'prefix';
-      if (next === 'prefix' && (child.prefix?.length ?? 0) >= 15) continue;
-      await walk(next, child, mine.filter(inScope(child)));
+      if (diff.currency !== scope.currency) continue;
+      await narrow(
+        { ...scope, prefix: diff.bucket },
+        mine.filter((r) => r.id.startsWith(diff.bucket)),
+        { ours: diff.ours?.transactions ?? 0, theirs: diff.theirs?.transactions ?? 0 },
+      );
     }
   };
 
-  if (options.currency) await walk('day', { currency: options.currency }, rows);
+  // Step 1: which days differ, per currency (one request while the period's days × currencies fit
+  // one, else one a currency).
+  const byDay = async (currency: string | undefined, mine: Located[]) => {
+    const d = await ask({
+      level: 'day',
+      from: options.from,
+      to: options.to,
+      ...(currency ? { currency } : {}),
+      buckets: totals(mine, (r) => r.day),
+    } as ReconciliationDiffRequest);
+    out.steps.push({
+      level: 'day',
+      scope: { from: options.from, to: options.to, ...(currency ? { currency } : {}) },
+      differing: d.differences.length,
+    });
+    return d;
+  };
+  const dayAnswers: Diff[] = [];
+  if (options.currency) dayAnswers.push(await byDay(options.currency, rows));
   else {
-    // At most 400 buckets a request: one walk per currency when the period holds more.
     const days = new Set(rows.map((r) => `${r.day}|${r.row.currency}`));
-    if (days.size <= 400) await walk('day', {}, rows);
+    if (days.size <= 400) dayAnswers.push(await byDay(undefined, rows));
     else
       for (const c of new Set(rows.map((r) => r.row.currency)))
-        await walk(
-          'day',
-          { currency: c },
-          rows.filter((r) => r.row.currency === c),
+        dayAnswers.push(
+          await byDay(
+            c,
+            rows.filter((r) => r.row.currency === c),
+          ),
         );
   }
 
-  // A transaction in both, bucketed apart (booked across a boundary), is no difference.
+  // Step 2 on, per currency: over the smallest period holding every differing day of it (a
+  // transaction booked across a day boundary inside it is in the period on both sides).
+  const periods = new Map<string, Period>();
+  for (const d of dayAnswers)
+    for (const diff of d.differences) {
+      out.days.push({ day: diff.bucket, currency: diff.currency });
+      const p = periods.get(diff.currency);
+      if (!p) periods.set(diff.currency, { from: diff.bucket, to: diff.bucket, currency: diff.currency });
+      else {
+        if (diff.bucket < p.from) p.from = diff.bucket;
+        if (diff.bucket > p.to) p.to = diff.bucket;
+      }
+    }
+  out.days.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.currency < b.currency ? -1 : 1));
+  for (const p of [...periods.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1))) {
+    const mine = rows.filter((r) => r.row.currency === p.currency && r.day >= p.from && r.day <= p.to);
+    const ours = dayAnswers
+      .flatMap((d) => d.buckets)
+      .filter((b) => b.currency === p.currency && b.bucket >= p.from && b.bucket <= p.to)
+      .reduce((n, b) => n + b.transactions, 0);
+    await narrow({ ...p, prefix: '' }, mine, { ours, theirs: mine.length });
+  }
+
+  // A transaction in both, bucketed apart (booked across a boundary), is no difference; nor is one
+  // the provider journalled in the period that your ledger booked outside it.
   const theirs = new Map(out.onlyTheirs.map((t) => [t.transaction_id, t]));
   const ours: DiffOurTransaction[] = [];
   for (const o of out.onlyOurs) {
-    const t = theirs.get(o.transaction_id);
+    const t = theirs.get(o.transaction_id) ?? outside.get(o.transaction_id);
     if (!t) {
       ours.push(o);
       continue;
     }
     theirs.delete(o.transaction_id);
-    if (
-      t.transaction_type === o.transaction_type &&
-      BigInt(t.amount_minor) === BigInt(o.amount_minor) &&
-      t.currency === o.currency
-    )
-      out.shifted.push(o.transaction_id);
-    else out.mismatched.push({ ours: o, theirs: t });
+    if (sameTransaction(t, o)) out.shifted.push(o.transaction_id);
+    else
+      out.mismatched.push({
+        ours: o,
+        theirs: {
+          transaction_id: t.transaction_id,
+          transaction_type: t.transaction_type,
+          amount_minor: exactNumber(t.amount_minor),
+          currency: t.currency,
+        },
+      });
   }
   out.onlyOurs = ours;
   out.onlyTheirs = [...theirs.values()];

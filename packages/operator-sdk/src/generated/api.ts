@@ -604,7 +604,7 @@ export type paths = {
     put?: never;
     /**
      * Compare the operator’s ledger totals with the journal, and narrow to what differs
-     * @description The operator sends its totals of the wallet transactions it applied (debits, credits, cancels and rollbacks: count, Σ amount per type, optionally an order-free hash), bucketed at one `level`, and gets back every bucket of ours in the scope and those that differ. The walk: `day` (over `from`–`to`), then `hour` of a day, `title` of a day or hour, `prefix` (one more hex digit of the SHA-256 of the transaction id, while a bucket holds more than 400 transactions), and `transaction` (the operator’s transactions of the scope; answered with those only we have, only it has, or that differ). Days and hours are the operator’s reporting time zone; a transaction is bucketed by when the platform journalled it (before its first send). At most 400 buckets or transactions a request (and the 64 KiB body). A read: nothing is written, safe to retry. The SDK’s `findLedgerDifferences` runs the walk from the operator’s ledger rows (docs/reports-and-invoices.md has an example).
+     * @description The operator sends its totals of the wallet transactions it applied (debits, credits, cancels and rollbacks: count, Σ amount per type, optionally an order-free hash), bucketed at one `level`, and gets back every bucket of ours in the scope and those that differ. The walk: `day` (over `from`–`to`), then `prefix` over the period of the differing days (`from`–`to`; `digits` 2: the SHA-256 of the transaction id’s next two hex digits, 256 buckets, while a bucket holds more than 400 transactions), and `transaction` (the operator’s transactions of the scope; answered with those only we have, only it has, or that differ). A transaction the operator booked across a day boundary makes both days differ, but not a period holding both, so a month with one missing transaction narrows in four requests. By hand, `hour` of a day and `title` of a day or hour, and `prefix` or `transaction` of a day (and hour), narrow as well. Days and hours are the operator’s reporting time zone; a transaction is bucketed by when the platform journalled it (before its first send). At most 400 buckets or transactions a request (and the 64 KiB body). A read: nothing is written, safe to retry. The SDK’s `findLedgerDifferences` runs the walk from the operator’s ledger rows (docs/reports-and-invoices.md has an example).
      */
     post: operations['diffReconciliation'];
     delete?: never;
@@ -2897,7 +2897,7 @@ export type components = {
     };
     /** @description A bucket's totals: what the operator's ledger (or the platform's journal) holds in it. */
     DiffTotalsInput: {
-      /** @description The bucket: its day `YYYY-MM-DD` (level `day`), its hour `00`–`23` (level `hour`), its title's game symbol (level `title`), or its hash prefix: the scope's `prefix` and one more hex digit (level `prefix`). */
+      /** @description The bucket: its day `YYYY-MM-DD` (level `day`), its hour `00`–`23` (level `hour`), its title's game symbol (level `title`), or its hash prefix: the scope's `prefix` and `digits` (1 or 2) more hex digits (level `prefix`). */
       bucket: string;
       currency: string;
       /** @description Successful (applied) debit, credit, cancel and rollback transactions in the bucket. */
@@ -2923,17 +2923,19 @@ export type components = {
     ReconciliationDiffRequest: {
       /** @enum {string} */
       level: 'day' | 'hour' | 'title' | 'prefix' | 'transaction';
-      /** @description Level `day`: the first and last day compared (inclusive, the operator's reporting time zone; at most 366 days). */
+      /** @description The period compared: its first and last day (inclusive, the operator's reporting time zone; at most 366 days). Required at level `day`; at levels `prefix` and `transaction`, the period or a `day` (exactly one): a transaction booked across a day boundary by the operator's clock makes both days differ, but inside a period that holds both it is invisible. */
       from?: string;
       to?: string;
-      /** @description Every other level: the day narrowed to. */
+      /** @description Levels `hour` and `title` (required), `prefix` and `transaction` (or `from`–`to`): the day narrowed to. */
       day?: string;
-      /** @description Optional at levels `title`, `prefix`, `transaction`: the hour narrowed to (0–23, local). */
+      /** @description Optional at levels `title`, `prefix`, `transaction` scoped to a `day`: the hour narrowed to (0–23, local). */
       hour?: number;
       /** @description Optional at levels `prefix` and `transaction`: the title narrowed to. */
       game_symbol?: string;
       /** @description Optional at levels `prefix` and `transaction`: only transactions whose id's SHA-256 (hex) starts with it. */
       prefix?: string;
+      /** @description Optional at level `prefix`: how many hex digits the buckets add to `prefix`, 1 (16 buckets, the default) or 2 (256 buckets: the walk needs fewer steps; `prefix` and the digits at most 16). */
+      digits?: 1 | 2;
       /** @description Only this currency. */
       currency?: string;
       /** @description Levels `day` to `prefix`: the operator's buckets (a bucket it has nothing in may be left out). */
@@ -6535,7 +6537,7 @@ export interface operations {
           'application/json': components['schemas']['ServiceErrorResponse'];
         };
       };
-      /** @description A malformed or unknown field, a field the level does not take or lacks, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`) */
+      /** @description A malformed or unknown field, a field the level does not take or lacks, both a `day` and a period (or neither) at levels `prefix` and `transaction`, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`) */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -1317,7 +1317,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'operator',
     summary: 'Compare the operator’s ledger totals with the journal, and narrow to what differs',
     description:
-      'The operator sends its totals of the wallet transactions it applied (debits, credits, cancels and rollbacks: count, Σ amount per type, optionally an order-free hash), bucketed at one `level`, and gets back every bucket of ours in the scope and those that differ. The walk: `day` (over `from`–`to`), then `hour` of a day, `title` of a day or hour, `prefix` (one more hex digit of the SHA-256 of the transaction id, while a bucket holds more than 400 transactions), and `transaction` (the operator’s transactions of the scope; answered with those only we have, only it has, or that differ). Days and hours are the operator’s reporting time zone; a transaction is bucketed by when the platform journalled it (before its first send). At most 400 buckets or transactions a request (and the 64 KiB body). A read: nothing is written, safe to retry. The SDK’s `findLedgerDifferences` runs the walk from the operator’s ledger rows (docs/reports-and-invoices.md has an example).',
+      'The operator sends its totals of the wallet transactions it applied (debits, credits, cancels and rollbacks: count, Σ amount per type, optionally an order-free hash), bucketed at one `level`, and gets back every bucket of ours in the scope and those that differ. The walk: `day` (over `from`–`to`), then `prefix` over the period of the differing days (`from`–`to`; `digits` 2: the SHA-256 of the transaction id’s next two hex digits, 256 buckets, while a bucket holds more than 400 transactions), and `transaction` (the operator’s transactions of the scope; answered with those only we have, only it has, or that differ). A transaction the operator booked across a day boundary makes both days differ, but not a period holding both, so a month with one missing transaction narrows in four requests. By hand, `hour` of a day and `title` of a day or hour, and `prefix` or `transaction` of a day (and hour), narrow as well. Days and hours are the operator’s reporting time zone; a transaction is bucketed by when the platform journalled it (before its first send). At most 400 buckets or transactions a request (and the 64 KiB body). A read: nothing is written, safe to retry. The SDK’s `findLedgerDifferences` runs the walk from the operator’s ledger rows (docs/reports-and-invoices.md has an example).',
     auth: 'operator-signed',
     extraQuery: OperatorIdParam,
     body: { schema: c.ReconciliationDiffRequest, required: true },
@@ -1328,7 +1328,7 @@ export const OPERATIONS: Operation[] = [
       ...SCOPED,
       400: 'Malformed JSON; a provider master key that names no operator, or names several',
       ...JSON_BODY,
-      422: 'A malformed or unknown field, a field the level does not take or lacks, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`)',
+      422: 'A malformed or unknown field, a field the level does not take or lacks, both a `day` and a period (or neither) at levels `prefix` and `transaction`, a period over 366 days, one bucket twice, or more than 400 transactions of ours in a transaction-level scope (narrow with `prefix`)',
     },
     idempotent: true,
   },

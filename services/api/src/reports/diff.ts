@@ -15,7 +15,11 @@ import type { Pool } from 'pg';
  * cancel or rollback. A transaction's bucket is taken from when we journalled it (`created_at`,
  * just before its first send), in the operator's reporting time zone; every read is a range of
  * wallet_transactions_operator_status (operator, status, created_at), so no index is added to the
- * journal's write path.
+ * journal's write path. Levels `prefix` and `transaction` may be scoped to a period (`from`–`to`,
+ * whole local days) instead of a day: the operator's clock books a transaction in a bucket of its
+ * own, so a transaction near a day's end may sit in the next day on its side; over a period that
+ * holds both days the shift is invisible, and the id-hash buckets (`digits` 2: 256 a request)
+ * narrow a month to one transaction in a few requests.
  *
  * A bucket's hash is order-free, so either side can build it in one pass: for each transaction,
  * h = SHA-256 of `transaction_id \n transaction_type \n amount_minor \n currency` (UTF-8); the
@@ -35,7 +39,8 @@ interface Window {
 }
 
 function windowOf(q: ReconciliationDiffRequest): Window {
-  if (q.level === 'day') {
+  // Level day, or level prefix or transaction scoped to a period (from and to, inclusive days).
+  if (q.from !== undefined && q.to !== undefined) {
     const days = (Date.parse(q.to!) - Date.parse(q.from!)) / 86_400_000 + 1;
     return { day: q.from!, hour: 0, hours: days * 24 };
   }
@@ -176,7 +181,7 @@ export async function reconciliationDiff(
               lpad(to_hex(bit_xor(('x' || substr(h, 17, 16))::bit(64)::bigint)), 16, '0') AS hash
          FROM (SELECT t.*, ${HASH} AS h FROM scoped t) t
         GROUP BY 1, 2`,
-      q.level === 'prefix' ? [...params, prefix.length + 1] : params,
+      q.level === 'prefix' ? [...params, prefix.length + (q.digits ?? 1)] : params,
     );
     await client.query('COMMIT');
     const key = (b: { bucket: string; currency: string }) => `${b.bucket}|${b.currency}`;
