@@ -167,40 +167,32 @@ export function recordHistory(options: {
   const file = path.join(dir, `${date}-${hash}.json`);
   mkdirSync(dir, { recursive: true });
   const cli = process.env.TEMPORAL_CLI_PATH ?? 'temporal';
+  /** `temporal workflow <command>` of the recorded workflow, its JSON output. */
+  const workflowJson = (command: 'describe' | 'show') =>
+    execFileSync(cli, [
+      'workflow',
+      command,
+      '--workflow-id',
+      options.workflowId,
+      '--address',
+      options.address,
+      '--namespace',
+      options.namespace ?? 'default',
+      '--output',
+      'json',
+    ]);
   // A history is recorded once its workflow has closed (a round's workflow may still pay a prize).
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const described = JSON.parse(
-      execFileSync(cli, [
-        'workflow',
-        'describe',
-        '--workflow-id',
-        options.workflowId,
-        '--address',
-        options.address,
-        '--namespace',
-        options.namespace ?? 'default',
-        '--output',
-        'json',
-      ]).toString('utf8'),
-    ) as { workflowExecutionInfo?: { status?: string } };
+    const described = JSON.parse(workflowJson('describe').toString('utf8')) as {
+      workflowExecutionInfo?: { status?: string };
+    };
     const status = String(described.workflowExecutionInfo?.status ?? '');
     if (!/RUNNING/.test(status)) break;
     if (Date.now() > deadline) throw new Error(`${options.workflowId} still running: not recorded`);
     execFileSync('sleep', ['0.2']);
   }
-  const json = execFileSync(cli, [
-    'workflow',
-    'show',
-    '--workflow-id',
-    options.workflowId,
-    '--address',
-    options.address,
-    '--namespace',
-    options.namespace ?? 'default',
-    '--output',
-    'json',
-  ]);
+  const json = workflowJson('show');
   writeFileSync(file, json, { flag: 'wx' });
   return file;
 }
