@@ -96,68 +96,30 @@ function withWilds(wilds: readonly number[], base = LINE_COUNTS): number[][] {
   return base.map((row, r) => row.map((v, s) => (s === WILD ? wilds[r]! : v)));
 }
 
-const PARAMS: Readonly<Record<string, TitleParams>> = {
-  vs20emberfox: {
-    counts: withWilds([2, 3, 3, 3, 2]),
-    scattersPerReel: 1,
-    freeSpins: { award: 10, multiplier: 10, maxSpins: 50 },
-    seed: 101,
-  },
-  vs25tidalpearl: {
-    counts: withWilds([1, 2, 3, 2, 1]),
-    scattersPerReel: 1,
-    freeSpins: { award: 12, multiplier: 8, maxSpins: 60 },
-    seed: 102,
-  },
-  vs10glacierrun: {
-    counts: withWilds([2, 2, 2, 2, 2]),
-    scattersPerReel: 1,
-    freeSpins: { award: 10, multiplier: 10, maxSpins: 50 },
-    seed: 103,
-  },
-  vs40jadelantern: {
-    counts: withWilds([1, 2, 2, 2, 1]),
-    scattersPerReel: 1,
-    freeSpins: { award: 8, multiplier: 12, maxSpins: 40 },
-    seed: 104,
-  },
-  vs243copperkiln: {
-    counts: withWilds([0, 2, 2, 2, 2]),
-    scattersPerReel: 2,
-    freeSpins: null,
-    seed: 105,
-  },
-  vs20starorchard: {
-    counts: withWilds([2, 2, 3, 2, 2]),
-    scattersPerReel: 1,
-    freeSpins: { award: 10, multiplier: 10, maxSpins: 50 },
-    seed: 106,
-  },
-  vs20frostwolf: {
-    counts: withWilds([2, 3, 3, 3, 2]),
-    scattersPerReel: 1,
-    freeSpins: { award: 15, multiplier: 7, maxSpins: 75 },
-    seed: 201,
-  },
-  vs25northlight: {
-    counts: withWilds([1, 2, 2, 2, 1]),
-    scattersPerReel: 1,
-    freeSpins: { award: 10, multiplier: 10, maxSpins: 50 },
-    seed: 202,
-  },
-  vs30fjordhoard: {
-    counts: withWilds([2, 2, 2, 2, 2]),
-    scattersPerReel: 2,
-    freeSpins: null,
-    seed: 203,
-  },
-  vs50rimevault: {
-    counts: withWilds([1, 1, 2, 1, 1]),
-    scattersPerReel: 1,
-    freeSpins: { award: 12, multiplier: 8, maxSpins: 60 },
-    seed: 204,
-  },
+/** The free-spin rules the titles use: FS_<spins awarded>_AT_<multiplier>X. */
+const FS_8_AT_12X = { award: 8, multiplier: 12, maxSpins: 40 };
+const FS_10_AT_10X = { award: 10, multiplier: 10, maxSpins: 50 };
+const FS_12_AT_8X = { award: 12, multiplier: 8, maxSpins: 60 };
+const FS_15_AT_7X = { award: 15, multiplier: 7, maxSpins: 75 };
+
+/** The titles' rows; PARAMS below adds the wilds to the line counts. */
+const ROWS: Readonly<Record<string, Omit<TitleParams, 'counts'> & { wilds: readonly number[] }>> = {
+  vs20emberfox: { wilds: [2, 3, 3, 3, 2], scattersPerReel: 1, freeSpins: FS_10_AT_10X, seed: 101 },
+  vs25tidalpearl: { wilds: [1, 2, 3, 2, 1], scattersPerReel: 1, freeSpins: FS_12_AT_8X, seed: 102 },
+  vs10glacierrun: { wilds: [2, 2, 2, 2, 2], scattersPerReel: 1, freeSpins: FS_10_AT_10X, seed: 103 },
+  vs40jadelantern: { wilds: [1, 2, 2, 2, 1], scattersPerReel: 1, freeSpins: FS_8_AT_12X, seed: 104 },
+  vs243copperkiln: { wilds: [0, 2, 2, 2, 2], scattersPerReel: 2, freeSpins: null, seed: 105 },
+  vs20starorchard: { wilds: [2, 2, 3, 2, 2], scattersPerReel: 1, freeSpins: FS_10_AT_10X, seed: 106 },
+  vs20frostwolf: { wilds: [2, 3, 3, 3, 2], scattersPerReel: 1, freeSpins: FS_15_AT_7X, seed: 201 },
+  vs25northlight: { wilds: [1, 2, 2, 2, 1], scattersPerReel: 1, freeSpins: FS_10_AT_10X, seed: 202 },
+  vs30fjordhoard: { wilds: [2, 2, 2, 2, 2], scattersPerReel: 2, freeSpins: null, seed: 203 },
+  vs50rimevault: { wilds: [1, 1, 2, 1, 1], scattersPerReel: 1, freeSpins: FS_12_AT_8X, seed: 204 },
 };
+
+/** Each title's parameters, a row each (`wilds`: the wilds per reel, added to LINE_COUNTS). */
+const PARAMS: Readonly<Record<string, TitleParams>> = Object.fromEntries(
+  Object.entries(ROWS).map(([symbol, { wilds, ...rest }]) => [symbol, { counts: withWilds(wilds), ...rest }]),
+);
 
 /** mulberry32, used only to shuffle strips deterministically at build time */
 function shuffle<T>(items: T[], seed: number): T[] {
