@@ -18,3 +18,4 @@ export {
   type NativeSymbol,
   simulateNative,
 } from './simulate.js';
+export type { RoundStage } from './stage.js';

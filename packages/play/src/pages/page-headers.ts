@@ -44,3 +44,8 @@ export function escapeHtml(value: string): string {
 export function pageLang(lang: string | null | undefined): string {
   return lang && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(lang) ? lang : 'en';
 }
+
+/** A query parameter given once, else undefined (absent, or repeated: `?a=1&a=2` is an array). */
+export function queryOne(v: string | string[] | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

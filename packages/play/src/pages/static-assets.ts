@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Context } from 'koa';
 
 /*
  * The player pages' static files (issue 36 point 3): every game page (slot, native, crash), the
@@ -55,4 +56,21 @@ export function loadScriptAndStyle(
 /** The assets by URL path, as the family's static route looks them up. */
 export function assetsByPath<A extends StaticAsset>(assets: readonly A[]): Map<string, A> {
   return new Map(assets.map((a) => [a.path, a]));
+}
+
+/**
+ * The handler of a family's static route (`<prefix>:file`): the asset at the request's path, cached
+ * for good, same-origin only and never sniffed; an unknown path is left unanswered (the error
+ * boundary's 404).
+ */
+export function serveStaticAsset(byPath: ReadonlyMap<string, StaticAsset>): (ctx: Context) => void {
+  return (ctx) => {
+    const asset = byPath.get(ctx.path);
+    if (!asset) return;
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+    ctx.type = asset.type;
+    ctx.body = asset.body;
+  };
 }

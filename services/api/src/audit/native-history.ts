@@ -9,6 +9,7 @@ import {
   type NativeWalletEntry,
 } from '@opi/contract';
 import type { Pool } from '@opi/db';
+import type { RoundStage } from '@opi/games';
 import { intentWithoutResult, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { sendJson } from '@opi/service-kit/http/json';
 import { badRequest, invalidField, notFound, notFoundDetail } from '@opi/service-kit/http/named-errors';
@@ -70,14 +71,8 @@ async function nativeSession(pool: Pool, operatorId: string, sessionId: string):
 const modeOf = (s: NativeSessionRow) =>
   s.integration_mode === 'operator-wallet' ? 'operator-wallet' : 'sandbox-only';
 
-interface StageRow {
+interface StageRow extends RoundStage {
   round_id: string;
-  seq: number;
-  action: string;
-  inputs: Record<string, unknown>;
-  outcome: Record<string, unknown>;
-  multiplier: string | null;
-  created_at: Date;
 }
 const presentStage = (r: StageRow): NativeStageEntry => ({
   round_id: r.round_id,

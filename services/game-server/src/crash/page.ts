@@ -3,7 +3,7 @@ import type { StaticAsset } from '@opi/play/pages/static-assets';
 import { realityCheckDialog, sessionPlayBar } from '@opi/play/sessions/reality-check-page';
 import { historyButton, historyPanel } from '../history/page.js';
 import { type GamePageAssets, loadGamePageAssets } from '../player-pages/game-page-assets.js';
-import { pageHead } from '../player-pages/page-shell.js';
+import { GAME_PAGE_END, pageHead, panelBasics, unavailablePage } from '../player-pages/page-shell.js';
 
 /** `/games/assets/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
 export type CrashAsset = StaticAsset;
@@ -57,9 +57,7 @@ export function renderCrashPage(
   </section>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
   <section class="panel" data-testid="controls" aria-label="Game controls">
-    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance-minor="">&#8230;</output></div>
-    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
-    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    ${panelBasics()}
     <label class="field"><span class="label">Auto cash-out</span><input data-testid="auto-cashout" inputmode="decimal" placeholder="off" autocomplete="off" disabled></label>
     <div class="buttons">
       <button type="button" class="bet" data-testid="bet-button" disabled>Bet</button>
@@ -81,11 +79,7 @@ export function renderCrashPage(
   </section>
   ${realityCheckDialog()}
   ${demo ? '' : historyPanel()}
-</main>
-<noscript><p class="error">This game needs JavaScript.</p></noscript>
-</body>
-</html>
-`;
+${GAME_PAGE_END}`;
 }
 
 const ERROR_TEXT = {
@@ -96,13 +90,9 @@ const ERROR_TEXT = {
 } as const;
 
 /** A link that opens no game: the message and no game controls, no script. */
-export function renderCrashError(reason: keyof typeof ERROR_TEXT, assets: { css: CrashAsset }): string {
-  return `${head('Game unavailable', 'en', { css: assets.css })}
-<body>
-<main class="crash" data-state="error">
-  <p class="error" data-testid="game-error" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
-</main>
-</body>
-</html>
-`;
+export function renderCrashError(
+  reason: keyof typeof ERROR_TEXT,
+  assets: { css: CrashAsset; base?: CrashAsset },
+): string {
+  return unavailablePage('crash', ERROR_TEXT[reason], assets);
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { CLIENT_SEED, findEntry } from '@opi/games';
+import { serveStaticAsset } from '@opi/play/pages/static-assets';
 import { refuseAutoBet } from '@opi/play/sessions/gb-rules';
 import { findCrashSession } from '@opi/play/sessions/runtime-session';
 import { hashLaunchToken } from '@opi/play/sessions/tokens';
@@ -78,15 +79,7 @@ export function crashRoutes(deps: GameDeps): Router[] {
 
   // ── pages ─────────────────────────────────────────────────────────────────────────────────
   const pages = new Router({ prefix: '/games' });
-  pages.get('/assets/:file', (ctx) => {
-    const asset = assets.byPath.get(ctx.path);
-    if (!asset) return;
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
+  pages.get('/assets/:file', serveStaticAsset(assets.byPath));
   pages.get('/fairness/:round_id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const id = ctx.params.round_id ?? '';

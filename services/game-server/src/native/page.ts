@@ -3,7 +3,7 @@ import type { StaticAsset } from '@opi/play/pages/static-assets';
 import { realityCheckDialog, sessionPlayBar } from '@opi/play/sessions/reality-check-page';
 import { historyButton, historyPanel } from '../history/page.js';
 import { type GamePageAssets, loadGamePageAssets } from '../player-pages/game-page-assets.js';
-import { pageHead } from '../player-pages/page-shell.js';
+import { GAME_PAGE_END, pageHead, panelBasics, unavailablePage } from '../player-pages/page-shell.js';
 import type { NativeFamily } from './titles.js';
 
 /** `/native/static/<name>-<content hash>.<ext>`: a changed file gets a new URL, so it is cached for good. */
@@ -83,19 +83,13 @@ export function renderNativePage(
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
   <section class="panel" data-testid="controls" aria-label="Game controls">
-    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance="" data-balance-minor="">&#8230;</output></div>
-    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
-    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    ${panelBasics(' data-balance=""')}
     <button type="button" class="play" data-testid="play-button" disabled>${play}</button>
     <button type="button" class="cashout" data-testid="cashout-button" disabled${page.family === 'dice' ? ' hidden' : ''}>Cash out</button>
   </section>
   ${realityCheckDialog()}
   ${historyPanel()}
-</main>
-<noscript><p class="error">This game needs JavaScript.</p></noscript>
-</body>
-</html>
-`;
+${GAME_PAGE_END}`;
 }
 
 const ERROR_TEXT = {
@@ -107,13 +101,9 @@ const ERROR_TEXT = {
 export type NativePageProblem = keyof typeof ERROR_TEXT;
 
 /** A link that opens no game: a message, no controls, no script. */
-export function renderNativeErrorPage(reason: NativePageProblem, assets: { css: NativeAsset }): string {
-  return `${head('Game unavailable', 'en', { css: assets.css })}
-<body>
-<main class="game" data-state="error">
-  <p class="error" data-testid="game-error" data-reason="${reason}" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
-</main>
-</body>
-</html>
-`;
+export function renderNativeErrorPage(
+  reason: NativePageProblem,
+  assets: { css: NativeAsset; base?: NativeAsset },
+): string {
+  return unavailablePage('game', ERROR_TEXT[reason], assets, reason);
 }

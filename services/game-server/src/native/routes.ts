@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { STORED_RTP } from '@opi/games';
 import { currencyExponent } from '@opi/money';
-import { gamePageHeaders } from '@opi/play/pages/page-headers';
+import { gamePageHeaders, queryOne } from '@opi/play/pages/page-headers';
+import { serveStaticAsset } from '@opi/play/pages/static-assets';
 import { authenticateRuntime } from '@opi/play/sessions/authenticate';
 import { readBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { displayFacts } from '@opi/play/sessions/display';
@@ -42,8 +43,6 @@ export function nativeStakes(min: bigint, max: bigint): string[] {
 
 const ExchangeRequest = z.object({ grant: z.string().min(1).max(128) });
 
-const one = (v: string | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-
 /**
  * prov_c native titles: the page at `/native/<slug>/?grant=...` (the launch URL), its static files,
  * and the runtime routes under `/api/runtime/native/`: the grant exchange (no session token yet),
@@ -55,15 +54,7 @@ export function nativeRoutes(deps: GameDeps): Router {
   const guard = [readBody(), authenticateRuntime(deps)];
   const sessionOf = (ctx: Context) => ctx.state.session as RuntimeSession;
 
-  router.get('/native/static/:file', (ctx) => {
-    const asset = assets.byPath.get(ctx.path);
-    if (!asset) return;
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
+  router.get('/native/static/:file', serveStaticAsset(assets.byPath));
 
   const page = async (ctx: Context) => {
     pageHeaders(ctx);
@@ -73,7 +64,7 @@ export function nativeRoutes(deps: GameDeps): Router {
       ctx.body = renderNativeErrorPage(reason, assets);
     };
     if (Array.isArray(ctx.query.grant)) return fail(400, 'malformed');
-    const grant = await checkGrant(deps.pool, one(ctx.query.grant));
+    const grant = await checkGrant(deps.pool, queryOne(ctx.query.grant));
     if (!grant.ok) return fail(401, grant.problem);
     const s = grant.session;
     if (ctx.params.slug !== s.slug && ctx.params.slug !== s.symbol) return fail(400, 'malformed');

@@ -33,6 +33,7 @@ import {
   NativeMoveError,
   type Ratio,
   type Rng,
+  type RoundStage,
   ratio,
   ratioToDecimal,
   ratioToFraction,
@@ -56,14 +57,7 @@ export interface StageDraft {
 }
 
 /** A stage as read back. */
-export interface StageRow {
-  seq: number;
-  action: string;
-  inputs: Record<string, unknown>;
-  outcome: Record<string, unknown>;
-  multiplier: string | null;
-  created_at: Date;
-}
+export type StageRow = RoundStage;
 
 export interface BetParams {
   mines?: number;
@@ -226,35 +220,9 @@ export function applyAction(
     }
     if (act.action !== 'reveal') throw new NativeMoveError('Mines actions: reveal, cashout');
     const r = minesReveal(st.layout, st.revealed, intIn(act.cell, 'cell'));
-    if (r.mine) {
-      return {
-        stages: [
-          {
-            action: 'reveal',
-            inputs: { cell: r.cell },
-            outcome: { mine: true, reveals: r.reveals, final: true, win_minor: '0' },
-            multiplier: r.multiplier,
-          },
-        ],
-        offerMinor: 0n,
-        finalWinMinor: 0n,
-      };
-    }
-    const reveal: StageDraft = {
-      action: 'reveal',
-      inputs: { cell: r.cell },
-      outcome: {
-        mine: false,
-        reveals: r.reveals,
-        offer_minor: applyRatio(stake, r.multiplier).toString(),
-        multiplier_exact: ratioToFraction(r.multiplier),
-      },
-      multiplier: r.multiplier,
-    };
-    if (!r.final)
-      return { stages: [reveal], offerMinor: applyRatio(stake, r.multiplier), finalWinMinor: null };
-    const end = cashout(stake, r.multiplier, true);
-    return { ...end, stages: [reveal, ...end.stages] };
+    const move = { action: 'reveal', inputs: { cell: r.cell } };
+    if (r.mine) return lost(move, { mine: true, reveals: r.reveals }, r.multiplier);
+    return stepped(stake, move, { mine: false, reveals: r.reveals }, r.multiplier, r.final);
   }
   if (family === 'hilo') {
     const st = hiloState(round.stages);
@@ -267,37 +235,44 @@ export function applyAction(
       throw new NativeMoveError('the guess must be higher, lower or same');
     }
     const r = hiloGuess(st.card, st.multiplier, act.guess as HiloGuess, drawCard(rng));
-    if (!r.correct) {
-      return {
-        stages: [
-          {
-            action: 'guess',
-            inputs: { guess: r.guess },
-            outcome: { ...cardView(r.card), correct: false, final: true, win_minor: '0' },
-            multiplier: r.multiplier,
-          },
-        ],
-        offerMinor: 0n,
-        finalWinMinor: 0n,
-      };
-    }
-    const guess: StageDraft = {
-      action: 'guess',
-      inputs: { guess: r.guess },
-      outcome: {
-        ...cardView(r.card),
-        correct: true,
-        offer_minor: applyRatio(stake, r.multiplier).toString(),
-        multiplier_exact: ratioToFraction(r.multiplier),
-      },
-      multiplier: r.multiplier,
-    };
-    if (!r.final)
-      return { stages: [guess], offerMinor: applyRatio(stake, r.multiplier), finalWinMinor: null };
-    const end = cashout(stake, r.multiplier, true);
-    return { ...end, stages: [guess, ...end.stages] };
+    const move = { action: 'guess', inputs: { guess: r.guess } };
+    if (!r.correct) return lost(move, { ...cardView(r.card), correct: false }, r.multiplier);
+    return stepped(stake, move, { ...cardView(r.card), correct: true }, r.multiplier, r.final);
   }
   throw new NativeMoveError('a dice round is settled at the roll');
+}
+
+type Move = Pick<StageDraft, 'action' | 'inputs'>;
+
+/** A losing move (a mine, a wrong guess): its one stage ends the round with nothing won. */
+function lost(move: Move, outcome: Record<string, unknown>, multiplier: Ratio): ActionResult {
+  return {
+    stages: [{ ...move, outcome: { ...outcome, final: true, win_minor: '0' }, multiplier }],
+    offerMinor: 0n,
+    finalWinMinor: 0n,
+  };
+}
+
+/**
+ * A winning move: its stage offers the cash-out at the new multiplier; the round's last step
+ * (`final`: nothing left to reveal or guess) cashes out at once.
+ */
+function stepped(
+  stake: bigint,
+  move: Move,
+  outcome: Record<string, unknown>,
+  multiplier: Ratio,
+  final: boolean,
+): ActionResult {
+  const offer = applyRatio(stake, multiplier);
+  const stage: StageDraft = {
+    ...move,
+    outcome: { ...outcome, offer_minor: offer.toString(), multiplier_exact: ratioToFraction(multiplier) },
+    multiplier,
+  };
+  if (!final) return { stages: [stage], offerMinor: offer, finalWinMinor: null };
+  const end = cashout(stake, multiplier, true);
+  return { ...end, stages: [stage, ...end.stages] };
 }
 
 function cashout(stake: bigint, multiplier: Ratio, auto: boolean): ActionResult {

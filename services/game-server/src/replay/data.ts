@@ -1,5 +1,5 @@
 import type { Pool } from '@opi/db';
-import { type CrashFairnessRow, isSlotTitle, presentFairnessRecord } from '@opi/games';
+import { type CrashFairnessRow, isSlotTitle, presentFairnessRecord, type RoundStage } from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
@@ -11,14 +11,8 @@ import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
 export type ReplayFamily = 'slot' | 'mines' | 'hilo' | 'dice' | 'crash' | 'other';
 
-export interface ReplayStage {
-  seq: number;
-  action: string;
-  inputs: Record<string, unknown>;
-  outcome: Record<string, unknown>;
-  multiplier: string | null;
-  created_at: string;
-}
+/** A stage of the round, its time as an ISO string. */
+export type ReplayStage = RoundStage<string>;
 
 export interface ReplayWalletStep {
   type: string;
@@ -187,14 +181,7 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
   if (!r) return null;
   const family = familyOf(r.provider_id, r.symbol);
   const [stages, wallet, crash] = await Promise.all([
-    pool.query<{
-      seq: number;
-      action: string;
-      inputs: Record<string, unknown>;
-      outcome: Record<string, unknown>;
-      multiplier: string | null;
-      created_at: Date;
-    }>(
+    pool.query<RoundStage>(
       `SELECT seq, action, inputs, outcome, multiplier::text AS multiplier, created_at
        FROM round_stages WHERE round_id = $1 ORDER BY seq`,
       [roundId],

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
+import { queryOne } from '@opi/play/pages/page-headers';
+import { serveStaticAsset } from '@opi/play/pages/static-assets';
 import { checkReplayLink, type ReplayLinkVerdict } from '@opi/signing';
 import type { GameDeps } from '../deps.js';
 import { loadReplayAssets } from './assets.js';
 import { loadReplay } from './data.js';
 import { replayPageHeaders } from './headers.js';
 import { renderReplayError, renderReplayPage } from './render.js';
-
-const one = (v: string | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**
  * Whether a revocation (of the round's links or its operator's, issue 34) ends this link: every
@@ -33,15 +33,7 @@ export function revokedBy(
 export function replayRoutes(deps: Pick<GameDeps, 'pool' | 'replayKey'>): Router {
   const assets = loadReplayAssets();
   const router = new Router({ prefix: '/replay' });
-  router.get('/static/:file', (ctx) => {
-    const asset = assets.byPath.get(ctx.path);
-    if (!asset) return; // 404 from the error boundary
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
+  router.get('/static/:file', serveStaticAsset(assets.byPath));
   router.get('/:round_id', async (ctx) => {
     replayPageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
@@ -50,10 +42,10 @@ export function replayRoutes(deps: Pick<GameDeps, 'pool' | 'replayKey'>): Router
     const check: ReplayLinkVerdict = repeated
       ? { ok: false, reason: 'malformed' }
       : checkReplayLink(deps.replayKey, ctx.params.round_id, {
-          k: one(q.k),
-          sig: one(q.sig),
-          iat: one(q.iat),
-          exp: one(q.exp),
+          k: queryOne(q.k),
+          sig: queryOne(q.sig),
+          iat: queryOne(q.iat),
+          exp: queryOne(q.exp),
         });
     if (!check.ok) {
       const gone = check.reason === 'expired' || check.reason === 'retired';

@@ -5,7 +5,7 @@ import {
   sessionPlayBar,
 } from '@opi/play/sessions/reality-check-page';
 import { type HistoryAssets, historyButton, historyPanel } from '../history/page.js';
-import { pageHead } from '../player-pages/page-shell.js';
+import { GAME_PAGE_END, pageHead, panelBasics, unavailablePage } from '../player-pages/page-shell.js';
 import type { PageAsset } from './page-assets.js';
 
 export { escapeHtml, pageLang } from '@opi/play/pages/page-headers';
@@ -48,9 +48,7 @@ export function renderGamePage(
   <p class="message" data-testid="game-message" role="status" aria-live="polite"></p>
   <p class="error" data-testid="game-error" role="alert" hidden></p>
   <section class="panel" data-testid="controls" aria-label="Game controls">
-    <div class="stat"><span class="label">Balance</span><output data-testid="game-balance" data-balance-minor="">&#8230;</output></div>
-    <div class="stat"><span class="label">Last win</span><output data-testid="last-win" data-win-minor="">&#8212;</output></div>
-    <label class="field"><span class="label">Stake</span><select data-testid="stake-select" disabled></select></label>
+    ${panelBasics()}
     <label class="field" data-field="bet-level" hidden><span class="label">Bet level</span><select data-testid="bet-level-select" disabled></select></label>
     <button type="button" class="spin" data-testid="spin-button" disabled>Spin</button>
   </section>
@@ -68,11 +66,7 @@ export function renderGamePage(
     <p data-testid="jackpot-win-text"></p>
     <button type="button" data-testid="jackpot-win-close">Continue</button>
   </section>
-</main>
-<noscript><p class="error">This game needs JavaScript.</p></noscript>
-</body>
-</html>
-`;
+${GAME_PAGE_END}`;
 }
 
 const ERROR_TEXT = {
@@ -82,13 +76,9 @@ const ERROR_TEXT = {
 } as const;
 
 /** The page for a grant that does not open a game: a message and no game controls, no script. */
-export function renderErrorPage(reason: keyof typeof ERROR_TEXT, assets: { css: PageAsset }): string {
-  return `${head('Game unavailable', 'en', { css: assets.css })}
-<body>
-<main class="game" data-state="error">
-  <p class="error" data-testid="game-error" role="alert">${escapeHtml(ERROR_TEXT[reason])}</p>
-</main>
-</body>
-</html>
-`;
+export function renderErrorPage(
+  reason: keyof typeof ERROR_TEXT,
+  assets: { css: PageAsset; base?: PageAsset },
+): string {
+  return unavailablePage('game', ERROR_TEXT[reason], assets);
 }

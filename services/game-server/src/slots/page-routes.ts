@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { GAME_PAGE_CSP, gamePageHeaders } from '@opi/play/pages/page-headers';
+import { GAME_PAGE_CSP, gamePageHeaders, queryOne } from '@opi/play/pages/page-headers';
+import { serveStaticAsset } from '@opi/play/pages/static-assets';
 import type { GameDeps } from '../deps.js';
 import { findPageSession } from './find-page-session.js';
 import { loadPageAssets } from './page-assets.js';
@@ -15,8 +16,6 @@ export const PAGE_CSP = GAME_PAGE_CSP;
 /** The launch URL carries a bearer secret: the page is never cached and never sent as a referrer. */
 const pageHeaders = gamePageHeaders;
 
-const one = (v: string | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-
 /**
  * `GET /gs2c/html5Game.do?symbol=<symbol>&mgckey=<token>`: the slot page of the `prov_a`/`prov_b`
  * launch URL, and its static files. The token is checked before any HTML is served; a link that
@@ -29,7 +28,7 @@ export function pageRoutes(deps: GameDeps): Router {
     const repeated = Array.isArray(ctx.query.mgckey) || Array.isArray(ctx.query.symbol);
     const grant = repeated
       ? ({ ok: false, status: 400, reason: 'malformed' } as const)
-      : await findPageSession(deps.pool, one(ctx.query.mgckey), one(ctx.query.symbol));
+      : await findPageSession(deps.pool, queryOne(ctx.query.mgckey), queryOne(ctx.query.symbol));
     pageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     if (!grant.ok) {
@@ -39,14 +38,6 @@ export function pageRoutes(deps: GameDeps): Router {
     }
     ctx.body = renderGamePage(grant, assets);
   });
-  router.get('/static/:file', (ctx) => {
-    const asset = assets.byPath.get(ctx.path);
-    if (!asset) return; // 404 from the error boundary
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
+  router.get('/static/:file', serveStaticAsset(assets.byPath));
   return router;
 }

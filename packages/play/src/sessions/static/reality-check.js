@@ -149,5 +149,35 @@ window.RealityCheck = (() => {
     };
   }
 
-  return { create, formatElapsed };
+  /**
+   * GB's game cycle (a page with bets: native, crash): no bet within `wait_ms` of a cycle's end
+   * (the server's `next_cycle`, or its 429 `cycle_too_soon`'s `retry_after_ms`). `render()` is
+   * called every 250 ms while the wait lasts, so the page's bet button can count down.
+   */
+  function gameCycle(render) {
+    let until = 0;
+    let timer = null;
+    const waiting = () => until > Date.now();
+    function wait(ms) {
+      if (!(ms > 0)) return;
+      until = Math.max(until, Date.now() + ms);
+      clearInterval(timer);
+      timer = setInterval(() => {
+        if (!waiting()) clearInterval(timer);
+        render();
+      }, 250);
+    }
+    return {
+      wait,
+      waiting,
+      /** A state read's or a bet's answer: its `next_cycle`, if any, starts the wait. */
+      note: (json) => {
+        if (json?.next_cycle && json.next_cycle.wait_ms > 0) wait(json.next_cycle.wait_ms);
+      },
+      /** Whole seconds left, rounded up. */
+      secondsLeft: () => Math.ceil((until - Date.now()) / 1000),
+    };
+  }
+
+  return { create, formatElapsed, gameCycle };
 })();

@@ -45,19 +45,10 @@
   let cashingOut = false;
   // ── GB: 5 s between the end of a game cycle and the next bet (the state read's next_cycle and
   // the bet's 429 cycle_too_soon); the bet button stays disabled with a countdown until then ──
-  let cycleUntil = 0;
-  let cycleTimer = null;
+  // (the shared reality-check.js's gameCycle)
+  const cycle = window.RealityCheck.gameCycle(() => controls());
   const betLabel = el.bet.textContent;
-  const cycleWaiting = () => cycleUntil > Date.now();
-  function waitCycle(ms) {
-    if (!(ms > 0)) return;
-    cycleUntil = Math.max(cycleUntil, Date.now() + ms);
-    clearInterval(cycleTimer);
-    cycleTimer = setInterval(() => {
-      if (!cycleWaiting()) clearInterval(cycleTimer);
-      controls();
-    }, 250);
-  }
+  const { waiting: cycleWaiting, wait: waitCycle, note: noteCycle } = cycle;
   // ── jurisdiction rules: time played, net position and the reality check (shared script
   // reality-check.js, fed by the state read's play and reality_check; null on demo). The pause
   // stops new bets; a round already running goes on under it (its cash-out answers the player's
@@ -72,44 +63,6 @@
     failed: () => say('The game could not be reached. Please check your connection.'),
     fatal: (text) => fatal(text),
   });
-
-  // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
-  function moneyFormat(currency, exponent, display) {
-    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
-    // formats minor-unit strings in the unit by digit work; fiat keeps Intl's currency format.
-    if (window.UnitMoney?.applies(display, currency)) {
-      const unit = window.UnitMoney.create(display);
-      return { format: (minor) => unit.format(String(minor)) };
-    }
-    const toDecimal = (minor) => {
-      const negative = minor.startsWith('-');
-      const digits = negative ? minor.slice(1) : minor;
-      if (exponent === 0) return minor;
-      const padded = digits.padStart(exponent + 1, '0');
-      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
-    };
-    let nf = null;
-    try {
-      nf = new Intl.NumberFormat('en', {
-        style: 'currency',
-        currency,
-        currencyDisplay: 'code',
-        minimumFractionDigits: exponent,
-        maximumFractionDigits: exponent,
-      });
-    } catch {
-      nf = null;
-    }
-    return {
-      format(minor) {
-        const decimal = toDecimal(String(minor));
-        try {
-          if (nf) return nf.format(decimal);
-        } catch {}
-        return `${currency} ${decimal}`;
-      },
-    };
-  }
 
   const multiplierText = (cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}×`;
 
@@ -266,7 +219,7 @@
     const waiting = cycleWaiting();
     el.bet.disabled = ended || betting || running || !state || blocked !== null || check.isOpen() || waiting;
     el.game.dataset.cycleWait = waiting ? 'true' : 'false';
-    el.bet.textContent = waiting ? `Next game in ${Math.ceil((cycleUntil - Date.now()) / 1000)} s` : betLabel;
+    el.bet.textContent = waiting ? `Next game in ${cycle.secondsLeft()} s` : betLabel;
     el.stake.disabled = el.bet.disabled;
     el.auto.disabled = el.bet.disabled;
     el.clientSeed.disabled = el.bet.disabled;
@@ -429,7 +382,7 @@
     state = res.json;
     noteBlocked(state.bets_blocked);
     check.apply(state);
-    if (state.next_cycle && state.next_cycle.wait_ms > 0) waitCycle(state.next_cycle.wait_ms);
+    noteCycle(state);
     balance.offer(ticket, state.balance_minor);
     showFairness(state.next);
     if (
@@ -540,7 +493,8 @@
     }
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     state = res.json;
-    money = moneyFormat(state.currency, state.currency_exponent, state.display);
+    // Exact decimal strings at the currency's exponent, or the display unit (the shared money.js).
+    money = window.UnitMoney.session(state.currency, state.currency_exponent, null, state.display);
     noteBlocked(state.bets_blocked);
     if (state.return_url) {
       const ret = new URL(state.return_url, window.location.href);
@@ -561,7 +515,7 @@
     if (state.last_round) showRevealed(state.last_round);
     if (state.round) play(state.round);
     check.apply(state);
-    if (state.next_cycle && state.next_cycle.wait_ms > 0) waitCycle(state.next_cycle.wait_ms);
+    noteCycle(state);
     if (state.play) check.start(1000);
     controls();
   }

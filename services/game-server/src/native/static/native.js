@@ -40,22 +40,10 @@
   let pollTimer = null;
   // ── GB: 5 s between the end of a game cycle and the next bet (the server's next_cycle and its
   // 429 cycle_too_soon); the bet button stays disabled with a countdown until then ──
-  let cycleUntil = 0;
-  let cycleTimer = null;
+  // (the shared reality-check.js's gameCycle)
+  const cycle = window.RealityCheck.gameCycle(() => render());
   const playLabel = el.play.textContent;
-  const cycleWaiting = () => cycleUntil > Date.now();
-  function waitCycle(ms) {
-    if (!(ms > 0)) return;
-    cycleUntil = Math.max(cycleUntil, Date.now() + ms);
-    clearInterval(cycleTimer);
-    cycleTimer = setInterval(() => {
-      if (!cycleWaiting()) clearInterval(cycleTimer);
-      render();
-    }, 250);
-  }
-  const noteCycle = (json) => {
-    if (json?.next_cycle && json.next_cycle.wait_ms > 0) waitCycle(json.next_cycle.wait_ms);
-  };
+  const { waiting: cycleWaiting, wait: waitCycle, note: noteCycle } = cycle;
   // No celebration of a return at or below the stake (every jurisdiction): neutral wording.
   const returned = (r) => BigInt(r.win_minor || '0') <= BigInt(r.stake_minor || '0');
   const SESSION_EXPIRED = 'The game session has expired. Please open the game again from the casino.';
@@ -76,47 +64,19 @@
     beforeLeave: () => clearTimeout(pollTimer),
   });
 
-  // ── money: exact decimal strings at the currency's exponent ──────────────────────────────────
+  // ── money: the shared money.js (exact decimal strings at the currency's exponent, or the
+  // display unit), as minor units and as the wallet's decimals ──────────────────────────────────
   function moneyFormat(currency, exponent, lang, display) {
-    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
-    // formats minor-unit strings in the unit by digit work; fiat keeps the language's format.
-    const unit = window.UnitMoney?.applies(display, currency) ? window.UnitMoney.create(display) : null;
-    const options = {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'code',
-      minimumFractionDigits: exponent,
-      maximumFractionDigits: exponent,
-    };
-    let nf;
-    try {
-      nf = new Intl.NumberFormat(lang || 'en', options);
-    } catch {
-      nf = new Intl.NumberFormat('en', options);
-    }
-    const toDecimal = (minor) => {
-      const negative = minor.startsWith('-');
-      const digits = negative ? minor.slice(1) : minor;
-      if (exponent === 0) return minor;
-      const padded = digits.padStart(exponent + 1, '0');
-      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
-    };
-    const show = (decimal) => {
-      try {
-        return nf.format(decimal);
-      } catch {
-        return `${currency} ${decimal}`;
-      }
-    };
-    if (unit) {
+    const shared = window.UnitMoney.session(currency, exponent, lang, display);
+    if (shared.unit) {
       // The wallet's decimal in the currency -> minor units (exact digits) -> the unit.
       const decimalToMinor = (decimal) => {
         const [whole, fraction = ''] = String(decimal).split('.');
         return (whole + fraction.padEnd(exponent, '0').slice(0, exponent)).replace(/^(-?)0+(?=[0-9])/, '$1');
       };
-      return { minor: (m) => unit.format(m), decimal: (d) => unit.format(decimalToMinor(d)) };
+      return { minor: shared.format, decimal: (d) => shared.unit.format(decimalToMinor(d)) };
     }
-    return { minor: (m) => show(toDecimal(String(m))), decimal: show };
+    return { minor: shared.format, decimal: shared.showDecimal };
   }
 
   // ── calls ──────────────────────────────────────────────────────────────────────────────────
@@ -288,9 +248,7 @@
     const waiting = cycleWaiting();
     el.play.disabled = ended || busy || !over(r) || blocked !== null || check.isOpen() || waiting;
     game.dataset.cycleWait = waiting ? 'true' : 'false';
-    el.play.textContent = waiting
-      ? `Next game in ${Math.ceil((cycleUntil - Date.now()) / 1000)} s`
-      : playLabel;
+    el.play.textContent = waiting ? `Next game in ${cycle.secondsLeft()} s` : playLabel;
     el.cashout.disabled = ended || busy || !r?.can_cash_out;
     el.cashout.textContent = r?.can_cash_out ? `Cash out ${money.minor(r.offer_minor)}` : 'Cash out';
     if (r && r.status === 'completed' && r.win_minor !== null) {

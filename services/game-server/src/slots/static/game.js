@@ -67,55 +67,6 @@
     beforeLeave: () => stream.abort(),
   });
 
-  // ── money: exact decimal strings at the currency's ISO 4217 exponent ─────────────────────────
-  function moneyFormat(currency, exponent, lang, display) {
-    // A crypto currency or a display unit (issue 39: mBTC, sat, USDT ...): the shared money.js
-    // formats minor-unit strings in the unit by digit work; fiat keeps the language's format.
-    const unit = window.UnitMoney?.applies(display, currency) ? window.UnitMoney.create(display) : null;
-    const options = {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'code',
-      minimumFractionDigits: exponent,
-      maximumFractionDigits: exponent,
-    };
-    let nf;
-    try {
-      nf = new Intl.NumberFormat(lang || 'en', options);
-    } catch {
-      nf = new Intl.NumberFormat('en', options);
-    }
-    const toDecimal = (minor) => {
-      const negative = minor.startsWith('-');
-      const digits = negative ? minor.slice(1) : minor;
-      if (exponent === 0) return minor;
-      const padded = digits.padStart(exponent + 1, '0');
-      return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
-    };
-    return {
-      /** '12345' (minor units) -> 'EUR 123.45' in the page's language; strings are formatted exactly. */
-      format(minor) {
-        if (unit) return unit.format(minor);
-        const decimal = toDecimal(minor);
-        try {
-          return nf.format(decimal);
-        } catch {
-          return `${currency} ${decimal}`;
-        }
-      },
-      /** The wallet's decimal string ('123.45') -> minor units ('12345'), or null if malformed. */
-      toMinor(decimal) {
-        const m = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(String(decimal));
-        if (!m) return null;
-        let fraction = m[3] || '';
-        while (fraction.length > exponent && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
-        if (fraction.length > exponent) return null;
-        const digits = (m[2] + fraction.padEnd(exponent, '0')).replace(/^0+(?=[0-9])/, '');
-        return (m[1] === '-' && /[1-9]/.test(digits) ? '-' : '') + digits;
-      },
-    };
-  }
-
   // ── messages ─────────────────────────────────────────────────────────────────────────────────
   function showError(text) {
     el.error.textContent = text;
@@ -915,7 +866,13 @@
     if (ended) return;
     if (!res.ok) return fatal('The game could not start. Please try again later.');
     session = res.json;
-    money = moneyFormat(session.currency, session.currency_exponent, session.lang, session.display);
+    // Exact decimal strings at the currency's exponent, or the display unit (the shared money.js).
+    money = window.UnitMoney.session(
+      session.currency,
+      session.currency_exponent,
+      session.lang,
+      session.display,
+    );
     const ret = session.return_url ? new URL(session.return_url, window.location.href) : null;
     if (ret && (ret.protocol === 'https:' || ret.protocol === 'http:')) {
       el.close.dataset.href = ret.href;
