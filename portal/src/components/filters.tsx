@@ -61,7 +61,7 @@ export function TextFilter({
 /** An option: its value, shown as itself, or `[value, label]`. */
 export type FilterOption = string | readonly [string, string];
 
-/** A choice among `options`, or any (the empty value, shown as `any`). */
+/** A choice among `options`, or any (the empty value, shown as `any`; `null`: no such choice). */
 export function SelectFilter({
   name,
   id = name,
@@ -75,12 +75,12 @@ export function SelectFilter({
   label: string;
   value: string | undefined;
   options: readonly FilterOption[];
-  any?: string;
+  any?: string | null;
 }) {
   return (
     <Field id={id} label={label}>
       <select id={id} name={name} defaultValue={value ?? ''}>
-        <option value="">{any}</option>
+        {any === null ? null : <option value="">{any}</option>}
         {options.map((o) => {
           const [v, text] = typeof o === 'string' ? [o, o] : o;
           return (
@@ -139,5 +139,42 @@ export function CheckFilter({ name, label, checked }: { name: string; label: str
         <input id={name} name={name} type="checkbox" value="true" defaultChecked={checked} /> {label}
       </label>
     </div>
+  );
+}
+
+/**
+ * The searches of sessions and rounds: what they share (player, the session for rounds, game,
+ * currency and status), as the page was asked with: trimmed, empty ones left out.
+ */
+export function playFilters(sp: Record<string, string | undefined>, withSession = false) {
+  return {
+    player_id: sp.player_id?.trim() || undefined,
+    ...(withSession ? { session_id: sp.session_id?.trim() || undefined } : {}),
+    game_symbol: sp.game_symbol?.trim() || undefined,
+    currency: sp.currency || undefined,
+    status: sp.status || undefined,
+  };
+}
+
+/** The controls of `playFilters`, `statuses` the status choices (without "any"). */
+export function PlayFilterControls({
+  filters,
+  currencies,
+  statuses,
+}: {
+  filters: ReturnType<typeof playFilters> & { session_id?: string | undefined };
+  currencies: readonly string[];
+  statuses: readonly FilterOption[];
+}) {
+  return (
+    <>
+      <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
+      {'session_id' in filters ? (
+        <TextFilter name="session_id" label="Session" value={filters.session_id} />
+      ) : null}
+      <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
+      <CurrencyFilter value={filters.currency} currencies={currencies} />
+      <SelectFilter name="status" label="Status" value={filters.status} options={statuses} />
+    </>
   );
 }

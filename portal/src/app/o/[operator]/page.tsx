@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { FilterForm, SelectFilter } from '../../../components/filters';
 import { DataTable } from '../../../components/table';
-import { Facts, Field, Problem } from '../../../components/ui';
+import { Facts, Problem } from '../../../components/ui';
 import { load, type OperatorPageProps, operatorParam, qs } from '../../../lib/api';
 import { BarChart, Legend, PALETTE, RtpChart, type RtpRow } from '../../../lib/charts';
 import { money, percentOf, ratioForChart, units } from '../../../lib/format';
@@ -66,18 +67,15 @@ export default async function Overview({ params, searchParams }: OperatorPagePro
           ['Your role', o.role],
         ]}
       />
-      <form className="filters" method="get" aria-label="Chart window">
-        <Field id="days" label="Window">
-          <select id="days" name="days" defaultValue={String(windowDays)}>
-            {WINDOWS.map((d) => (
-              <option key={d} value={d}>
-                Last {d} days
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit">Show</button>
-      </form>
+      <FilterForm label="Chart window" submit="Show">
+        <SelectFilter
+          name="days"
+          label="Window"
+          value={String(windowDays)}
+          options={WINDOWS.map((d) => [String(d), `Last ${d} days`] as const)}
+          any={null}
+        />
+      </FilterForm>
       <h2>Bet and win per day</h2>
       {currencies.length === 0 ? (
         <p className="notice warn">No rounds in the last {windowDays} days.</p>

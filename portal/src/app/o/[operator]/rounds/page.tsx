@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import {
   CheckFilter,
-  CurrencyFilter,
   DateTimeFilter,
   FilterForm,
-  SelectFilter,
-  TextFilter,
+  PlayFilterControls,
+  playFilters,
 } from '../../../../components/filters';
 import { LoadedPage } from '../../../../components/pager';
 import { roundColumns } from '../../../../components/rounds';
@@ -22,11 +21,7 @@ export default async function RoundsPage({ params, searchParams }: OperatorPageP
   const operator = await operatorParam(params);
   const sp = await searchParams;
   const filters = {
-    player_id: sp.player_id?.trim() || undefined,
-    session_id: sp.session_id?.trim() || undefined,
-    game_symbol: sp.game_symbol?.trim() || undefined,
-    currency: sp.currency || undefined,
-    status: sp.status || undefined,
+    ...playFilters(sp, true),
     stuck: sp.stuck === 'true' ? 'true' : undefined,
     from: sp.from || undefined,
     to: sp.to || undefined,
@@ -43,15 +38,10 @@ export default async function RoundsPage({ params, searchParams }: OperatorPageP
     <>
       <h1>Rounds</h1>
       <FilterForm label="Search rounds">
-        <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
-        <TextFilter name="session_id" label="Session" value={filters.session_id} />
-        <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
-        <CurrencyFilter value={filters.currency} currencies={info.data.allowed_currencies} />
-        <SelectFilter
-          name="status"
-          label="Status"
-          value={filters.status}
-          options={STATUSES.map((s) => [s, s.replace('_', ' ')] as const)}
+        <PlayFilterControls
+          filters={filters}
+          currencies={info.data.allowed_currencies}
+          statuses={STATUSES.map((s) => [s, s.replace('_', ' ')] as const)}
         />
         <DateTimeFilter name="from" label="From (UTC)" value={filters.from} />
         <DateTimeFilter name="to" label="To (UTC, exclusive)" value={filters.to} />

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CurrencyFilter, FilterForm, SelectFilter, TextFilter } from '../../../../components/filters';
+import { FilterForm, PlayFilterControls, playFilters } from '../../../../components/filters';
 import { LoadedPage } from '../../../../components/pager';
 import { Problem, StatusBadge } from '../../../../components/ui';
 import { load, type OperatorPageProps, operatorParam, qs } from '../../../../lib/api';
@@ -12,12 +12,7 @@ export const metadata: Metadata = { title: 'Sessions' };
 export default async function SessionsPage({ params, searchParams }: OperatorPageProps) {
   const operator = await operatorParam(params);
   const sp = await searchParams;
-  const filters = {
-    player_id: sp.player_id?.trim() || undefined,
-    game_symbol: sp.game_symbol?.trim() || undefined,
-    currency: sp.currency || undefined,
-    status: sp.status || undefined,
-  };
+  const filters = playFilters(sp);
   const [info, page] = await Promise.all([
     load<OperatorInfo>(`/operators/${operator}`),
     load<Page<SessionItem>>(`/operators/${operator}/sessions${qs({ ...filters, cursor: sp.cursor })}`),
@@ -28,14 +23,10 @@ export default async function SessionsPage({ params, searchParams }: OperatorPag
     <>
       <h1>Sessions</h1>
       <FilterForm label="Search sessions">
-        <TextFilter name="player_id" label="Player (external id)" value={filters.player_id} />
-        <TextFilter name="game_symbol" label="Game symbol" value={filters.game_symbol} />
-        <CurrencyFilter value={filters.currency} currencies={info.data.allowed_currencies} />
-        <SelectFilter
-          name="status"
-          label="Status"
-          value={filters.status}
-          options={[
+        <PlayFilterControls
+          filters={filters}
+          currencies={info.data.allowed_currencies}
+          statuses={[
             ['active', 'Active'],
             ['closed', 'Closed'],
             ['revoked', 'Revoked'],

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable } from '../../../../../components/table';
 import { Facts, Problem, StatusBadge } from '../../../../../components/ui';
 import { load, type OperatorPageProps, operatorParam, seg } from '../../../../../lib/api';
 import { Legend, PALETTE, type Span, StepChart, TimelineChart } from '../../../../../lib/charts';
@@ -215,52 +216,40 @@ export default async function RoundPage({ params, searchParams }: OperatorPagePr
                 }))}
               />
             </figure>
-            <div className="table-wrap">
-              <table data-testid="transactions-table">
-                <caption>Transactions in the order they were journalled</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Transaction id</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col" className="num">
-                      Attempts
-                    </th>
-                    <th scope="col">Wallet answer</th>
-                    <th scope="col">Completed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.timeline.map((t) => (
-                    <tr key={t.transaction_id} data-type={t.transaction_type}>
-                      <td>{offset(r.created_at, t.created_at) || '+0 ms'}</td>
-                      <td>{t.transaction_type}</td>
-                      <td className="mono">{t.transaction_id}</td>
-                      <td className="num">{money(t.amount_minor, r.currency)}</td>
-                      <td>
-                        <StatusBadge status={t.status} />
-                      </td>
-                      <td className="num">{t.attempts}</td>
-                      <td>
-                        {t.http_status ? `HTTP ${t.http_status}` : '—'}
-                        {t.error_code ? ` ${t.error_code}` : ''}
-                        {t.wallet_balance ? `, balance ${t.wallet_balance}` : ''}
-                        {t.original_transaction_id ? (
-                          <div className="hint">
-                            reverses <span className="mono">{t.original_transaction_id}</span>
-                          </div>
-                        ) : null}
-                      </td>
-                      <td>{t.completed_at ? offset(r.created_at, t.completed_at) : 'pending'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="transactions-table"
+              caption="Transactions in the order they were journalled"
+              rows={r.timeline}
+              rowKey={(t) => t.transaction_id}
+              rowAttrs={(t) => ({ 'data-type': t.transaction_type })}
+              columns={[
+                { head: 'When', cell: (t) => offset(r.created_at, t.created_at) || '+0 ms' },
+                { head: 'Type', cell: (t) => t.transaction_type },
+                { head: 'Transaction id', tdClass: 'mono', cell: (t) => t.transaction_id },
+                { head: 'Amount', num: true, cell: (t) => money(t.amount_minor, r.currency) },
+                { head: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+                { head: 'Attempts', num: true, cell: (t) => t.attempts },
+                {
+                  head: 'Wallet answer',
+                  cell: (t) => (
+                    <>
+                      {t.http_status ? `HTTP ${t.http_status}` : '—'}
+                      {t.error_code ? ` ${t.error_code}` : ''}
+                      {t.wallet_balance ? `, balance ${t.wallet_balance}` : ''}
+                      {t.original_transaction_id ? (
+                        <div className="hint">
+                          reverses <span className="mono">{t.original_transaction_id}</span>
+                        </div>
+                      ) : null}
+                    </>
+                  ),
+                },
+                {
+                  head: 'Completed',
+                  cell: (t) => (t.completed_at ? offset(r.created_at, t.completed_at) : 'pending'),
+                },
+              ]}
+            />
           </>
         )}
       </section>
