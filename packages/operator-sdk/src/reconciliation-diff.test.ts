@@ -332,6 +332,94 @@ describe('the diff API', () => {
     for (const b of prefix.json.data.buckets) assert.match(b.bucket, /^a[0-9a-f]$/);
   });
 
+  test('levels prefix and transaction over a period; digits 2 makes 256 buckets', async () => {
+    // The day's buckets at level day, then the same transactions by two hex digits over a period
+    // holding the day (and one before it, empty): every bucket two digits, the totals the same.
+    const day = await post({ level: 'day', from: DAY, to: DAY, currency: 'EUR', buckets: [] });
+    const total = day.json.data.buckets[0].transactions as number;
+    const prefix = await post({
+      level: 'prefix',
+      from: '2026-04-09',
+      to: DAY,
+      currency: 'EUR',
+      digits: 2,
+      buckets: [],
+    });
+    assert.equal(prefix.status, 200, prefix.text);
+    const buckets = prefix.json.data.buckets as { bucket: string; transactions: number }[];
+    assert.equal(buckets.length, 256);
+    for (const b of buckets) assert.match(b.bucket, /^[0-9a-f]{2}$/);
+    assert.equal(
+      buckets.reduce((n, b) => n + b.transactions, 0),
+      total,
+    );
+    assert.deepEqual(prefix.json.data.scope, {
+      from: '2026-04-09',
+      to: DAY,
+      day: null,
+      hour: null,
+      game_symbol: null,
+      prefix: null,
+      currency: 'EUR',
+    });
+    // Sent back as the operator's, they match; inside one, two more digits.
+    const back = await post({ level: 'prefix', from: DAY, to: DAY, currency: 'EUR', digits: 2, buckets });
+    assert.equal(back.json.data.matches, true, back.text.slice(0, 300));
+    const inner = await post({
+      level: 'prefix',
+      from: DAY,
+      to: DAY,
+      currency: 'EUR',
+      prefix: buckets[0]!.bucket,
+      digits: 2,
+      buckets: [],
+    });
+    for (const b of inner.json.data.buckets)
+      assert.match(b.bucket, new RegExp(`^${buckets[0]!.bucket}[0-9a-f]{2}$`));
+    // The transactions of one bucket over the period: ours listed when the operator sends none.
+    const tx = await post({
+      level: 'transaction',
+      from: DAY,
+      to: DAY,
+      currency: 'EUR',
+      prefix: buckets[0]!.bucket,
+      transactions: [],
+    });
+    assert.equal(tx.status, 200, tx.text);
+    assert.equal(tx.json.data.only_ours.length, buckets[0]!.transactions);
+    // A day-scoped prefix request answers as before (one more digit by default).
+    const old = await post({ level: 'prefix', day: DAY, currency: 'EUR', buckets: [] });
+    assert.equal(old.json.data.buckets.length, 16);
+  });
+
+  test('the largest 256-bucket request fits the body limit', async () => {
+    const prefix = 'f'.repeat(14);
+    const max = '9223372036854775807';
+    const buckets = Array.from({ length: 256 }, (_, i) => ({
+      bucket: prefix + i.toString(16).padStart(2, '0'),
+      currency: 'EUR',
+      transactions: 2147483647,
+      debit_minor: max,
+      credit_minor: max,
+      reversal_minor: max,
+      hash: 'f'.repeat(32),
+    }));
+    const body = {
+      level: 'prefix',
+      from: '2026-01-01',
+      to: '2026-12-31',
+      game_symbol: 'x'.repeat(64),
+      prefix,
+      digits: 2,
+      currency: 'EUR',
+      buckets,
+    };
+    assert.ok(JSON.stringify(body).length < 64 * 1024);
+    const res = await post(body);
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    assert.equal(res.json.data.differences.length, 256);
+  });
+
   test('a transaction-level scope over 400 of ours is refused: narrow first', async () => {
     const res = await post({ level: 'transaction', day: DAY, hour: 13, transactions: [] });
     assert.equal(res.status, 422, res.text);
@@ -357,6 +445,22 @@ describe('the diff API', () => {
       [{ level: 'prefix', day: DAY, prefix: 'G', buckets: [] }, 'prefix'],
       [{ level: 'prefix', day: DAY, prefix: 'a'.repeat(16), buckets: [] }, 'prefix'],
       [{ level: 'transaction', day: DAY }, 'transactions'],
+      [{ level: 'prefix', day: DAY, from: DAY, to: DAY, buckets: [] }, 'day'],
+      [{ level: 'prefix', from: DAY, buckets: [] }, 'to'],
+      [{ level: 'transaction', to: DAY, transactions: [] }, 'from'],
+      [{ level: 'prefix', buckets: [] }, 'day'],
+      [{ level: 'transaction', transactions: [] }, 'day'],
+      [{ level: 'prefix', from: DAY, to: DAY, hour: 3, buckets: [] }, 'hour'],
+      [{ level: 'transaction', from: '2026-04-11', to: DAY, transactions: [] }, 'to'],
+      [{ level: 'prefix', from: '2026-01-01', to: '2027-01-05', buckets: [] }, 'to'],
+      [{ level: 'hour', from: DAY, to: DAY, buckets: [] }, 'from'],
+      [{ level: 'title', day: DAY, from: DAY, to: DAY, buckets: [] }, 'from'],
+      [{ level: 'prefix', day: DAY, digits: 3, buckets: [] }, 'digits'],
+      [{ level: 'prefix', day: DAY, digits: '2', buckets: [] }, 'digits'],
+      [{ level: 'prefix', day: DAY, digits: 0, buckets: [] }, 'digits'],
+      [{ level: 'day', from: DAY, to: DAY, digits: 2, buckets: [] }, 'digits'],
+      [{ level: 'transaction', day: DAY, digits: 1, transactions: [] }, 'digits'],
+      [{ level: 'prefix', day: DAY, prefix: 'a'.repeat(15), digits: 2, buckets: [] }, 'prefix'],
       [{ level: 'transaction', day: DAY, transactions: [], buckets: [] }, 'buckets'],
       [{ level: 'day', from: DAY, to: DAY, buckets: [ok, ok] }, 'buckets'],
       [{ level: 'day', from: DAY, to: DAY, buckets: [{ ...ok, debit_minor: -1 }] }, 'debit_minor'],
@@ -390,6 +494,15 @@ describe('the diff API', () => {
       { level: 'hour', day: '9999-12-31', buckets: [] },
       { level: 'transaction', day: '9999-12-31', hour: 23, transactions: [] },
       { level: 'day', from: '9999-01-01', to: '9999-12-31', buckets: [] },
+      {
+        level: 'prefix',
+        from: '9999-12-30',
+        to: '9999-12-31',
+        prefix: 'a'.repeat(14),
+        digits: 2,
+        buckets: [],
+      },
+      { level: 'transaction', from: '1970-01-01', to: '1970-01-02', prefix: 'ab', transactions: [] },
     ]) {
       const res = await post(body);
       assert.equal(res.status, 200, res.text);

@@ -105,9 +105,17 @@ function localParts(tz: string) {
     hour: '2-digit',
     hourCycle: 'h23',
   });
+  // Every zone's offset today, and its changes, fall on whole quarter hours: one formatting a quarter.
+  const seen = new Map<number, { day: string; hour: string }>();
   return (d: Date) => {
-    const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
-    return { day: `${p.year}-${p.month}-${p.day}`, hour: p.hour === '24' ? '00' : (p.hour as string) };
+    const quarter = Math.floor(d.getTime() / 900_000);
+    let at = seen.get(quarter);
+    if (!at) {
+      const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
+      at = { day: `${p.year}-${p.month}-${p.day}`, hour: p.hour === '24' ? '00' : (p.hour as string) };
+      seen.set(quarter, at);
+    }
+    return at;
   };
 }
 
