@@ -9,8 +9,8 @@ import type {
 import type { Pool } from '@opi/db';
 import { hitShownSql, payoutShownSql, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { notFound } from '@opi/service-kit/http/named-errors';
-import { decodeCursor } from './cursor.js';
-import { page, Where } from './repository.js';
+import { pick } from '@opi/service-kit/http/present';
+import { page, roundsPageSql, Where } from './repository.js';
 
 /*
  * The operator's jackpot and promotional money (issue 25, docs/jackpots-and-promotions.md): the
@@ -49,35 +49,20 @@ export async function searchJackpotContributions(
   const w = new Where(operatorId);
   // The partial index's predicate, written out so the planner takes rounds_jackpot.
   w.also('jackpot_id IS NOT NULL');
-  w.add((p) => `jackpot_id = ${p}`, q.jackpot_id);
-  w.add((p) => `session_id = ${p}`, q.session_id);
-  w.add(
-    (p) =>
-      `player_id IN (SELECT player_id FROM players WHERE operator_id = $1 AND external_player_id = ${p})`,
-    q.player_id,
-  );
-  w.add((p) => `currency = ${p}`, q.currency);
-  w.add((p) => `status = ${p}`, q.status);
-  w.add((p) => `created_at >= ${p}`, q.from);
-  w.add((p) => `created_at < ${p}`, q.to);
-  w.keyset(decodeCursor(q.cursor), 'round_id');
-  w.params.push(q.limit + 1);
-  const { rows } = await pool.query<ContributionRow>(
-    `SELECT r.round_id, r.jackpot_id, r.session_id, p.external_player_id AS player_id, r.symbol AS game_symbol,
+  w.equal({ jackpot_id: q.jackpot_id, session_id: q.session_id });
+  w.externalPlayer(q.player_id);
+  w.equal({ currency: q.currency, status: q.status });
+  w.period(q.from, q.to);
+  const columns = `r.round_id, r.jackpot_id, r.session_id, p.external_player_id AS player_id, r.symbol AS game_symbol,
             trim(r.currency) AS currency, r.bet_minor AS stake_minor,
             coalesce(r.jackpot_contribution_micros, 0)::text AS contribution_micros, r.jackpot_win_minor,
             r.status AS round_status, r.created_at, ${wagerStandsSql('r')} AS wager_stands,
-            (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros
-     FROM (SELECT * FROM rounds WHERE ${w.sql}
-           ORDER BY created_at DESC, round_id DESC LIMIT $${w.params.length}) r
-     JOIN players p ON p.player_id = r.player_id
-     ORDER BY r.created_at DESC, r.round_id DESC`,
-    w.params,
-  );
+            (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros`;
+  const { rows } = await pool.query<ContributionRow>(roundsPageSql(columns, w, q.cursor, q.limit), w.params);
   return page(
     rows,
     q.limit,
-    (r) => r.round_id,
+    'round_id',
     (r): OperatorJackpotContribution => ({
       round_id: r.round_id,
       jackpot_id: r.jackpot_id,
@@ -113,37 +98,35 @@ const HIT_TRANSACTION_ID = `(round_id || ':jackpot:' || level)`;
 
 export async function searchJackpotWins(pool: Pool, operatorId: string, q: JackpotWinQuery) {
   const w = new Where(operatorId);
-  w.add((p) => `jackpot_id = ${p}`, q.jackpot_id);
-  w.add((p) => `level = ${p}`, q.level);
-  w.add((p) => `round_id = ${p}`, q.round_id);
-  w.add((p) => `external_player_id = ${p}`, q.player_id);
+  w.equal({
+    jackpot_id: q.jackpot_id,
+    level: q.level,
+    round_id: q.round_id,
+    external_player_id: q.player_id,
+  });
   w.add(
     (p) => `round_id IN (SELECT round_id FROM rounds WHERE operator_id = $1 AND session_id = ${p})`,
     q.session_id,
   );
-  w.add((p) => `currency = ${p}`, q.currency);
-  w.add((p) => `status = ${p}`, q.status);
-  w.add((p) => `created_at >= ${p}`, q.from);
-  w.add((p) => `created_at < ${p}`, q.to);
+  w.equal({ currency: q.currency, status: q.status });
+  w.period(q.from, q.to);
   // A pending hit only once its round's debit is applied (a hit is always of a paid round).
   w.also(hitShownSql('jackpot_hits'));
   // The cursor's id is the hit's credit id (round and level): unique, and ordered with it.
-  w.keyset(decodeCursor(q.cursor), HIT_TRANSACTION_ID);
-  w.params.push(q.limit + 1);
+  const order = w.newestFirst(q.cursor, HIT_TRANSACTION_ID, q.limit);
   const { rows } = await pool.query<WinRow>(
     `SELECT round_id, jackpot_id, level, trim(currency) AS currency, external_player_id AS player_id, amount_minor,
             status, ${HIT_TRANSACTION_ID} AS transaction_id, created_at, settled_at,
             (extract(epoch FROM created_at) * 1000000)::bigint AS micros
      FROM jackpot_hits
      WHERE ${w.sql}
-     ORDER BY created_at DESC, ${HIT_TRANSACTION_ID} DESC
-     LIMIT $${w.params.length}`,
+     ${order}`,
     w.params,
   );
   return page(
     rows,
     q.limit,
-    (r) => r.transaction_id,
+    'transaction_id',
     (r): OperatorJackpotWin => ({
       round_id: r.round_id,
       jackpot_id: r.jackpot_id,
@@ -188,17 +171,19 @@ const PAYOUT_COLUMNS = `x.payout_id, x.promo_type, x.promo_id, x.rank, x.operato
 
 function presentPayout(r: PayoutRow): OperatorPromoPayout {
   return {
-    payout_id: r.payout_id,
-    promo_type: r.promo_type,
-    promo_id: r.promo_id,
-    rank: r.rank,
-    operator_id: r.operator_id,
-    player_id: r.player_id,
-    currency: r.currency,
-    amount_minor: r.amount_minor,
-    status: r.status,
-    transaction_id: r.transaction_id,
-    transaction_status: r.transaction_status,
+    ...pick(r, [
+      'payout_id',
+      'promo_type',
+      'promo_id',
+      'rank',
+      'operator_id',
+      'player_id',
+      'currency',
+      'amount_minor',
+      'status',
+      'transaction_id',
+      'transaction_status',
+    ]),
     created_at: r.created_at.toISOString(),
     paid_at: r.paid_at?.toISOString() ?? null,
   };
@@ -206,26 +191,25 @@ function presentPayout(r: PayoutRow): OperatorPromoPayout {
 
 export async function searchPromoPayouts(pool: Pool, operatorId: string, q: PromoPayoutQuery) {
   const w = new Where(operatorId);
-  w.add((p) => `promo_type = ${p}`, q.promo_type);
-  w.add((p) => `promo_id = ${p}`, q.promo_id);
-  w.add((p) => `external_player_id = ${p}`, q.player_id);
-  w.add((p) => `session_id = ${p}`, q.session_id);
-  w.add((p) => `currency = ${p}`, q.currency);
-  w.add((p) => `status = ${p}`, q.status);
-  w.add((p) => `created_at >= ${p}`, q.from);
-  w.add((p) => `created_at < ${p}`, q.to);
+  w.equal({
+    promo_type: q.promo_type,
+    promo_id: q.promo_id,
+    external_player_id: q.player_id,
+    session_id: q.session_id,
+    currency: q.currency,
+    status: q.status,
+  });
+  w.period(q.from, q.to);
   // A prize-drop award only once its round's wager stands.
   w.also(payoutShownSql('promo_payouts'));
-  w.keyset(decodeCursor(q.cursor), 'payout_id');
-  w.params.push(q.limit + 1);
+  const order = w.newestFirst(q.cursor, 'payout_id', q.limit);
   const { rows } = await pool.query<PayoutRow>(
     `SELECT ${PAYOUT_COLUMNS}
-     FROM (SELECT * FROM promo_payouts WHERE ${w.sql}
-           ORDER BY created_at DESC, payout_id DESC LIMIT $${w.params.length}) x
+     FROM (SELECT * FROM promo_payouts WHERE ${w.sql} ${order}) x
      ORDER BY x.created_at DESC, x.payout_id DESC`,
     w.params,
   );
-  return page(rows, q.limit, (r) => r.payout_id, presentPayout);
+  return page(rows, q.limit, 'payout_id', presentPayout);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Pool } from '@opi/db';
 import { type BetsBlockedRow, presentBetsBlocked } from '@opi/play/sessions/bets-blocked';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 import { notFound } from '@opi/service-kit/http/named-errors';
+import { pick } from '@opi/service-kit/http/present';
 import { type ReplayKeys, roundDetailsUrl } from '@opi/signing';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 
@@ -63,17 +64,19 @@ export function presentTransaction(r: TransactionRow, links: ReplayLinks): Audit
 
 function operatorTransaction(r: TransactionRow): OperatorTransaction {
   return {
-    transaction_id: r.transaction_id,
-    operator_id: r.operator_id,
-    session_id: r.session_id,
-    round_id: r.round_id,
-    player_id: r.player_id,
-    game_symbol: r.game_symbol,
-    transaction_type: r.transaction_type,
-    amount_minor: r.amount_minor,
-    currency: r.currency,
-    status: r.status,
-    error_code: r.error_code,
+    ...pick(r, [
+      'transaction_id',
+      'operator_id',
+      'session_id',
+      'round_id',
+      'player_id',
+      'game_symbol',
+      'transaction_type',
+      'amount_minor',
+      'currency',
+      'status',
+      'error_code',
+    ]),
     contract_version: CONTRACT_VERSION,
     request_hash: r.request_hash,
   };
@@ -92,6 +95,10 @@ export class Where {
     this.params.push(value);
     this.parts.push(sql(`$${this.params.length}`));
   }
+  /** `column = value` for each column whose value is given, in order. */
+  equal(columns: Record<string, unknown>): void {
+    for (const [column, value] of Object.entries(columns)) this.add((p) => `${column} = ${p}`, value);
+  }
   /** A condition without a parameter (a partial index's predicate). */
   also(sql: string): void {
     this.parts.push(sql);
@@ -106,15 +113,54 @@ export class Where {
       `(created_at, ${idColumn}) < (timestamptz 'epoch' + ${m}::bigint * interval '1 microsecond', ${id})`,
     );
   }
+  /**
+   * The operator's external player id, on a table that references our internal player (rounds):
+   * resolved through players.
+   */
+  externalPlayer(externalId: unknown): void {
+    this.add(
+      (p) =>
+        `player_id IN (SELECT player_id FROM players WHERE operator_id = $1 AND external_player_id = ${p})`,
+      externalId,
+    );
+  }
+  /** Created in [from, to), each bound when given. */
+  period(from: unknown, to: unknown): void {
+    this.add((p) => `created_at >= ${p}`, from);
+    this.add((p) => `created_at < ${p}`, to);
+  }
+  /**
+   * A page newest first from `cursor` on (strictly before the previous page's last item), one row
+   * more than `limit` so that page() can tell whether another follows: the ORDER BY and LIMIT of
+   * the filtered SELECT. Call it last: it adds the cursor's condition.
+   */
+  newestFirst(cursor: string | undefined, idColumn: string, limit: number): string {
+    this.keyset(decodeCursor(cursor), idColumn);
+    this.params.push(limit + 1);
+    return `ORDER BY created_at DESC, ${idColumn} DESC LIMIT $${this.params.length}`;
+  }
   get sql(): string {
     return this.parts.join(' AND ');
   }
 }
 
+/**
+ * The rounds `w` keeps, a page newest first (the filtered SELECT of rounds alone, then each joined
+ * to its player): the SELECT of `columns` of `r` (the round) and `p` (its player).
+ */
+export function roundsPageSql(columns: string, w: Where, cursor: string | undefined, limit: number): string {
+  const order = w.newestFirst(cursor, 'round_id', limit);
+  return `SELECT ${columns}
+     FROM (SELECT * FROM rounds WHERE ${w.sql} ${order}) r
+     JOIN players p ON p.player_id = r.player_id
+     ORDER BY r.created_at DESC, r.round_id DESC`;
+}
+
+/** The answer of a search: the first `limit` rows presented, and the cursor after the last (its `id` column) when more follow. */
 export function page<Row extends { micros: bigint }, Item>(
   rows: Row[],
   limit: number,
-  id: (r: Row) => string,
+  id: { [K in keyof Row]: Row[K] extends string ? K : never }[keyof Row],
   present: (r: Row) => Item,
 ) {
   const more = rows.length > limit;
@@ -123,7 +169,7 @@ export function page<Row extends { micros: bigint }, Item>(
   return {
     items: items.map(present),
     limit,
-    next_cursor: more && last ? encodeCursor({ micros: last.micros, id: id(last) }) : null,
+    next_cursor: more && last ? encodeCursor({ micros: last.micros, id: last[id] as string }) : null,
   };
 }
 
@@ -134,29 +180,21 @@ export async function searchTransactions(
   q: TransactionSearchQuery,
 ) {
   const w = new Where(operatorId);
-  w.add((p) => `round_id = ${p}`, q.round_id);
-  w.add((p) => `session_id = ${p}`, q.session_id);
-  w.add((p) => `player_id = ${p}`, q.player_id);
-  w.add((p) => `currency = ${p}`, q.currency);
-  w.add((p) => `status = ${p}`, q.status);
-  w.add((p) => `transaction_type = ${p}`, q.type);
-  w.add((p) => `created_at >= ${p}`, q.from);
-  w.add((p) => `created_at < ${p}`, q.to);
-  w.keyset(decodeCursor(q.cursor), 'transaction_id');
-  w.params.push(q.limit + 1);
+  w.equal({
+    round_id: q.round_id,
+    session_id: q.session_id,
+    player_id: q.player_id,
+    currency: q.currency,
+    status: q.status,
+    transaction_type: q.type,
+  });
+  w.period(q.from, q.to);
+  const order = w.newestFirst(q.cursor, 'transaction_id', q.limit);
   const { rows } = await pool.query<TransactionRow>(
-    `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
-     WHERE ${w.sql}
-     ORDER BY created_at DESC, transaction_id DESC
-     LIMIT $${w.params.length}`,
+    `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions WHERE ${w.sql} ${order}`,
     w.params,
   );
-  return page(
-    rows,
-    q.limit,
-    (r) => r.transaction_id,
-    (r) => presentTransaction(r, links),
-  );
+  return page(rows, q.limit, 'transaction_id', (r) => presentTransaction(r, links));
 }
 
 /**
@@ -247,34 +285,12 @@ function presentRound(r: RoundRow, links: ReplayLinks): OperatorRound {
 export async function searchRounds(pool: Pool, links: ReplayLinks, operatorId: string, q: RoundSearchQuery) {
   const w = new Where(operatorId);
   w.add((p) => `session_id = ${p}`, q.session_id);
-  // The operator's external id: the round references our internal player, so resolve through players.
-  w.add(
-    (p) =>
-      `player_id IN (SELECT player_id FROM players WHERE operator_id = $1 AND external_player_id = ${p})`,
-    q.player_id,
-  );
-  w.add((p) => `currency = ${p}`, q.currency);
-  w.add((p) => `status = ${p}`, q.status);
-  w.add((p) => `symbol = ${p}`, q.game_symbol);
+  w.externalPlayer(q.player_id);
+  w.equal({ currency: q.currency, status: q.status, symbol: q.game_symbol });
   w.add((p) => `stuck = ${p}::boolean`, q.stuck);
-  w.add((p) => `created_at >= ${p}`, q.from);
-  w.add((p) => `created_at < ${p}`, q.to);
-  w.keyset(decodeCursor(q.cursor), 'round_id');
-  w.params.push(q.limit + 1);
-  const { rows } = await pool.query<RoundRow>(
-    `SELECT ${ROUND_COLUMNS}
-     FROM (SELECT * FROM rounds WHERE ${w.sql}
-           ORDER BY created_at DESC, round_id DESC LIMIT $${w.params.length}) r
-     JOIN players p ON p.player_id = r.player_id
-     ORDER BY r.created_at DESC, r.round_id DESC`,
-    w.params,
-  );
-  return page(
-    rows,
-    q.limit,
-    (r) => r.round_id,
-    (r) => presentRound(r, links),
-  );
+  w.period(q.from, q.to);
+  const { rows } = await pool.query<RoundRow>(roundsPageSql(ROUND_COLUMNS, w, q.cursor, q.limit), w.params);
+  return page(rows, q.limit, 'round_id', (r) => presentRound(r, links));
 }
 
 export async function getRound(pool: Pool, links: ReplayLinks, operatorId: string, roundId: string) {

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { EnabledRequest, JackpotDefinitionRequest, JackpotId, OperatorId } from '@opi/contract';
 import { invalidField, notFound, unprocessable } from '@opi/service-kit/http/named-errors';
+import { pick } from '@opi/service-kit/http/present';
 import { parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
 import type { OperatorRow } from '../auth/operator-scope.js';
@@ -17,16 +18,7 @@ import {
 } from './repository.js';
 
 /** The operators' view: no running totals, no other operators. */
-function present(j: JackpotRecord) {
-  return {
-    jackpot_id: j.jackpot_id,
-    name: j.name,
-    scope: j.scope,
-    status: j.status,
-    titles: j.titles,
-    levels: j.levels,
-  };
-}
+const present = (j: JackpotRecord) => pick(j, ['jackpot_id', 'name', 'scope', 'status', 'titles', 'levels']);
 
 function presentAdmin(j: JackpotRecord) {
   return {

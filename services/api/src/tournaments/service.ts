@@ -1,5 +1,6 @@
 import { TOURNAMENT_MAX_DAYS, type TournamentDefinitionRequest } from '@opi/contract';
 import { badGateway, invalidField, runtimeNotConfigured } from '@opi/service-kit/http/named-errors';
+import { pick } from '@opi/service-kit/http/present';
 import { signalTournamentCancel, startTournamentWorkflow } from '@opi/workflows';
 import type { ApiDeps } from '../deps.js';
 import { resolveSlotTitles } from '../promotions/slot-titles.js';
@@ -27,25 +28,10 @@ import {
  */
 export type TournamentAudience = 'operator' | 'staff' | 'admin';
 
-function definitionOf(t: TournamentRecord) {
-  return {
-    tournament_id: t.tournament_id,
-    name: t.name,
-    scoring: t.scoring,
-    starts_at: t.starts_at,
-    ends_at: t.ends_at,
-    status: t.status,
-  };
-}
+const definitionOf = (t: TournamentRecord) =>
+  pick(t, ['tournament_id', 'name', 'scoring', 'starts_at', 'ends_at', 'status']);
 
-function lifecycleOf(t: TournamentRecord) {
-  return {
-    created_at: t.created_at,
-    cancelled_at: t.cancelled_at,
-    frozen_at: t.frozen_at,
-    paid_at: t.paid_at,
-  };
-}
+const lifecycleOf = (t: TournamentRecord) => pick(t, ['created_at', 'cancelled_at', 'frozen_at', 'paid_at']);
 
 type Definition = ReturnType<typeof definitionOf>;
 type Lifecycle = ReturnType<typeof lifecycleOf>;
