@@ -1,16 +1,14 @@
 import Router from '@koa/router';
 import { opsRoutes } from '@opi/play/ops/routes';
+import { serviceApp } from '@opi/service-kit/http/app';
 import {
   ARTWORK_BODY_LIMIT,
   ARTWORK_BODY_TIMEOUT_MS,
   readBody,
   readRawBody,
 } from '@opi/service-kit/http/body';
-import { errorBoundary } from '@opi/service-kit/http/errors';
 import { healthRoutes } from '@opi/service-kit/http/health';
-import { requestId } from '@opi/service-kit/http/request-id';
-import { observe } from '@opi/service-kit/ops/observe';
-import Koa from 'koa';
+import type Koa from 'koa';
 import { replayLinkRevocationRoutes } from './admin/replay-link-revocations.js';
 import { revokeSessionRoutes } from './admin/revoke-session.js';
 import { adminRoutes } from './admin/routes.js';
@@ -55,14 +53,6 @@ async function operatorApiHeaders(ctx: Koa.Context, next: Koa.Next): Promise<voi
  * authenticate (key, signature over the body, nonce), resolve the operator scope, then the handler.
  */
 export function createApp(deps: ApiDeps): Koa {
-  const app = new Koa();
-  app.proxy = false;
-  app.silent = true;
-  app.use(requestId(deps.logger));
-  app.use(observe());
-  app.use(errorBoundary(deps.logger));
-  app.use(operatorApiHeaders);
-
   const knownKey = requireKnownKey(deps);
   const providerGuard = [
     knownKey,
@@ -94,7 +84,7 @@ export function createApp(deps: ApiDeps): Koa {
   provider.use(tournamentRoutes(deps, providerGuard).routes());
   provider.use(prizeDropRoutes(deps, providerGuard).routes());
 
-  for (const router of [
+  const routers = [
     healthRoutes(),
     opsRoutes(deps),
     openApiRoutes(deps.sdkTarballDir ? { sdkTarballDir: deps.sdkTarballDir } : {}),
@@ -112,8 +102,6 @@ export function createApp(deps: ApiDeps): Koa {
     exchangeRateRoutes(deps, adminGuard),
     reportRoutes(deps, operatorGuard, adminGuard),
     invoiceRoutes(deps, operatorGuard, adminGuard),
-  ]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
-  return app;
+  ];
+  return serviceApp({ logger: deps.logger, middleware: [operatorApiHeaders], routers });
 }

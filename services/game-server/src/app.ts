@@ -1,11 +1,9 @@
 import { opsRoutes } from '@opi/play/ops/routes';
 import { authenticateRuntime } from '@opi/play/sessions/authenticate';
+import { serviceApp } from '@opi/service-kit/http/app';
 import { readBody } from '@opi/service-kit/http/body';
-import { errorBoundary } from '@opi/service-kit/http/errors';
 import { healthRoutes } from '@opi/service-kit/http/health';
-import { requestId } from '@opi/service-kit/http/request-id';
-import { observe } from '@opi/service-kit/ops/observe';
-import Koa from 'koa';
+import type Koa from 'koa';
 import { crashRoutes } from './crash/routes.js';
 import type { GameDeps } from './deps.js';
 import { nativeRoutes } from './native/routes.js';
@@ -22,23 +20,17 @@ import { pageRoutes } from './slots/page-routes.js';
  * services/api. `listen()` is the caller's, so tests drive it in-process.
  */
 export function createGameApp(deps: GameDeps): Koa {
-  const app = new Koa();
-  app.proxy = false;
-  app.silent = true;
-  app.use(requestId(deps.logger));
-  app.use(observe());
-  app.use(errorBoundary(deps.logger));
-  for (const router of [
-    healthRoutes(),
-    opsRoutes(deps),
-    runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
-    nativeRoutes(deps),
-    pageRoutes(deps),
-    artRoutes(),
-    replayRoutes(deps),
-    ...crashRoutes(deps),
-  ]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
-  return app;
+  return serviceApp({
+    logger: deps.logger,
+    routers: [
+      healthRoutes(),
+      opsRoutes(deps),
+      runtimeRoutes(deps, [readBody(), authenticateRuntime(deps)]),
+      nativeRoutes(deps),
+      pageRoutes(deps),
+      artRoutes(),
+      replayRoutes(deps),
+      ...crashRoutes(deps),
+    ],
+  });
 }
