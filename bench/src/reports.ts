@@ -207,7 +207,9 @@ try {
   const ledger = journal
     .filter((r) => r.transaction_id !== lost.transaction_id)
     .map((r) => ({ ...r, booked_at: new Date(r.created_at.getTime() + 40) }));
-  const client = createOperatorClient({ baseUrl: api.origin, apiKey: key });
+  // Each request reads the scope's journal rows (a month of them at level day): past the SDK's
+  // default 10 s timeout on a loaded machine, so a minute.
+  const client = createOperatorClient({ baseUrl: api.origin, apiKey: key, timeoutMs: 60_000 });
   const td = performance.now();
   const diff = await findLedgerDifferences(client, ledger, { from, to });
   const diffMs = performance.now() - td;
