@@ -88,6 +88,12 @@ const ADMIN = {
 const REVENUE_DESCRIPTION =
   'Per operator × title × currency × day (the operator’s reporting time zone, UTC unless set): rounds whose wager stood, players, stakes, cancelled and rolled-back stakes, net stakes, wins, free-round wins, jackpot contributions (micros, decimal string) and wins, tournament and prize-drop payouts, GGR (net stakes − wins − jackpot wins) and GGY (net stakes − every prize; GB sessions apart). Computed from the journal and the rounds on every read, in one snapshot: exact and current. A round counts on the day it was created; a promotional payout on the day it was awarded. `group_by` sums the rows by day (× currency), title (× currency) or currency; currencies are never converted. Grouped by day, a day with nothing has a row of its own with `no_activity: true`; `no_activity` on the report says the whole period had none. `definition_version` names what every figure counts (docs/reports-and-invoices.md); `filters` states what was asked.';
 
+/** A 2xx answer with a JSON body of `schema`. */
+const json = (description: string, schema: z.ZodType) => ({
+  description,
+  body: { kind: 'json', schema } as const,
+});
+
 export const OPERATIONS: Operation[] = [
   // ── provider API ────────────────────────────────────────────────────────────────────────────
   {
@@ -100,7 +106,7 @@ export const OPERATIONS: Operation[] = [
       'The enabled, assigned, launch-available titles of the authenticated operator. Catalog presence is not proof of wallet support or certification; RTP is stored metadata. An unknown or unavailable `provider_id` gives an empty list.',
     auth: 'operator',
     query: c.GamesListQuery,
-    ok: { 200: { description: 'The catalog', body: { kind: 'json', schema: c.GamesListResponse } } },
+    ok: { 200: json('The catalog', c.GamesListResponse) },
     errors: { ...SCOPED, 422: 'A malformed query parameter', 500: 'Server configuration is invalid' },
     idempotent: true,
   },
@@ -113,7 +119,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The game', body: { kind: 'json', schema: c.GameResponse } } },
+    ok: { 200: json('The game', c.GameResponse) },
     errors: {
       ...SCOPED,
       404: 'Game not found or not in the operator catalog (or the operator a master key names does not exist)',
@@ -152,7 +158,7 @@ export const OPERATIONS: Operation[] = [
       'LaunchUrlData at the top level plus `success: true`, and the same object under `data`. The `launch_url` is a bearer secret: open it unchanged in the player’s browser. A relaunch of the same player, game and currency resumes the session with a fresh token (the previous URL stops working), so this call is not retried blindly: see the operator SDK README.',
     auth: 'operator',
     body: { schema: c.LaunchUrlRequest, required: true },
-    ok: { 200: { description: 'The launch', body: { kind: 'json', schema: c.LaunchUrlResponse } } },
+    ok: { 200: json('The launch', c.LaunchUrlResponse) },
     errors: {
       400: 'Missing required launch field (a body that is not a JSON object, no external_player_id, neither symbol nor slug), symbol and slug naming different games, malformed JSON, or a master key without an operator',
       401: KEYED[401],
@@ -177,7 +183,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     body: { schema: c.BalanceRefreshRequest, required: true },
     ok: {
-      200: { description: 'The signals sent', body: { kind: 'json', schema: c.BalanceRefreshResponse } },
+      200: json('The signals sent', c.BalanceRefreshResponse),
     },
     errors: {
       400: 'A body that is not a JSON object or lacks external_player_id; malformed JSON; a master key without an operator',
@@ -201,11 +207,8 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     body: { schema: c.CreateCampaignRequest, required: true },
     ok: {
-      201: { description: 'The campaign, created', body: { kind: 'json', schema: c.CampaignResponse } },
-      200: {
-        description: 'The same request again: the campaign as it is now',
-        body: { kind: 'json', schema: c.CampaignResponse },
-      },
+      201: json('The campaign, created', c.CampaignResponse),
+      200: json('The same request again: the campaign as it is now', c.CampaignResponse),
     },
     errors: {
       ...SCOPED,
@@ -226,7 +229,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     query: c.ListCampaignsQuery,
     ok: {
-      200: { description: 'A page of campaigns', body: { kind: 'json', schema: c.CampaignListResponse } },
+      200: json('A page of campaigns', c.CampaignListResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed query parameter (a cursor this service did not give)' },
     idempotent: true,
@@ -241,7 +244,7 @@ export const OPERATIONS: Operation[] = [
       'The jackpots the operator takes part in (its own, and the network jackpots it is opted in to), each with its levels and, per currency, the pool’s whole minor units now (`amount_minor`), its seed, optional cap and odds (`hit_every_minor`: the stake expected between two hits). Pools are kept in millionths of a minor unit, so a contribution never rounds; see docs/jackpots-and-promotions.md.',
     auth: 'operator',
     ok: {
-      200: { description: 'The operator’s jackpots', body: { kind: 'json', schema: c.JackpotListResponse } },
+      200: json('The operator’s jackpots', c.JackpotListResponse),
     },
     errors: { ...SCOPED },
     idempotent: true,
@@ -256,10 +259,7 @@ export const OPERATIONS: Operation[] = [
       'Each tournament the operator takes part in: its window, scoring (`max_multiplier`: the best single round’s win / stake; `total_win`: the sum of the wins), status (`scheduled`, `running`, `ended`: leaderboard frozen and prizes being paid, `paid`, `cancelled`), titles, and per currency the minimum stake of a round that counts and the prize of each rank. A round counts once it is settled (completed); free rounds never count. Prizes are paid after the end by a `credit` with `action_type: promo_win`; see docs/jackpots-and-promotions.md.',
     auth: 'operator',
     ok: {
-      200: {
-        description: 'The operator’s tournaments',
-        body: { kind: 'json', schema: c.TournamentListResponse },
-      },
+      200: json('The operator’s tournaments', c.TournamentListResponse),
     },
     errors: { ...SCOPED },
     idempotent: true,
@@ -276,10 +276,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { tournament_id: { schema: c.TournamentId, description: 'The tournament id' } },
     query: c.LeaderboardQuery,
     ok: {
-      200: {
-        description: 'The leaderboard',
-        body: { kind: 'json', schema: c.TournamentLeaderboardResponse },
-      },
+      200: json('The leaderboard', c.TournamentLeaderboardResponse),
     },
     errors: {
       ...SCOPED,
@@ -298,10 +295,7 @@ export const OPERATIONS: Operation[] = [
       'Each prize drop the operator takes part in (running, coming, or over for less than a day): its window, status (`active`, `cancelled`), titles, and per currency the prize, how many, how many are left, the least qualifying stake and the odds (a qualifying paid spin wins with probability 1 / `award_every_spins` while prizes last; one prize per player per drop and currency). Each award is paid once its round completes by a `credit` with `action_type: promo_win`, `promo_type: prize_drop`; see docs/jackpots-and-promotions.md.',
     auth: 'operator',
     ok: {
-      200: {
-        description: 'The operator’s prize drops',
-        body: { kind: 'json', schema: c.PrizeDropListResponse },
-      },
+      200: json('The operator’s prize drops', c.PrizeDropListResponse),
     },
     errors: { ...SCOPED },
     idempotent: true,
@@ -317,7 +311,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     pathParams: { campaign_id: { schema: c.CampaignId, description: 'The operator’s campaign id' } },
     query: c.CampaignQuery,
-    ok: { 200: { description: 'The campaign', body: { kind: 'json', schema: c.CampaignResponse } } },
+    ok: { 200: json('The campaign', c.CampaignResponse) },
     errors: {
       ...SCOPED,
       404: 'No such campaign of the operator',
@@ -335,7 +329,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     pathParams: { campaign_id: { schema: c.CampaignId, description: 'The operator’s campaign id' } },
     body: { schema: c.AddPlayersRequest, required: true },
-    ok: { 200: { description: 'The campaign', body: { kind: 'json', schema: c.CampaignResponse } } },
+    ok: { 200: json('The campaign', c.CampaignResponse) },
     errors: {
       ...SCOPED,
       400: 'A body that is not a JSON object or lacks players; malformed JSON; a master key without an operator',
@@ -357,7 +351,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     pathParams: { campaign_id: { schema: c.CampaignId, description: 'The operator’s campaign id' } },
     ok: {
-      200: { description: 'The campaign, cancelled', body: { kind: 'json', schema: c.CampaignResponse } },
+      200: json('The campaign, cancelled', c.CampaignResponse),
     },
     errors: { ...SCOPED, 404: 'No such campaign of the operator', 422: 'A malformed campaign id' },
     idempotent: true,
@@ -373,10 +367,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator',
     query: c.NativeHistoryQuery,
     ok: {
-      200: {
-        description: 'The session history',
-        body: { kind: 'json', schema: OUTPUT('NativeSessionHistory') },
-      },
+      200: json('The session history', OUTPUT('NativeSessionHistory')),
     },
     errors: {
       400: 'Missing session_id, or a master key without operator_id',
@@ -399,10 +390,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { round_id: { schema: Id, description: 'A recorded round id' } },
     query: c.NativeHistoryQuery,
     ok: {
-      200: {
-        description: 'The round history',
-        body: { kind: 'json', schema: OUTPUT('NativeRoundHistoryResponse') },
-      },
+      200: json('The round history', OUTPUT('NativeRoundHistoryResponse')),
     },
     errors: {
       400: 'Missing session_id, or a master key without operator_id',
@@ -436,7 +424,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'The operator’s contract and limits',
     auth: 'operator-signed',
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The contract', body: { kind: 'json', schema: c.OperatorContractResponse } } },
+    ok: { 200: json('The contract', c.OperatorContractResponse) },
     errors: { ...SCOPED },
     idempotent: true,
   },
@@ -449,7 +437,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     pathParams: { session_id: { schema: Id, description: 'The session id returned by launch' } },
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The session', body: { kind: 'json', schema: c.OperatorSessionResponse } } },
+    ok: { 200: json('The session', c.OperatorSessionResponse) },
     errors: {
       ...SCOPED,
       404: 'Session not found, or another operator’s: answered exactly as an unknown id (or unknown operator)',
@@ -469,10 +457,7 @@ export const OPERATIONS: Operation[] = [
     query: c.TransactionSearchQuery,
     extraQuery: OperatorIdParam,
     ok: {
-      200: {
-        description: 'A page of transactions',
-        body: { kind: 'json', schema: c.TransactionSearchResponse },
-      },
+      200: json('A page of transactions', c.TransactionSearchResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
@@ -487,7 +472,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { transaction_id: { schema: Id, description: 'The transaction id (the idempotency key)' } },
     extraQuery: OperatorIdParam,
     ok: {
-      200: { description: 'The transaction', body: { kind: 'json', schema: c.OperatorTransactionResponse } },
+      200: json('The transaction', c.OperatorTransactionResponse),
     },
     errors: {
       ...SCOPED,
@@ -507,7 +492,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     query: c.RoundSearchQuery,
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'A page of rounds', body: { kind: 'json', schema: c.RoundSearchResponse } } },
+    ok: { 200: json('A page of rounds', c.RoundSearchResponse) },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
   },
@@ -520,7 +505,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     pathParams: { round_id: { schema: Id, description: 'A round id (a transaction id is 404)' } },
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The round', body: { kind: 'json', schema: c.RoundDetailResponse } } },
+    ok: { 200: json('The round', c.RoundDetailResponse) },
     errors: {
       ...SCOPED,
       404: 'Round not found, or another operator’s: answered exactly as an unknown id (or unknown operator)',
@@ -542,7 +527,7 @@ export const OPERATIONS: Operation[] = [
     },
     extraQuery: OperatorIdParam,
     body: { schema: c.ReplayUrlRequest, required: false },
-    ok: { 201: { description: 'The link', body: { kind: 'json', schema: c.ReplayUrlResponse } } },
+    ok: { 201: json('The link', c.ReplayUrlResponse) },
     errors: {
       ...SCOPED,
       400: 'Malformed JSON; a provider master key that names no operator, or names several',
@@ -563,7 +548,7 @@ export const OPERATIONS: Operation[] = [
     query: c.ReconciliationQuery,
     extraQuery: OperatorIdParam,
     ok: {
-      200: { description: 'The reconciliation', body: { kind: 'json', schema: c.ReconciliationResponse } },
+      200: json('The reconciliation', c.ReconciliationResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
@@ -595,10 +580,7 @@ export const OPERATIONS: Operation[] = [
     query: c.JackpotContributionQuery,
     extraQuery: OperatorIdParam,
     ok: {
-      200: {
-        description: 'A page of contributing rounds',
-        body: { kind: 'json', schema: c.JackpotContributionSearchResponse },
-      },
+      200: json('A page of contributing rounds', c.JackpotContributionSearchResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
@@ -615,10 +597,7 @@ export const OPERATIONS: Operation[] = [
     query: c.JackpotWinQuery,
     extraQuery: OperatorIdParam,
     ok: {
-      200: {
-        description: 'A page of jackpot hits',
-        body: { kind: 'json', schema: c.JackpotWinSearchResponse },
-      },
+      200: json('A page of jackpot hits', c.JackpotWinSearchResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
@@ -635,10 +614,7 @@ export const OPERATIONS: Operation[] = [
     query: c.PromoPayoutQuery,
     extraQuery: OperatorIdParam,
     ok: {
-      200: {
-        description: 'A page of promotional payouts',
-        body: { kind: 'json', schema: c.PromoPayoutSearchResponse },
-      },
+      200: json('A page of promotional payouts', c.PromoPayoutSearchResponse),
     },
     errors: { ...SCOPED, 422: 'A malformed or unknown query parameter' },
     idempotent: true,
@@ -656,7 +632,7 @@ export const OPERATIONS: Operation[] = [
       payout_id: { schema: Id, description: 'The payout id (the round reference of its credit)' },
     },
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The payout', body: { kind: 'json', schema: c.PromoPayoutResponse } } },
+    ok: { 200: json('The payout', c.PromoPayoutResponse) },
     errors: {
       ...SCOPED,
       404: 'Payout not found, or another operator’s (or unknown operator)',
@@ -673,7 +649,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'admin',
     summary: 'Every title with its installed version, flags and family switch',
     auth: 'admin',
-    ok: { 200: { description: 'The admin catalog', body: { kind: 'json', schema: c.AdminGamesResponse } } },
+    ok: { 200: json('The admin catalog', c.AdminGamesResponse) },
     errors: { ...ADMIN },
   },
   {
@@ -685,7 +661,7 @@ export const OPERATIONS: Operation[] = [
     description: 'Without `wallet_secret` one is generated and returned once.',
     auth: 'admin',
     body: { schema: c.CreateOperatorRequest, required: true },
-    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    ok: { 201: json('Created', c.AdminOperatorResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -702,7 +678,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One operator',
     auth: 'admin',
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
-    ok: { 200: { description: 'The operator', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    ok: { 200: json('The operator', c.AdminOperatorResponse) },
     errors: { ...ADMIN, 404: 'Operator not found' },
   },
   {
@@ -716,7 +692,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
     body: { schema: c.UpdateOperatorRequest, required: true },
-    ok: { 200: { description: 'The operator', body: { kind: 'json', schema: c.AdminOperatorResponse } } },
+    ok: { 200: json('The operator', c.AdminOperatorResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -734,7 +710,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
     body: { schema: c.CreateApiKeyRequest, required: false },
-    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminApiKeyCreatedResponse } } },
+    ok: { 201: json('Created', c.AdminApiKeyCreatedResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -751,7 +727,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a provider master key (shown once; never for operators)',
     auth: 'admin',
     body: { schema: c.CreateApiKeyRequest, required: false },
-    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.AdminApiKeyCreatedResponse } } },
+    ok: { 201: json('Created', c.AdminApiKeyCreatedResponse) },
     errors: { ...ADMIN, 400: 'Malformed JSON', ...JSON_BODY, 422: 'A malformed field' },
   },
   {
@@ -762,7 +738,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Revoke a key (every API process refuses it from the next request on)',
     auth: 'admin',
     pathParams: { key_id: { schema: Id, description: 'The key id (`key_…`)' } },
-    ok: { 200: { description: 'Revoked', body: { kind: 'json', schema: c.AdminApiKeyRevokedResponse } } },
+    ok: { 200: json('Revoked', c.AdminApiKeyRevokedResponse) },
     errors: { ...ADMIN, 404: 'Key not found or already revoked', 409: 'A key cannot revoke itself' },
   },
   {
@@ -774,7 +750,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
     ok: {
-      200: { description: 'The assignments', body: { kind: 'json', schema: c.AdminOperatorGamesResponse } },
+      200: json('The assignments', c.AdminOperatorGamesResponse),
     },
     errors: { ...ADMIN, 404: 'Operator not found' },
   },
@@ -790,7 +766,7 @@ export const OPERATIONS: Operation[] = [
       symbol: { schema: GameSymbol, description: 'A game symbol or slug' },
     },
     body: { schema: c.EnabledRequest, required: true },
-    ok: { 200: { description: 'Assigned', body: { kind: 'json', schema: c.AdminAssignmentResponse } } },
+    ok: { 200: json('Assigned', c.AdminAssignmentResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -810,7 +786,7 @@ export const OPERATIONS: Operation[] = [
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
       symbol: { schema: GameSymbol, description: 'A game symbol or slug' },
     },
-    ok: { 200: { description: 'Unassigned', body: { kind: 'json', schema: c.AdminUnassignedResponse } } },
+    ok: { 200: json('Unassigned', c.AdminUnassignedResponse) },
     errors: { ...ADMIN, 404: 'Operator or game not found, or the title is not assigned' },
   },
   {
@@ -821,10 +797,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Every jackpot with its operators and each pool’s running totals',
     auth: 'admin',
     ok: {
-      200: {
-        description: 'The jackpots',
-        body: { kind: 'json', schema: c.AdminJackpotListResponse },
-      },
+      200: json('The jackpots', c.AdminJackpotListResponse),
     },
     errors: { ...ADMIN },
     idempotent: true,
@@ -841,11 +814,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: { jackpot_id: { schema: c.JackpotId, description: 'The jackpot id' } },
     body: { schema: c.JackpotDefinitionRequest, required: true },
     ok: {
-      201: { description: 'Defined', body: { kind: 'json', schema: c.AdminJackpotResponse } },
-      200: {
-        description: 'The same definition again: the jackpot as it is',
-        body: { kind: 'json', schema: c.AdminJackpotResponse },
-      },
+      201: json('Defined', c.AdminJackpotResponse),
+      200: json('The same definition again: the jackpot as it is', c.AdminJackpotResponse),
     },
     errors: {
       ...ADMIN,
@@ -864,7 +834,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One jackpot with its operators and each pool’s running totals',
     auth: 'admin',
     pathParams: { jackpot_id: { schema: c.JackpotId, description: 'The jackpot id' } },
-    ok: { 200: { description: 'The jackpot', body: { kind: 'json', schema: c.AdminJackpotResponse } } },
+    ok: { 200: json('The jackpot', c.AdminJackpotResponse) },
     errors: { ...ADMIN, 404: 'Jackpot not found' },
     idempotent: true,
   },
@@ -880,7 +850,7 @@ export const OPERATIONS: Operation[] = [
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
     },
     body: { schema: c.EnabledRequest, required: true },
-    ok: { 200: { description: 'Set', body: { kind: 'json', schema: c.AdminJackpotOperatorResponse } } },
+    ok: { 200: json('Set', c.AdminJackpotOperatorResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -898,7 +868,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Every tournament with its operators and payouts',
     auth: 'admin',
     ok: {
-      200: { description: 'The tournaments', body: { kind: 'json', schema: c.AdminTournamentListResponse } },
+      200: json('The tournaments', c.AdminTournamentListResponse),
     },
     errors: { ...ADMIN },
     idempotent: true,
@@ -915,11 +885,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: { tournament_id: { schema: c.TournamentId, description: 'The tournament id' } },
     body: { schema: c.TournamentDefinitionRequest, required: true },
     ok: {
-      201: { description: 'Defined', body: { kind: 'json', schema: c.AdminTournamentResponse } },
-      200: {
-        description: 'The same definition again: the tournament as it is',
-        body: { kind: 'json', schema: c.AdminTournamentResponse },
-      },
+      201: json('Defined', c.AdminTournamentResponse),
+      200: json('The same definition again: the tournament as it is', c.AdminTournamentResponse),
     },
     errors: {
       ...ADMIN,
@@ -940,7 +907,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One tournament with its operators and payouts',
     auth: 'admin',
     pathParams: { tournament_id: { schema: c.TournamentId, description: 'The tournament id' } },
-    ok: { 200: { description: 'The tournament', body: { kind: 'json', schema: c.AdminTournamentResponse } } },
+    ok: { 200: json('The tournament', c.AdminTournamentResponse) },
     errors: { ...ADMIN, 404: 'Tournament not found' },
     idempotent: true,
   },
@@ -954,7 +921,7 @@ export const OPERATIONS: Operation[] = [
       'Before its end (by the database’s clock) the tournament becomes `cancelled`: its rounds stop counting, no leaderboard is frozen and no prize is paid. Cancelling again answers 200. Once it is over it is 409: its leaderboard is frozen (or being frozen) and its prizes are paid.',
     auth: 'admin',
     pathParams: { tournament_id: { schema: c.TournamentId, description: 'The tournament id' } },
-    ok: { 200: { description: 'Cancelled', body: { kind: 'json', schema: c.AdminTournamentResponse } } },
+    ok: { 200: json('Cancelled', c.AdminTournamentResponse) },
     errors: { ...ADMIN, 404: 'Tournament not found', 409: 'The tournament is over' },
   },
   {
@@ -969,7 +936,7 @@ export const OPERATIONS: Operation[] = [
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
     },
     body: { schema: c.EnabledRequest, required: true },
-    ok: { 200: { description: 'Set', body: { kind: 'json', schema: c.AdminTournamentOperatorResponse } } },
+    ok: { 200: json('Set', c.AdminTournamentOperatorResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -987,7 +954,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Every prize drop with its operators and pools',
     auth: 'admin',
     ok: {
-      200: { description: 'The prize drops', body: { kind: 'json', schema: c.AdminPrizeDropListResponse } },
+      200: json('The prize drops', c.AdminPrizeDropListResponse),
     },
     errors: { ...ADMIN },
     idempotent: true,
@@ -1005,11 +972,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: { drop_id: { schema: c.PrizeDropId, description: 'The prize drop id' } },
     body: { schema: c.PrizeDropDefinitionRequest, required: true },
     ok: {
-      201: { description: 'Defined', body: { kind: 'json', schema: c.AdminPrizeDropResponse } },
-      200: {
-        description: 'The same definition again: the drop as it is',
-        body: { kind: 'json', schema: c.AdminPrizeDropResponse },
-      },
+      201: json('Defined', c.AdminPrizeDropResponse),
+      200: json('The same definition again: the drop as it is', c.AdminPrizeDropResponse),
     },
     errors: {
       ...ADMIN,
@@ -1028,7 +992,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One prize drop with its operators and pools',
     auth: 'admin',
     pathParams: { drop_id: { schema: c.PrizeDropId, description: 'The prize drop id' } },
-    ok: { 200: { description: 'The prize drop', body: { kind: 'json', schema: c.AdminPrizeDropResponse } } },
+    ok: { 200: json('The prize drop', c.AdminPrizeDropResponse) },
     errors: { ...ADMIN, 404: 'Prize drop not found' },
     idempotent: true,
   },
@@ -1042,7 +1006,7 @@ export const OPERATIONS: Operation[] = [
       'From now on no spin qualifies (the spin’s statement checks the status at the pool’s lock). Awards already made stand and are paid. Cancelling again answers 200.',
     auth: 'admin',
     pathParams: { drop_id: { schema: c.PrizeDropId, description: 'The prize drop id' } },
-    ok: { 200: { description: 'Cancelled', body: { kind: 'json', schema: c.AdminPrizeDropResponse } } },
+    ok: { 200: json('Cancelled', c.AdminPrizeDropResponse) },
     errors: { ...ADMIN, 404: 'Prize drop not found' },
   },
   {
@@ -1057,7 +1021,7 @@ export const OPERATIONS: Operation[] = [
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
     },
     body: { schema: c.EnabledRequest, required: true },
-    ok: { 200: { description: 'Set', body: { kind: 'json', schema: c.AdminPrizeDropOperatorResponse } } },
+    ok: { 200: json('Set', c.AdminPrizeDropOperatorResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1075,7 +1039,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
     body: { schema: c.ReleaseRegistryRequest, required: true },
-    ok: { 200: { description: 'Recorded', body: { kind: 'json', schema: c.AdminReleaseRegistryResponse } } },
+    ok: { 200: json('Recorded', c.AdminReleaseRegistryResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1093,7 +1057,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { provider_id: { schema: z.string(), description: 'A provider id (`prov_a` … `prov_d`)' } },
     body: { schema: c.EnabledRequest, required: true },
-    ok: { 200: { description: 'Switched', body: { kind: 'json', schema: c.AdminProviderSwitchResponse } } },
+    ok: { 200: json('Switched', c.AdminProviderSwitchResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1112,7 +1076,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { symbol: { schema: GameSymbol, description: 'A game symbol or slug' } },
     body: { schema: c.EnabledRequest, required: true },
     ok: {
-      200: { description: 'Set', body: { kind: 'json', schema: c.AdminOperatorWalletFlagResponse } },
+      200: json('Set', c.AdminOperatorWalletFlagResponse),
     },
     errors: {
       ...ADMIN,
@@ -1137,7 +1101,7 @@ export const OPERATIONS: Operation[] = [
       format: { schema: c.ThumbnailFormat.default('vertical'), description: 'The artwork format' },
     },
     body: { kind: 'image' },
-    ok: { 200: { description: 'Stored', body: { kind: 'json', schema: c.AdminArtworkResponse } } },
+    ok: { 200: json('Stored', c.AdminArtworkResponse) },
     errors: {
       ...ADMIN,
       404: 'Game not found',
@@ -1157,7 +1121,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { session_id: { schema: Id, description: 'The session id' } },
     body: { schema: INPUT('RevokeSessionRequest'), required: false },
-    ok: { 200: { description: 'Revoked', body: { kind: 'json', schema: c.AdminSessionRevokedResponse } } },
+    ok: { 200: json('Revoked', c.AdminSessionRevokedResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1180,7 +1144,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { round_id: { schema: c.ReplayRoundId, description: 'The round id' } },
     body: { schema: c.ReplayLinkRevokeRequest, required: false },
     ok: {
-      200: { description: 'Revoked', body: { kind: 'json', schema: c.ReplayLinkRevocationResponse } },
+      200: json('Revoked', c.ReplayLinkRevocationResponse),
     },
     errors: {
       ...ADMIN,
@@ -1202,7 +1166,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { operator_id: { schema: c.OperatorId, description: 'The operator id' } },
     body: { schema: c.ReplayLinkRevokeRequest, required: false },
     ok: {
-      200: { description: 'Revoked', body: { kind: 'json', schema: c.ReplayLinkRevocationResponse } },
+      200: json('Revoked', c.ReplayLinkRevocationResponse),
     },
     errors: {
       ...ADMIN,
@@ -1225,14 +1189,8 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     body: { schema: c.LoadExchangeRatesRequest, required: true },
     ok: {
-      201: {
-        description: 'Loaded (some rates new)',
-        body: { kind: 'json', schema: c.LoadExchangeRatesResponse },
-      },
-      200: {
-        description: 'Every rate was already loaded with the same value',
-        body: { kind: 'json', schema: c.LoadExchangeRatesResponse },
-      },
+      201: json('Loaded (some rates new)', c.LoadExchangeRatesResponse),
+      200: json('Every rate was already loaded with the same value', c.LoadExchangeRatesResponse),
     },
     errors: {
       ...ADMIN,
@@ -1250,7 +1208,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'The loaded exchange rates, newest date first',
     auth: 'admin',
     query: c.ExchangeRatesQuery,
-    ok: { 200: { description: 'A page of rates', body: { kind: 'json', schema: c.ExchangeRatesResponse } } },
+    ok: { 200: json('A page of rates', c.ExchangeRatesResponse) },
     errors: { ...ADMIN, 422: 'A malformed or unknown parameter, or a cursor this API did not return' },
     idempotent: true,
   },
@@ -1265,7 +1223,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     query: c.ExchangeRateLookupQuery,
     ok: {
-      200: { description: 'The rate in force', body: { kind: 'json', schema: c.ExchangeRateLookupResponse } },
+      200: json('The rate in force', c.ExchangeRateLookupResponse),
     },
     errors: {
       ...ADMIN,
@@ -1286,7 +1244,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     query: c.RevenueReportQuery,
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The report', body: { kind: 'json', schema: c.RevenueReportResponse } } },
+    ok: { 200: json('The report', c.RevenueReportResponse) },
     errors: {
       ...SCOPED,
       422: 'A malformed or unknown parameter, `to` before `from`, or a period over 366 days',
@@ -1322,7 +1280,7 @@ export const OPERATIONS: Operation[] = [
     extraQuery: OperatorIdParam,
     body: { schema: c.ReconciliationDiffRequest, required: true },
     ok: {
-      200: { description: 'The comparison', body: { kind: 'json', schema: c.ReconciliationDiffResponse } },
+      200: json('The comparison', c.ReconciliationDiffResponse),
     },
     errors: {
       ...SCOPED,
@@ -1341,7 +1299,7 @@ export const OPERATIONS: Operation[] = [
     description: `${REVENUE_DESCRIPTION} Every operator’s rows are in its own reporting time zone (\`time_zone\` is null in the answer).`,
     auth: 'admin',
     query: c.AdminRevenueReportQuery,
-    ok: { 200: { description: 'The report', body: { kind: 'json', schema: c.RevenueReportResponse } } },
+    ok: { 200: json('The report', c.RevenueReportResponse) },
     errors: {
       ...ADMIN,
       404: 'The operator named by `operator_id` does not exist',
@@ -1377,7 +1335,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: { operator_id: { schema: z.string(), description: 'The operator' } },
     body: { schema: c.ReportingTimeZoneRequest, required: true },
     ok: {
-      200: { description: 'Set', body: { kind: 'json', schema: c.ReportingTimeZoneResponse } },
+      200: json('Set', c.ReportingTimeZoneResponse),
     },
     errors: {
       ...ADMIN,
@@ -1400,7 +1358,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { operator_id: { schema: z.string(), description: 'The operator' } },
     body: { schema: c.BillingContractRequest, required: true },
-    ok: { 200: { description: 'Set', body: { kind: 'json', schema: c.BillingContractResponse } } },
+    ok: { 200: json('Set', c.BillingContractResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1417,7 +1375,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'An operator’s billing contract',
     auth: 'admin',
     pathParams: { operator_id: { schema: z.string(), description: 'The operator' } },
-    ok: { 200: { description: 'The contract', body: { kind: 'json', schema: c.BillingContractResponse } } },
+    ok: { 200: json('The contract', c.BillingContractResponse) },
     errors: { ...ADMIN, 404: 'No contract (or no such operator)' },
     idempotent: true,
   },
@@ -1432,8 +1390,8 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     body: { schema: c.IssueInvoiceRequest, required: true },
     ok: {
-      201: { description: 'Issued', body: { kind: 'json', schema: c.InvoiceResponse } },
-      200: { description: 'A preview (nothing stored)', body: { kind: 'json', schema: c.InvoiceResponse } },
+      201: json('Issued', c.InvoiceResponse),
+      200: json('A preview (nothing stored)', c.InvoiceResponse),
     },
     errors: {
       ...ADMIN,
@@ -1452,7 +1410,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Invoices and credit notes, newest month first (at most 500)',
     auth: 'admin',
     query: c.AdminInvoiceListQuery,
-    ok: { 200: { description: 'The invoices', body: { kind: 'json', schema: c.InvoiceListResponse } } },
+    ok: { 200: json('The invoices', c.InvoiceListResponse) },
     errors: { ...ADMIN, 422: 'A malformed or unknown parameter' },
     idempotent: true,
   },
@@ -1464,7 +1422,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One invoice or credit note',
     auth: 'admin',
     pathParams: { invoice_id: { schema: z.string(), description: 'The invoice or credit note' } },
-    ok: { 200: { description: 'The invoice', body: { kind: 'json', schema: c.InvoiceResponse } } },
+    ok: { 200: json('The invoice', c.InvoiceResponse) },
     errors: { ...ADMIN, 404: 'Invoice not found' },
     idempotent: true,
   },
@@ -1479,7 +1437,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { invoice_id: { schema: z.string(), description: 'The invoice to reverse' } },
     body: { schema: c.CreditNoteRequest, required: true },
-    ok: { 201: { description: 'The credit note', body: { kind: 'json', schema: c.InvoiceResponse } } },
+    ok: { 201: json('The credit note', c.InvoiceResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1498,7 +1456,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     query: c.InvoiceListQuery,
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The invoices', body: { kind: 'json', schema: c.InvoiceListResponse } } },
+    ok: { 200: json('The invoices', c.InvoiceListResponse) },
     errors: { ...SCOPED, 422: 'A malformed or unknown parameter' },
     idempotent: true,
   },
@@ -1512,7 +1470,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'operator-signed',
     pathParams: { invoice_id: { schema: z.string(), description: 'The invoice or credit note' } },
     extraQuery: OperatorIdParam,
-    ok: { 200: { description: 'The invoice', body: { kind: 'json', schema: c.InvoiceResponse } } },
+    ok: { 200: json('The invoice', c.InvoiceResponse) },
     errors: { ...SCOPED, 404: 'Invoice not found (or another operator’s)' },
     idempotent: true,
   },
@@ -1526,7 +1484,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Every staff account of the staff portal, by username',
     auth: 'admin',
     ok: {
-      200: { description: 'The staff accounts', body: { kind: 'json', schema: c.StaffAccountsResponse } },
+      200: json('The staff accounts', c.StaffAccountsResponse),
     },
     errors: { ...ADMIN },
   },
@@ -1540,7 +1498,7 @@ export const OPERATIONS: Operation[] = [
       'Either provider staff (`provider_role`: that role on every operator) or operator staff (`roles`: a role per operator), not both. Without `password` one is generated and returned once (`password` in the answer).',
     auth: 'admin',
     body: { schema: c.CreateStaffRequest, required: true },
-    ok: { 201: { description: 'Created', body: { kind: 'json', schema: c.StaffAccountResponse } } },
+    ok: { 201: json('Created', c.StaffAccountResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1558,7 +1516,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'One staff account',
     auth: 'admin',
     pathParams: { username: { schema: c.StaffUsername, description: 'The login name' } },
-    ok: { 200: { description: 'The account', body: { kind: 'json', schema: c.StaffAccountResponse } } },
+    ok: { 200: json('The account', c.StaffAccountResponse) },
     errors: { ...ADMIN, 404: 'Staff account not found' },
   },
   {
@@ -1572,7 +1530,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'admin',
     pathParams: { username: { schema: c.StaffUsername, description: 'The login name' } },
     body: { schema: c.UpdateStaffRequest, required: true },
-    ok: { 200: { description: 'The account', body: { kind: 'json', schema: c.StaffAccountResponse } } },
+    ok: { 200: json('The account', c.StaffAccountResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1594,7 +1552,7 @@ export const OPERATIONS: Operation[] = [
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
     },
     body: { schema: c.StaffRoleRequest, required: true },
-    ok: { 200: { description: 'The account', body: { kind: 'json', schema: c.StaffAccountResponse } } },
+    ok: { 200: json('The account', c.StaffAccountResponse) },
     errors: {
       ...ADMIN,
       400: 'Malformed JSON',
@@ -1615,7 +1573,7 @@ export const OPERATIONS: Operation[] = [
       username: { schema: c.StaffUsername, description: 'The login name' },
       operator_id: { schema: c.OperatorId, description: 'The operator id' },
     },
-    ok: { 200: { description: 'The account', body: { kind: 'json', schema: c.StaffAccountResponse } } },
+    ok: { 200: json('The account', c.StaffAccountResponse) },
     errors: { ...ADMIN, 404: 'Staff account not found, or it holds no role on that operator' },
   },
 
@@ -1627,7 +1585,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'ops',
     summary: 'Liveness: 200 whenever the process answers',
     auth: 'public',
-    ok: { 200: { description: 'Alive', body: { kind: 'json', schema: OUTPUT('HealthResponse') } } },
+    ok: { 200: json('Alive', OUTPUT('HealthResponse')) },
     errors: {},
     idempotent: true,
   },
@@ -1641,8 +1599,8 @@ export const OPERATIONS: Operation[] = [
       '200 when PostgreSQL answers, Temporal answers and a settlement worker has polled the task queue within 90 s; otherwise 503 with the same body saying which check failed (never why: the reasons are logged and served on the metrics port). Answers are shared for 1 s.',
     auth: 'public',
     ok: {
-      200: { description: 'Ready', body: { kind: 'json', schema: OUTPUT('ReadinessResponse') } },
-      503: { description: 'Not ready', body: { kind: 'json', schema: OUTPUT('ReadinessResponse') } },
+      200: json('Ready', OUTPUT('ReadinessResponse')),
+      503: json('Not ready', OUTPUT('ReadinessResponse')),
     },
     errors: {},
     idempotent: true,
