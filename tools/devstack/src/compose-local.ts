@@ -43,9 +43,11 @@ import path from 'node:path';
 import { parseInvocation } from '@opi/api/cli/commands';
 import { CATALOG } from '@opi/games';
 import { REPO_ROOT } from './paths.js';
+import { checkoutRelease } from './release.js';
 import { findOrBuildTemporalCli } from './temporal-cli.js';
 import { findOrBuildTemporalServer, TEMPORAL_SERVER_VERSION } from './temporal-cluster.js';
 import { requestOnce, signedHeaders } from './test-support/stack-process.js';
+import { ensureLocalTls } from './tls.js';
 import { sleep } from './wait.js';
 import { executable, onPath } from './which.js';
 
@@ -341,7 +343,7 @@ async function snapshotContext(): Promise<string> {
     copyFileSync(path.join(REPO_ROOT, f), path.join(dir, f));
   }
   say(`build context: the working tree, ${files.length} files (--working-tree)`);
-  release = `${gitHead() ?? 'local'}-wt${Date.now().toString(36)}`;
+  release = `${checkoutRelease() ?? 'local'}-wt${Date.now().toString(36)}`;
   return dir;
 }
 
@@ -380,36 +382,16 @@ async function buildProjectImages() {
 /** The local certificate: the public names and the compose network's (lb, wallet-sandbox). */
 function ensureCertificate(): string {
   const dir = path.join(DATA, 'tls');
-  const cert = path.join(dir, 'cert.pem');
-  if (existsSync(cert)) return cert;
-  mkdirSync(dir, { recursive: true });
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '30',
-      '-subj',
-      '/CN=opi compose:local',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:lb,DNS:game-lb,DNS:wallet-sandbox',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      cert,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const { certFile, keyFile } = ensureLocalTls(dir, {
+    subject: '/CN=opi compose:local',
+    altNames: ['DNS:localhost', 'IP:127.0.0.1', 'DNS:lb', 'DNS:game-lb', 'DNS:wallet-sandbox'],
+    days: 30,
+    otherwise: `put a certificate for those names in ${dir} (cert.pem, key.pem)`,
+  });
   // Read by the containers' users (node, caddy): a throwaway key for this machine's run only.
-  chmodSync(path.join(dir, 'key.pem'), 0o644);
+  chmodSync(keyFile, 0o644);
   chmodSync(dir, 0o755);
-  return cert;
+  return certFile;
 }
 
 function writeCaddyfiles() {
@@ -455,20 +437,10 @@ function secrets(): Secrets {
 
 /** The release the images were built from: the settlement workers' build id (WORKER_BUILD_ID). */
 let release: string | undefined;
-function gitHead(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
 
 function composeEnv(s: Secrets): NodeJS.ProcessEnv {
   return {
-    WORKER_BUILD_ID: process.env.WORKER_BUILD_ID ?? release ?? gitHead() ?? 'local',
+    WORKER_BUILD_ID: process.env.WORKER_BUILD_ID ?? release ?? checkoutRelease() ?? 'local',
     ...podmanEnv(),
     ...s,
     DOCKER_HOST: `unix://${SOCKET}`,

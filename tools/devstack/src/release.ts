@@ -5,7 +5,7 @@
  * from `git archive` (no worktree metadata in the checkout) into a cache outside the checkout,
  * with its own `npm ci` and workflow bundle, once per commit.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,21 @@ import { REPO_ROOT } from './paths.js';
 
 /** The file naming release N-1 (a commit), updated when a release ships. */
 export const PREVIOUS_RELEASE_FILE = path.join(REPO_ROOT, 'deploy', 'previous-release');
+
+/**
+ * This checkout's commit (12 hex digits): the release the cluster stack's and compose's settlement
+ * workers poll as (their WORKER_BUILD_ID, issue 35). Undefined outside a git checkout.
+ */
+export function checkoutRelease(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Release N-1's commit, as `deploy/previous-release` names it. */
 export function previousRelease(): string {

@@ -11,7 +11,7 @@
  * the sandbox wallet (a local certificate), its own data folder and ports (CLUSTER_DEFAULTS), so
  * it runs beside `npm start`. docs/deployment-and-scaling.md.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,6 +38,7 @@ import { distEntry, ensureDistBuild } from './dist-build.js';
 import { dataDir, REPO_ROOT } from './paths.js';
 import { ensurePortalBuild, portalStartCommand } from './portal.js';
 import { type Supervised, startProcess, stopLeftovers } from './processes.js';
+import { checkoutRelease } from './release.js';
 import { ensureSdkTarball } from './sdk-tarball.js';
 import { loadOrCreateSecrets, saveSecrets } from './secrets.js';
 import { startStackPrometheus } from './stack-prometheus.js';
@@ -93,17 +94,7 @@ const serviceNodeEnv = clusterMode ? 'production' : config.NODE_ENV;
  * version WORKER_DEPLOYMENT_NAME/WORKER_BUILD_ID, the build id being the release (the checkout's
  * commit) unless set. `npm start` stays unversioned. Not a git checkout: unversioned too.
  */
-function releaseBuildId(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
-const workerBuildId = config.WORKER_BUILD_ID ?? (clusterMode ? releaseBuildId() : undefined);
+const workerBuildId = config.WORKER_BUILD_ID ?? (clusterMode ? checkoutRelease() : undefined);
 // The demo operator and demo admin staff account (issue 34 point 9): made unless the services run
 // in production, where only STACK_DEMO=on makes them (a production start creates no known account).
 const demoWanted = config.STACK_DEMO ? config.STACK_DEMO === 'on' : serviceNodeEnv !== 'production';
