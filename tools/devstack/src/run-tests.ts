@@ -6,7 +6,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { ensureDistBuild } from './dist-build.js';
+import { filesUnder } from './files.js';
 import { REPO_ROOT } from './paths.js';
 import { ensurePortalBuild } from './portal.js';
 import { ensurePrometheus } from './prometheus.js';
@@ -33,21 +34,7 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', '.next', '.turbo', '.data']);
 
 const say = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
 
-function findTests(dir: string, out: string[] = []): string[] {
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    if (SKIP_DIRS.has(name)) continue;
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) findTests(full, out);
-    else if (name.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
+const findTests = (dir: string) => filesUnder(dir, (name) => name.endsWith('.test.ts'), SKIP_DIRS);
 
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env, capture = false) {
   return new Promise<{ code: number; output: string }>((resolve) => {

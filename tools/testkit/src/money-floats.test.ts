@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { filesUnder } from '@opi/devstack/files';
 import { currencies } from '@opi/money';
 import ts from 'typescript';
 
@@ -161,21 +162,8 @@ export function findMoneyFloats(file: string, source: string): Finding[] {
   return out;
 }
 
-function files(dir: string, out: string[] = []): string[] {
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    if (SKIP_DIRS.has(name)) continue;
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) files(full, out);
-    else if (/\.(ts|tsx|js|mjs)$/.test(name) && !/\.test\.ts$|\.d\.ts$/.test(name)) out.push(full);
-  }
-  return out;
-}
+const files = (dir: string) =>
+  filesUnder(dir, (name) => /\.(ts|tsx|js|mjs)$/.test(name) && !/\.test\.ts$|\.d\.ts$/.test(name), SKIP_DIRS);
 
 test('the rule finds what it should and nothing else', () => {
   const found = findMoneyFloats(

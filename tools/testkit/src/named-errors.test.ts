@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { filesUnder } from '@opi/devstack/files';
 import { NOT_FOUND_THINGS, notFoundMessage } from '@opi/service-kit/http/named-errors';
 import ts from 'typescript';
 
@@ -23,21 +24,12 @@ const ERRORS_MODULES = new Set([
   'packages/service-kit/src/http/named-errors.ts',
 ]);
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    if (SKIP_DIRS.has(name)) continue;
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) sourceFiles(full, out);
-    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
-  }
-  return out;
-}
+const sourceFiles = (dir: string) =>
+  filesUnder(
+    dir,
+    (name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.d.ts'),
+    SKIP_DIRS,
+  );
 
 /** Every "<Thing> not found[ …]" a thing's 404 spells (lower-cased). */
 const THING_MESSAGES = NOT_FOUND_THINGS.map((t) => notFoundMessage(t).toLowerCase());
