@@ -24,23 +24,18 @@
  * TOURNAMENTS (1), WORKER_PROCESSES (1), LEAD_SECONDS (the end this long after the definition,
  * default 20: the seeding must be done by then), TIMEOUT_SECONDS (600).
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  findOrBuildTemporalCli,
-  freePort,
-  REPO_ROOT,
-  startTemporalDevServer,
-  waitForPort,
-} from '@opi/devstack';
+import { findOrBuildTemporalCli, freePort, startTemporalDevServer, waitForPort } from '@opi/devstack';
 import { createWalletAdminClient } from '@opi/wallet-sandbox/admin-client';
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { cpuPerUnit, cpuSnapshot } from './lib/cpu.js';
+import { spawnService as spawnBenchService } from './lib/processes.js';
 import { admin, startBenchStack } from './lib/stack.js';
 import { fmt } from './lib/stats.js';
 
@@ -93,28 +88,11 @@ const log = (line: string) => console.log(line);
 const t0 = Date.now();
 const stack = await startBenchStack();
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-tournament-'));
-const children: ReturnType<typeof spawn>[] = [];
+const children: ChildProcess[] = [];
 let stopTemporal: (() => Promise<void>) | undefined;
 let connection: Connection | undefined;
-const spawnService = (entry: string, extra: Record<string, string>) => {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, entry)],
-    {
-      env: {
-        ...process.env,
-        ...stack.env,
-        LOG_LEVEL: 'error',
-        API_METRICS_PORT: '0',
-        WORKER_METRICS_PORT: '0',
-        ...extra,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  children.push(child);
-  return child;
-};
+const spawnService = (entry: string, extra: Record<string, string>) =>
+  spawnBenchService({ entry, stackEnv: stack.env, env: extra, children });
 
 try {
   await migrateWallet(stack.databaseUrl);

@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from '@opi/devstack';
 import { procTable } from './cpu.js';
 
 /** The pids whose parent is `pid` (Linux /proc; empty elsewhere). */
@@ -21,4 +24,44 @@ export async function waitForApiProcesses(primary: number, n: number, settleMs =
   }
   await new Promise((r) => setTimeout(r, settleMs));
   return kids;
+}
+
+/**
+ * A service of the repository (`entry`, run from its TypeScript source) on the bench stack's
+ * environment (`stackEnv`) with `env` over it: only its errors logged, to this process's stderr;
+ * its metrics ports free unless `env` names them. `nodeArgs` come first (profiling flags),
+ * `imports` are loaded before the entry. Added to `children`, which the bench stops at its end.
+ */
+export function spawnService(o: {
+  entry: string;
+  stackEnv: Record<string, string>;
+  env: Record<string, string>;
+  children: ChildProcess[];
+  nodeArgs?: string[];
+  imports?: string[];
+}): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(o.nodeArgs ?? []),
+      '--conditions=source',
+      ...(o.imports ?? []).flatMap((i) => ['--import', i]),
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, o.entry),
+    ],
+    {
+      env: {
+        ...process.env,
+        ...o.stackEnv,
+        LOG_LEVEL: 'error',
+        API_METRICS_PORT: '0',
+        WORKER_METRICS_PORT: '0',
+        ...o.env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  o.children.push(child);
+  return child;
 }

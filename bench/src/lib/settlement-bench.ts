@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +10,6 @@ import {
   findOrBuildTemporalCli,
   findOrBuildTemporalServer,
   freePort,
-  REPO_ROOT,
   setupTemporalSchema,
   startTemporalClusterServer,
   startTemporalDevServer,
@@ -37,7 +36,7 @@ import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type CpuSnapshot, cpuPerUnit, cpuSnapshot, descendants, procTable } from './cpu.js';
-import { waitForApiProcesses } from './processes.js';
+import { spawnService as spawnBenchService, waitForApiProcesses } from './processes.js';
 import {
   admin as adminCall,
   BENCH_SERVICE_SECRET,
@@ -318,35 +317,19 @@ async function startSettlementServices(o: {
   const stack = await startBenchStack({ temporalPostgres: cluster });
   const children: ChildProcess[] = [];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'opi-bench-temporal-'));
+  /** A service process (the standalone workers: profiled and preloaded as WORKER_* ask). */
   const spawnService = (entry: string, env: Record<string, string>) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...(process.env.WORKER_CPU_PROF && entry.includes('worker')
-          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKER_CPU_PROF}`]
-          : []),
-        '--conditions=source',
-        ...(process.env.WORKER_EXTRA_IMPORT && entry.includes('worker')
-          ? ['--import', process.env.WORKER_EXTRA_IMPORT]
-          : []),
-        '--import',
-        'tsx',
-        path.join(REPO_ROOT, entry),
-      ],
-      {
-        env: {
-          ...process.env,
-          ...stack.env,
-          LOG_LEVEL: 'error',
-          API_METRICS_PORT: '0',
-          WORKER_METRICS_PORT: '0',
-          ...env,
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
-    children.push(child);
-    return child;
+    const worker = entry.includes('worker');
+    const profile = process.env.WORKER_CPU_PROF;
+    const preload = process.env.WORKER_EXTRA_IMPORT;
+    return spawnBenchService({
+      entry,
+      stackEnv: stack.env,
+      env,
+      children,
+      nodeArgs: worker && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+      imports: worker && preload ? [preload] : [],
+    });
   };
 
   // Stopped by `stop` (also on a failed start): a failed measurement must not leave the Temporal
