@@ -32,23 +32,16 @@ export function replayLinksOf(deps: { gameBaseUrl: string; replayKey: ReplayKeys
   return { baseUrl: deps.gameBaseUrl, key: deps.replayKey };
 }
 
-interface TransactionRow {
-  transaction_id: string;
-  operator_id: string;
-  session_id: string;
-  round_id: string;
-  player_id: string;
-  game_symbol: string;
-  transaction_type: OperatorTransaction['transaction_type'];
+/**
+ * A journal row as the reads select it: the answer's fields (amount_minor an int8, read as a
+ * bigint), its time for the cursor, and whether its round reference names a game round (a
+ * promo_win credit's names a payout).
+ */
+type TransactionRow = Omit<OperatorTransaction, 'contract_version' | 'amount_minor'> & {
   amount_minor: bigint;
-  currency: string;
-  status: OperatorTransaction['status'];
-  error_code: string | null;
-  request_hash: string;
   micros: bigint;
-  /** Whether its round reference names a game round (a promo_win credit's names a payout). */
   game_round: boolean;
-}
+};
 
 const TRANSACTION_COLUMNS = `transaction_id, operator_id, session_id, round_id, player_id, game_symbol,
   transaction_type, amount_minor, trim(currency) AS currency, status, error_code, request_hash,
