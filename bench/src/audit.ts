@@ -8,7 +8,7 @@
  */
 import { journalDrift } from '@opi/api';
 import { reconciliationTriggersSql } from './lib/reconciliation-triggers.js';
-import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
+import { benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './lib/stack.js';
 import { fmt, median } from './lib/stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 500_000);
@@ -18,15 +18,11 @@ const REPEATS = Number(process.env.REPEATS ?? 7);
 const stack = await startBenchStack();
 try {
   const api = await stack.startApi();
-  await admin(api.origin, 'POST', '/api/admin/v1/operators', {
-    operator_id: 'op_bench',
-    name: 'Bench',
+  await createBenchOperator(api.origin, {
     default_currency: 'EUR',
     allowed_currencies: ['EUR', 'USD', 'GBP'],
-    wallet_base_url: 'https://wallet.bench.test/wallet',
   });
-  const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
-    .api_key as string;
+  const key = await benchApiKey(api.origin);
   const symbol = (await stack.pool.query<{ symbol: string }>(`SELECT symbol FROM games LIMIT 1`)).rows[0]!
     .symbol;
 

@@ -7,7 +7,7 @@
  */
 import { runLoad } from './lib/load.js';
 import { rssOf } from './lib/rss.js';
-import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
+import { admin, benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './lib/stack.js';
 import { fmt, median, percentile } from './lib/stats.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -17,16 +17,11 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const stack = await startBenchStack();
 try {
   const api = await stack.startApi();
-  await admin(api.origin, 'POST', '/api/admin/v1/operators', {
-    operator_id: 'op_bench',
-    name: 'Bench',
-    wallet_base_url: 'https://wallet.bench.test/wallet',
-  });
+  await createBenchOperator(api.origin);
   const { rows } = await stack.pool.query<{ symbol: string }>('SELECT symbol FROM games');
   for (const r of rows)
     await admin(api.origin, 'PUT', `/api/admin/v1/operators/op_bench/games/${r.symbol}`, { enabled: true });
-  const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
-    .api_key as string;
+  const key = await benchApiKey(api.origin);
   const path = '/api/provider/v1/games';
   const make = () => ({ method: 'GET' as const, path, headers: signedHeaders(key, 'GET', path) });
   const probe = await fetch(api.origin + path, { headers: make().headers });

@@ -16,7 +16,7 @@
 import { reportDrift } from '@opi/api';
 import { rebuildRoundReconciliation } from '@opi/db';
 import { createOperatorClient, findLedgerDifferences, type LedgerRow } from '@opi/operator-sdk';
-import { admin, signedHeaders, startBenchStack } from './lib/stack.js';
+import { admin, benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './lib/stack.js';
 import { fmt, median } from './lib/stats.js';
 
 // The bench stack passes its environment to the API, which needs a replay-link secret in production.
@@ -29,15 +29,8 @@ const REPEATS = Number(process.env.REPEATS ?? 3);
 const stack = await startBenchStack();
 try {
   const api = await stack.startApi();
-  await admin(api.origin, 'POST', '/api/admin/v1/operators', {
-    operator_id: 'op_bench',
-    name: 'Bench',
-    default_currency: 'EUR',
-    allowed_currencies: ['EUR', 'USD'],
-    wallet_base_url: 'https://wallet.bench.test/wallet',
-  });
-  const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
-    .api_key as string;
+  await createBenchOperator(api.origin, { default_currency: 'EUR', allowed_currencies: ['EUR', 'USD'] });
+  const key = await benchApiKey(api.origin);
   const titles = (
     await stack.pool.query<{ symbol: string; provider_id: string }>(
       `(SELECT symbol, provider_id FROM games WHERE provider_id = 'prov_a' ORDER BY symbol LIMIT 2)

@@ -2,7 +2,7 @@ import { cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { runLoad } from './load.js';
 import { waitForApiProcesses } from './processes.js';
 import { rssOf } from './rss.js';
-import { admin, signedHeaders, startBenchStack } from './stack.js';
+import { admin, benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './stack.js';
 import { fmt, median, percentile } from './stats.js';
 
 export interface LaunchBenchOptions {
@@ -42,11 +42,8 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
         ? await stack.startApi({ API_PROCESSES: String(processes) }, 'services/api/src/cluster.ts')
         : await stack.startApi();
     await waitForApiProcesses(api.pid, processes);
-    await admin(api.origin, 'POST', '/api/admin/v1/operators', {
-      operator_id: 'op_bench',
-      name: 'Bench',
+    await createBenchOperator(api.origin, {
       default_currency: 'EUR',
-      wallet_base_url: 'https://wallet.bench.test/wallet',
       wallet_secret: 'wsec_bench_launch_secret_0123456789',
     });
     const { rows } = await stack.pool.query<{ symbol: string }>(
@@ -58,8 +55,7 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     );
     const symbol = rows[0]!.symbol;
     await admin(api.origin, 'PUT', `/api/admin/v1/operators/op_bench/games/${symbol}`, { enabled: true });
-    const key = (await admin(api.origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
-      .api_key as string;
+    const key = await benchApiKey(api.origin);
 
     const path = '/api/provider/v1/launch-url';
     let n = 0;

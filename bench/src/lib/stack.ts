@@ -202,3 +202,25 @@ export async function admin(origin: string, method: string, p: string, body?: un
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return res.json();
 }
+
+/**
+ * Creates the benches' operator `op_bench` through the admin API, its wallet a placeholder unless
+ * `fields` say otherwise (the benches that use it never settle), `fields` over the defaults.
+ */
+export async function createBenchOperator(
+  origin: string,
+  fields: Record<string, unknown> = {},
+): Promise<void> {
+  await admin(origin, 'POST', '/api/admin/v1/operators', {
+    operator_id: 'op_bench',
+    name: 'Bench',
+    wallet_base_url: 'https://wallet.bench.test/wallet',
+    ...fields,
+  });
+}
+
+/** A new API key of `op_bench`. */
+export async function benchApiKey(origin: string): Promise<string> {
+  return (await admin(origin, 'POST', '/api/admin/v1/operators/op_bench/api-keys', {})).data
+    .api_key as string;
+}
