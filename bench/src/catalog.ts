@@ -5,10 +5,10 @@
  *
  *   npm run bench -- catalog            (RUNS=3 SECONDS=10 CONNECTIONS=50 by default)
  */
-import { runLoad } from './lib/load.js';
+import { runLoad, summarizeLoad } from './lib/load.js';
 import { rssOf } from './lib/rss.js';
 import { admin, benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './lib/stack.js';
-import { fmt, median, percentile } from './lib/stats.js';
+import { fmt, median } from './lib/stats.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -37,16 +37,9 @@ try {
       durationMs: SECONDS * 1000,
       make,
     });
-    const row = {
-      rps: r.rps,
-      p50: percentile(r.latenciesMs, 50),
-      p99: percentile(r.latenciesMs, 99),
-      errors: r.errors,
-    };
+    const { row, line } = summarizeLoad(r, i);
     runs.push(row);
-    console.log(
-      `run ${i + 1}: ${fmt(row.rps, 0)} req/s  p50 ${fmt(row.p50, 2)} ms  p99 ${fmt(row.p99, 2)} ms  errors ${row.errors}  statuses ${JSON.stringify(r.statuses)}`,
-    );
+    console.log(line);
   }
   const rss = rssOf(api.pid);
   console.log(

@@ -1,9 +1,9 @@
 import { cpuPerUnit, cpuSnapshot } from './cpu.js';
-import { runLoad } from './load.js';
+import { runLoad, summarizeLoad } from './load.js';
 import { waitForApiProcesses } from './processes.js';
 import { rssOf } from './rss.js';
 import { admin, benchApiKey, createBenchOperator, signedHeaders, startBenchStack } from './stack.js';
-import { fmt, median, percentile } from './stats.js';
+import { fmt, median } from './stats.js';
 
 export interface LaunchBenchOptions {
   runs: number;
@@ -92,18 +92,10 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
         durationMs: o.seconds * 1000,
         make,
       });
-      const row = {
-        rps: r.rps,
-        p50: percentile(r.latenciesMs, 50),
-        p99: percentile(r.latenciesMs, 99),
-        errors: r.errors,
-      };
+      const { row, line } = summarizeLoad(r, i);
       runs.push(row);
       cpu = cpuPerUnit(cpu0, cpuSnapshot(), r.requests);
-      log(
-        `run ${i + 1}: ${fmt(row.rps, 0)} req/s  p50 ${fmt(row.p50, 2)} ms  p99 ${fmt(row.p99, 2)} ms  errors ${row.errors}  statuses ${JSON.stringify(r.statuses)}\n` +
-          `       CPU per request (ms): ${cpu.map(([l, ms]) => `${l} ${fmt(ms, 2)}`).join(', ')}`,
-      );
+      log(`${line}\n       CPU per request (ms): ${cpu.map(([l, ms]) => `${l} ${fmt(ms, 2)}`).join(', ')}`);
     }
     const { rows: counts } = await stack.pool.query<{ players: string; sessions: string }>(
       `SELECT (SELECT count(*) FROM players) AS players, (SELECT count(*) FROM sessions) AS sessions`,

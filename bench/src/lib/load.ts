@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { fmt, percentile } from './stats.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -69,4 +70,24 @@ export async function runLoad(opts: {
     rps: latencies.length / seconds,
     latenciesMs: latencies,
   };
+}
+
+/** A load run's summary: throughput, median and p99 latency, errors. */
+export interface LoadRow {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** The summary of run `i` (from 0), and its line: `run N: … req/s  p50 … ms  p99 … ms  errors …  statuses {…}`. */
+export function summarizeLoad(r: LoadResult, i: number): { row: LoadRow; line: string } {
+  const row = {
+    rps: r.rps,
+    p50: percentile(r.latenciesMs, 50),
+    p99: percentile(r.latenciesMs, 99),
+    errors: r.errors,
+  };
+  const line = `run ${i + 1}: ${fmt(row.rps, 0)} req/s  p50 ${fmt(row.p50, 2)} ms  p99 ${fmt(row.p99, 2)} ms  errors ${row.errors}  statuses ${JSON.stringify(r.statuses)}`;
+  return { row, line };
 }
