@@ -26,7 +26,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findOrBuildTemporalCli, freePort, startTemporalDevServer, waitForPort } from '@opi/devstack';
@@ -35,7 +35,7 @@ import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { cpuPerUnit, cpuSnapshot } from './lib/cpu.js';
-import { spawnService as spawnBenchService } from './lib/processes.js';
+import { spawnService as spawnBenchService, tearDown } from './lib/processes.js';
 import { admin, startBenchStack } from './lib/stack.js';
 import { fmt } from './lib/stats.js';
 
@@ -405,10 +405,5 @@ try {
   log(`every prize paid exactly once (journal and wallet): ${exactlyOnce}`);
   if (!exactlyOnce) process.exitCode = 1;
 } finally {
-  await connection?.close().catch(() => {});
-  for (const child of children) child.kill('SIGTERM');
-  await stopTemporal?.().catch(() => {});
-  await new Promise((r) => setTimeout(r, 500));
-  await stack.stop();
-  await rm(tmp, { recursive: true, force: true });
+  await tearDown({ connections: [connection], children, stopTemporal, stack, tmp });
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '@opi/devstack';
 import { procTable } from './cpu.js';
@@ -64,4 +65,24 @@ export function spawnService(o: {
   );
   o.children.push(child);
   return child;
+}
+
+/**
+ * A bench's teardown, each step whatever the one before did: its Temporal connections closed, its
+ * service processes sent SIGTERM, Temporal stopped, half a second for them to go, then the stack
+ * and the temp folder.
+ */
+export async function tearDown(o: {
+  connections: ({ close(): Promise<void> } | undefined)[];
+  children: ChildProcess[];
+  stopTemporal: (() => Promise<void>) | undefined;
+  stack: { stop(): Promise<void> };
+  tmp: string;
+}): Promise<void> {
+  for (const c of o.connections) await c?.close().catch(() => {});
+  for (const child of o.children) child.kill('SIGTERM');
+  await o.stopTemporal?.().catch(() => {});
+  await new Promise((r) => setTimeout(r, 500));
+  await o.stack.stop();
+  await rm(o.tmp, { recursive: true, force: true });
 }

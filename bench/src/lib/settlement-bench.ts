@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@opi/config';
@@ -36,7 +36,7 @@ import { installTemporalRuntime } from '@opi/workflows/worker';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type CpuSnapshot, cpuPerUnit, cpuSnapshot, descendants, procTable } from './cpu.js';
-import { spawnService as spawnBenchService, waitForApiProcesses } from './processes.js';
+import { spawnService as spawnBenchService, tearDown, waitForApiProcesses } from './processes.js';
 import {
   admin as adminCall,
   BENCH_SERVICE_SECRET,
@@ -353,13 +353,7 @@ async function startSettlementServices(o: {
   };
   const stop = async () => {
     await stopApi().catch(() => {});
-    await connection?.close().catch(() => {});
-    await nativeConnection?.close().catch(() => {});
-    for (const c of children) c.kill('SIGTERM');
-    await stopTemporal?.().catch(() => {});
-    await new Promise((r) => setTimeout(r, 500));
-    await stack.stop();
-    await rm(tmp, { recursive: true, force: true });
+    await tearDown({ connections: [connection, nativeConnection], children, stopTemporal, stack, tmp });
   };
   try {
     await migrateWallet(stack.databaseUrl);
