@@ -226,7 +226,7 @@ try {
       throw new Error(`figures differ from the journal: ${JSON.stringify(drift.slice(0, 3))}`);
   }
   console.log(
-    '  spin overhead of keeping the figures current: the settlement benchmark before and after migration 41 (docs/reports-and-invoices.md)',
+    '  spin overhead of keeping the figures current: npm run bench -- report-rollup-cost (COMPARE=41: the round sets alone) and the settlement benchmark (docs/reports-and-invoices.md)',
   );
 } finally {
   await stack.stop();
