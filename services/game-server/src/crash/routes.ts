@@ -94,26 +94,25 @@ export function crashRoutes(deps: GameDeps): Router[] {
     if (!rows[0]) throw notFound('round', 'or not finished');
     ctx.body = { success: true, data: presentFairness(rows[0]) };
   });
-  pages.get('/:slug/demo', (ctx) => {
+  /** The page's headers and its title; an unknown one gets the 404 page (and undefined). */
+  const pageTitle = (ctx: Context) => {
     crashPageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     const entry = crashTitle(ctx.params.slug ?? '');
     if (!entry) {
       ctx.status = 404;
       ctx.body = renderCrashError('unknown', assets);
-      return;
     }
+    return entry;
+  };
+  pages.get('/:slug/demo', (ctx) => {
+    const entry = pageTitle(ctx);
+    if (!entry) return;
     ctx.body = renderCrashPage({ title: entry.title, slug: entry.slug, lang: null, mode: 'demo' }, assets);
   });
   pages.get('/:slug/', async (ctx) => {
-    crashPageHeaders(ctx);
-    ctx.type = 'text/html; charset=utf-8';
-    const entry = crashTitle(ctx.params.slug ?? '');
-    if (!entry) {
-      ctx.status = 404;
-      ctx.body = renderCrashError('unknown', assets);
-      return;
-    }
+    const entry = pageTitle(ctx);
+    if (!entry) return;
     const login = ctx.query.login;
     if (login === undefined) {
       // A reload after the exchange: the page resumes with the tab's stored session token.
