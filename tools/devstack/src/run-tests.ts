@@ -48,7 +48,18 @@ function run(command: string, argv: string[], env: NodeJS.ProcessEnv = process.e
       output += chunk.toString('utf8');
       process.stdout.write(chunk);
     });
-    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+    // 'exit' can come before the last of the child's stdout has been read (the test runner's
+    // closing summary, which the counts below are read from): wait for the stream's end, or at
+    // most 10 s (a stray grandchild holding the pipe open must not hang the run).
+    child.on('exit', (code) => {
+      const done = () => resolve({ code: code ?? 1, output });
+      if (!child.stdout || child.stdout.readableEnded) return done();
+      const timer = setTimeout(done, 10_000);
+      child.stdout.once('end', () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
   });
 }
 

@@ -232,7 +232,14 @@ export async function settleRound(input: SettleRoundInput): Promise<RoundOutcome
   let debit: WalletStepResult;
   if (first?.debit.status === 'success') {
     debit = first.debit;
-  } else if (keepsDurableIntent(intent.providerId)) {
+  } else if (
+    keepsDurableIntent(intent.providerId) ||
+    // The first attempt went on to the credit, so the wallet answered the debit with success:
+    // the debit is applied, not uncertain, whatever failed after it (the statement recording both
+    // outcomes, our database down). Its row is claimed and resent until recorded, never rolled
+    // back: a rollback here would refund a stake whose win was already paid.
+    (first?.credit !== undefined && patched('first-attempt-debit-applied'))
+  ) {
     debit = await step(durable, {
       operation: 'debit',
       amountMinor: intent.stakeMinor,
