@@ -57,7 +57,9 @@ export async function roundStatus(
             (SELECT t.wallet_balance FROM wallet_transactions t
               WHERE t.round_id = r.round_id AND t.status = 'success' AND t.wallet_balance IS NOT NULL
                 AND t.transaction_type <> 'balance'
-              ORDER BY t.completed_at DESC NULLS LAST LIMIT 1) AS balance
+              -- A credit-ahead round records its debit and credit in one statement (one
+              -- completed_at): the later step, the credit, then wins the tie.
+              ORDER BY t.completed_at DESC NULLS LAST, (t.transaction_type = 'debit') ASC LIMIT 1) AS balance
        FROM rounds r
        LEFT JOIN wallet_transactions d
               ON d.round_id = r.round_id AND d.transaction_type = 'debit'
