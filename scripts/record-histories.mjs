@@ -7,6 +7,7 @@ import { ensureInstall, runTs } from './ensure-install.mjs';
 const RECORDING_TESTS = [
   'workflows/src/settle-round/workflow.test.ts',
   'workflows/src/settle-round/one-step.test.ts',
+  'workflows/src/settle-round/credit-ahead.test.ts',
   'workflows/src/promotions/pay-promo.test.ts',
   'workflows/src/promotions/tournament-paths.test.ts',
   'services/api/src/free-rounds/free-rounds.test.ts',

@@ -33,6 +33,9 @@ export const REQUIRED_PATHS: Record<CorpusWorkflow, readonly string[]> = {
     'ordinary-steps',
     // one-step.test.ts: a debit answer lost in the first attempt, claimed and resent by the ordinary step
     'retried-debit',
+    // credit-ahead.test.ts: prov_a, both applied by the wallet, their record failing past the
+    // rollback budget: the debit resent durably, never rolled back
+    'first-attempt-debit-applied',
     // workflow.test.ts: insufficient funds
     'rejected-debit',
     // workflow.test.ts: a multi-step round cancelled (the wager returned by a cancel callback)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { recordHistory } from '../histories/corpus.js';
 import {
   eventually,
   OPERATOR_ID,
@@ -255,6 +256,64 @@ test('prov_a: a debit uncertain through its budget is rolled back, and the credi
   assert.ok(!(await walletRequests(intent.roundId)).some(([t]) => t === 'credit'), 'no credit sent');
   assert.equal(await balance(p.externalId), 100_000, 'the committed debit was reversed');
   assert.equal((await reconciliation(intent.roundId)).differs, false);
+});
+
+test('prov_a: both applied but the statement recording them failed: the debit resent until recorded, never rolled back', async () => {
+  // Our database refuses to record the debit's success (a one-shot fault: a sequence, which a
+  // failed transaction does not roll back), first for the first attempt's statement and its debit
+  // alone, then for more tries than prov_a's rollback budget allows. The wallet applied the debit
+  // and the credit: the debit is resent durably (the wallet answers its stored result) until the
+  // journal takes it, and the stake is never refunded (patched first-attempt-debit-applied).
+  const p = await env.newPlayer({ family: 'prov_a' });
+  const intent = await env.newRound(p, { stakeMinor: 200, winMinor: 700, ...aheadRound });
+  const refusals = 2 + FAST.debitAttemptsBeforeRollback! + 1;
+  const seq = `fail_${intent.transactions.debit.replace(/[^a-z0-9]/gi, '_')}`.slice(0, 60);
+  await env.pool.query(`CREATE SEQUENCE ${seq}`);
+  await env.pool.query(
+    `CREATE FUNCTION ${seq}() RETURNS trigger LANGUAGE plpgsql AS $f$
+     BEGIN
+       IF NEW.transaction_id = '${intent.transactions.debit}' AND NEW.status = 'success'
+          AND nextval('${seq}') <= ${refusals} THEN
+         RAISE EXCEPTION 'test: the journal refuses the debit''s success';
+       END IF;
+       RETURN NEW;
+     END $f$`,
+  );
+  await env.pool.query(
+    `CREATE TRIGGER ${seq} BEFORE UPDATE ON wallet_transactions FOR EACH ROW EXECUTE FUNCTION ${seq}()`,
+  );
+  try {
+    const outcome = await (await startSettlement(env.client, env.taskQueue, intent, FAST)).result();
+    assert.equal(outcome.status, 'completed');
+    const { rows } = await env.pool.query<{ n: string }>(`SELECT last_value AS n FROM ${seq}`);
+    assert.ok(Number(rows[0]!.n) > refusals, 'the journal refused every try it was set to');
+  } finally {
+    await env.pool.query(`DROP TRIGGER ${seq} ON wallet_transactions`);
+    await env.pool.query(`DROP FUNCTION ${seq}()`);
+    await env.pool.query(`DROP SEQUENCE ${seq}`);
+  }
+  const rows = await journal(intent.roundId);
+  assert.deepEqual(
+    rows.map((r) => [r.transaction_type, r.status]),
+    [
+      ['debit', 'success'],
+      ['credit', 'success'],
+    ],
+  );
+  assert.ok(rows[0]!.attempts > FAST.debitAttemptsBeforeRollback!, 'the debit was claimed past the budget');
+  const requests = await walletRequests(intent.roundId);
+  assert.ok(!requests.some(([t]) => t === 'rollback'), 'no rollback sent');
+  assert.equal(requests.filter(([t, o]) => t === 'debit' && o === 'applied').length, 1, 'debited once');
+  assert.equal(requests.filter(([t, o]) => t === 'credit' && o === 'applied').length, 1, 'credited once');
+  assert.equal(await balance(p.externalId), 100_500);
+  assert.equal((await round(intent.roundId)).status, 'completed');
+  assert.equal((await reconciliation(intent.roundId)).differs, false);
+  recordHistory({
+    workflow: 'settleRound',
+    path: 'first-attempt-debit-applied',
+    workflowId: intent.roundId,
+    address: env.address,
+  });
 });
 
 test('a credit-ahead round whose workflow never started (both rows as written) is resumed', async () => {
