@@ -127,6 +127,10 @@ test('rounds stay pinned to the version they started on; tournaments auto-upgrad
 test('a stop-the-world deploy: an open round pinned to a version whose workers are gone is moved to the new version and finishes there', {
   timeout: 120_000,
 }, async () => {
+  // Stop the world: the earlier test's workers (another deployment's v1 and v2 on this task
+  // queue) are gone too, so none of them can take the round's first task while the server's task
+  // queue partitions still route to that deployment's current version (a race a fresh-clone run lost).
+  for (const stop of stops.splice(0).reverse()) await stop();
   const name = `opi-adopt-${randomUUID().slice(0, 8)}`;
   const stopOld = await env.startWorker({ deployment: { name, buildId: 'old' } });
   await setCurrentWorkerVersion(connection, 'default', { deploymentName: name, buildId: 'old' });
