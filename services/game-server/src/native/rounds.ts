@@ -90,6 +90,13 @@ export function familyOf(session: RuntimeSession): NativeFamily {
   return family;
 }
 
+/** The title's native family and the settlement service a bet or an action needs (409 / 503 first). */
+function nativeRound(deps: GameDeps, session: RuntimeSession) {
+  const family = familyOf(session);
+  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
+  return { family, temporal: deps.temporal };
+}
+
 async function loadStages(db: Pool | PoolClient, roundId: string): Promise<StageRow[]> {
   const { rows } = await db.query<StageRow>(
     `SELECT seq, action, inputs, outcome, multiplier::text AS multiplier, created_at
@@ -261,11 +268,9 @@ export async function placeBet(
   body: unknown,
   rng: Rng = nativeCryptoRng,
 ) {
-  const family = familyOf(session);
-  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
+  const { family, temporal } = nativeRound(deps, session);
   // A suspended operator starts no round (403); the transaction below checks again, under locks.
   refuseSuspendedOperator(session);
-  const temporal = deps.temporal;
   // GB: no autoplay or auto-bet (422 at the field; elsewhere such fields are ignored).
   await refuseAutoBet(deps.pool, session.session_id, body);
   const req = parseOr422(BetRequest, body ?? {}, 'body');
@@ -413,9 +418,7 @@ export async function playAction(
   body: unknown,
   rng: Rng = nativeCryptoRng,
 ) {
-  const family = familyOf(session);
-  if (!deps.temporal) throw runtimeNotConfigured('settlement service');
-  const temporal = deps.temporal;
+  const { family, temporal } = nativeRound(deps, session);
   const req = parseOr422(ActionRequest, body ?? {}, 'body');
   const result = await withTransaction(deps.pool, async (c) => {
     const { rows } = await c.query<RoundRow & { db_now: Date }>(
