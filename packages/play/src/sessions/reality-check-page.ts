@@ -25,6 +25,11 @@ export interface RealityCheckAssets {
    * issue 39): exact digit work on minor-unit strings, never a float (docs/currencies.md).
    */
   money: RealityCheckAsset;
+  /**
+   * The game pages' one runtime call (`src/sessions/static/page-fetch.js`, `window.PageFetch`):
+   * same origin, the session token in a header only, nothing cached.
+   */
+  fetch: RealityCheckAsset;
 }
 
 /** Served as written (no build step), from `src/sessions/static/` whether running src/ or dist/. */
@@ -37,13 +42,15 @@ export function loadRealityCheckAssets(prefix: string): RealityCheckAssets {
     css: loadStaticAsset(STATIC_DIR, prefix, 'reality-check', 'css'),
     balance: loadStaticAsset(STATIC_DIR, prefix, 'balance', 'js'),
     money: loadStaticAsset(STATIC_DIR, prefix, 'money', 'js'),
+    fetch: loadStaticAsset(STATIC_DIR, prefix, 'page-fetch', 'js'),
   };
 }
 
-/** The shared scripts' tags (money, balance keeper, then reality check), before the page's own (all `defer`). */
+/** The shared scripts' tags (runtime call, money, balance keeper, then reality check), before the page's own (all `defer`). */
 export function sharedScriptTags(assets: RealityCheckAssets | undefined, esc: (s: string) => string): string {
   if (!assets) return '';
   return (
+    `<script src="${esc(assets.fetch.path)}" defer></script>\n` +
     `<script src="${esc(assets.money.path)}" defer></script>\n` +
     `<script src="${esc(assets.balance.path)}" defer></script>\n` +
     `<script src="${esc(assets.js.path)}" defer></script>\n`

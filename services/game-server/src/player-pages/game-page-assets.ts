@@ -45,6 +45,7 @@ export function loadGamePageAssets(folder: string, prefix: string, name: string)
     realityCheck.css,
     realityCheck.balance,
     realityCheck.money,
+    realityCheck.fetch,
     history.js,
     history.css,
   ];

@@ -101,22 +101,7 @@
 
   // ── calls ────────────────────────────────────────────────────────────────────────────────────
   async function api(method, path, body) {
-    const headers = { 'x-session-token': token };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
-      credentials: 'omit',
-      referrerPolicy: 'no-referrer',
-    });
-    let json = null;
-    try {
-      json = await res.json();
-    } catch {
-      json = null;
-    }
+    const res = await window.PageFetch.call(path, { method, body, token });
     if (res.status === 401) {
       if (mode !== 'demo') sessionStorage.removeItem(tokenKey);
       fatal(
@@ -126,7 +111,7 @@
       );
       throw new Error('unauthorized');
     }
-    return { ok: res.ok, status: res.status, json };
+    return res;
   }
 
   async function obtainToken() {

@@ -80,24 +80,7 @@
   }
 
   // ── calls ──────────────────────────────────────────────────────────────────────────────────
-  async function api(path, body) {
-    const headers = { accept: 'application/json' };
-    if (token) headers['x-session-token'] = token;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(path, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
-      cache: 'no-store',
-      referrerPolicy: 'no-referrer',
-    });
-    let json = null;
-    try {
-      json = await res.json();
-    } catch {}
-    return { ok: res.ok, status: res.status, json };
-  }
+  const api = (path, body) => window.PageFetch.call(path, { body, token });
   const detailOf = (res) =>
     res.json && typeof res.json.detail === 'string' ? res.json.detail : `The game answered ${res.status}.`;
 

@@ -113,22 +113,9 @@
 
   // ── runtime calls (same origin, token in a header only) ─────────────────────────────────────
   async function api(path, init = {}) {
-    const headers = { accept: 'application/json', 'x-session-token': token };
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(path, {
-      method: init.method || 'GET',
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      cache: 'no-store',
-      credentials: 'omit',
-      referrerPolicy: 'no-referrer',
-    });
-    let json = null;
-    try {
-      json = await res.json();
-    } catch {}
+    const res = await window.PageFetch.call(path, { method: init.method || 'GET', body: init.body, token });
     if (res.status === 401) fatal(SESSION_ENDED);
-    return { status: res.status, ok: res.ok, json };
+    return res;
   }
 
   // ── balance: shown through the shared keeper (balance.js). A spin holds it from the click until
