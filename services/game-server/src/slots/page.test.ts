@@ -65,14 +65,14 @@ describe('GET /gs2c/html5Game.do', () => {
     assert.doesNotMatch(res.text, /<script>|<script [^>]*>[^<]/, 'no inline script');
     assert.match(res.text, new RegExp(`<h1 class="title">${slot.title}</h1>`));
 
-    // The scripts and style sheets (the page's own and the shared money formatting's (issue 39),
-    // balance keeper's, reality check's, history panel's and the game pages' base sheet's, included
-    // first): same origin, content-hashed paths, cached for good.
+    // The scripts and style sheets (the page's own and the shared runtime call's (issue 36), money
+    // formatting's (issue 39), balance keeper's, reality check's, history panel's and the game pages'
+    // base sheet's, included first): same origin, content-hashed paths, cached for good.
     const assets = [...res.text.matchAll(/(?:src|href)="(\/gs2c\/static\/[^"]+)"/g)].map((m) => m[1]!);
-    assert.equal(assets.length, 9);
+    assert.equal(assets.length, 10);
     assert.match(
       assets.join(' '),
-      /money-[0-9a-f]{12}\.js \S*balance-[0-9a-f]{12}\.js \S*reality-check-[0-9a-f]{12}\.js/,
+      /page-fetch-[0-9a-f]{12}\.js \S*money-[0-9a-f]{12}\.js \S*balance-[0-9a-f]{12}\.js \S*reality-check-[0-9a-f]{12}\.js/,
     );
     assert.match(
       assets.join(' '),
