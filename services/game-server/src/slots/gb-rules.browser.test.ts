@@ -104,9 +104,13 @@ for (const [name, device] of [
         assert.equal(res.status(), 200, await res.text());
         const body = (await res.json()) as { status: string; bet_minor: string; win_minor: string };
         if (body.status !== 'completed') continue;
+        // The spin is over (aria-busy false, set after the answer is shown): a last win equal to
+        // the previous spin's is already on the page while the reels still land ('Spinning…').
         await until(
           'the page shows the round',
-          async () => (await hook(page, 'last-win').getAttribute('data-win-minor')) === body.win_minor,
+          async () =>
+            (await hook(page, 'spin-button').getAttribute('aria-busy')) === 'false' &&
+            (await hook(page, 'last-win').getAttribute('data-win-minor')) === body.win_minor,
         );
         const win = BigInt(body.win_minor);
         if (win > 0n && win <= BigInt(body.bet_minor)) {
