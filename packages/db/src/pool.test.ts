@@ -49,6 +49,28 @@ test('a connection ended between two statements of a transaction fails it withou
   }
 });
 
+test('a snapshot transaction sees one snapshot and writes nothing', async () => {
+  await db.pool.query('CREATE TABLE snapshot_probe (n int)');
+  const count = async (c: { query: Pool['query'] }) =>
+    (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM snapshot_probe')).rows[0]!.n;
+  const seen = await withTransaction(
+    pool,
+    async (c) => {
+      const first = await count(c);
+      // Committed by another session after the snapshot was taken: not seen.
+      await db.pool.query('INSERT INTO snapshot_probe VALUES (1)');
+      return [first, await count(c)];
+    },
+    { snapshot: true },
+  );
+  assert.deepEqual(seen, [0, 0]);
+  await assert.rejects(
+    withTransaction(pool, (c) => c.query('INSERT INTO snapshot_probe VALUES (2)'), { snapshot: true }),
+    /read-only transaction/,
+  );
+  assert.equal(await count(pool), 1);
+});
+
 test('prepared: one name per text, a different name for a different text; each connection prepares it once', async () => {
   const a = prepared('SELECT $1::int + 1 AS n', [1]);
   assert.equal(prepared('SELECT $1::int + 1 AS n', [2]).name, a.name);

@@ -39,11 +39,14 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
 
 /**
  * Runs `fn` in one transaction: commit on success, roll back on any error. Money state changes
- * go through here so they happen whole or not at all.
+ * go through here so they happen whole or not at all. With `snapshot`, the transaction is
+ * REPEATABLE READ READ ONLY: every statement sees the one snapshot taken by the first, and none
+ * may write (reports that read several tables as of one moment).
  */
 export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
+  options: { snapshot?: boolean } = {},
 ): Promise<T> {
   const client = await pool.connect();
   // A checked-out client has no error listener (the pool takes its own off): a server that ends
@@ -55,7 +58,7 @@ export async function withTransaction<T>(
   };
   client.on('error', onError);
   try {
-    await client.query('BEGIN');
+    await client.query(options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

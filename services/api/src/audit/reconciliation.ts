@@ -7,7 +7,7 @@ import {
   type ReconciliationPromoPayouts,
   type ReconciliationQuery,
 } from '@opi/contract';
-import type { Pool } from '@opi/db';
+import { type Pool, withTransaction } from '@opi/db';
 import { hitShownSql, payoutShownSql, wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
 /*
@@ -178,20 +178,14 @@ export async function reconcile(
   const params = [operatorId, q.from ?? null, to, q.currency ?? null];
   // Rounds, jackpots and promotional payouts from one snapshot: two statements in one read-only
   // repeatable-read transaction.
-  const client = await pool.connect();
-  let rows: ReconcileRow[];
-  let extras: ExtrasRow[];
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    rows = (await client.query<ReconcileRow>(RECONCILE, params)).rows;
-    extras = (await client.query<ExtrasRow>(EXTRAS, params)).rows;
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  const { rows, extras } = await withTransaction(
+    pool,
+    async (client) => ({
+      rows: (await client.query<ReconcileRow>(RECONCILE, params)).rows,
+      extras: (await client.query<ExtrasRow>(EXTRAS, params)).rows,
+    }),
+    { snapshot: true },
+  );
   // Jackpot wins of rounds whose wager does not stand yet, per currency: not shown (issue 34).
   const unstood = new Map(rows.filter((u) => u.kind === 'unstood').map((u) => [u.currency, u.game_delta]));
   const currencies: ReconciliationCurrency[] = rows

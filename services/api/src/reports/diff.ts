@@ -7,6 +7,7 @@ import {
 } from '@opi/contract';
 import { invalidField } from '@opi/service-kit/http/named-errors';
 import type { Pool } from 'pg';
+import { inReportingSnapshot } from './snapshot.js';
 
 /*
  * The reconciliation diff (issue 38 point 4; docs/reports-and-invoices.md "The reconciliation
@@ -95,6 +96,24 @@ interface OurTx {
 
 const TOTALS = ['transactions', 'debit_minor', 'credit_minor', 'reversal_minor'] as const;
 
+/** Level transaction: the scope's transactions, one more than a response holds. */
+const TRANSACTIONS = `WITH ${SCOPE}
+  SELECT transaction_id, transaction_type, amount_minor, trim(currency) AS currency, round_id, game_symbol,
+         created_at AS journalled_at
+    FROM scoped ORDER BY transaction_id COLLATE "C" LIMIT ${DIFF_MAX_ITEMS + 1}`;
+
+/** The other levels: the scope's totals and hash for each bucket and currency. */
+const bucketsSql = (level: keyof typeof BUCKET_EXPR) => `WITH ${SCOPE}
+  SELECT ${BUCKET_EXPR[level]} AS bucket, trim(currency) AS currency, count(*)::int AS transactions,
+         coalesce(sum(amount_minor) FILTER (WHERE transaction_type = 'debit'), 0)::bigint AS debit_minor,
+         coalesce(sum(amount_minor) FILTER (WHERE transaction_type = 'credit'), 0)::bigint AS credit_minor,
+         coalesce(sum(amount_minor) FILTER (WHERE transaction_type IN ('cancel', 'rollback')), 0)::bigint
+           AS reversal_minor,
+         lpad(to_hex(bit_xor(('x' || substr(h, 1, 16))::bit(64)::bigint)), 16, '0') ||
+         lpad(to_hex(bit_xor(('x' || substr(h, 17, 16))::bit(64)::bigint)), 16, '0') AS hash
+    FROM (SELECT t.*, ${HASH} AS h FROM scoped t) t
+   GROUP BY 1, 2`;
+
 export async function reconciliationDiff(
   pool: Pool,
   operatorId: string,
@@ -103,151 +122,126 @@ export async function reconciliationDiff(
   const w = windowOf(q);
   const prefix = q.prefix ?? '';
   const params = [operatorId, w.day, w.hour, w.hours, q.currency ?? null, q.game_symbol ?? null, prefix];
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const tz =
-      (
-        await client.query<{ tz: string }>(
-          'SELECT reporting_time_zone AS tz FROM operators WHERE operator_id = $1',
-          [operatorId],
-        )
-      ).rows[0]?.tz ?? 'UTC';
-    const base: ReconciliationDiff = {
-      definition_version: DIFF_DEFINITION_VERSION,
-      operator_id: operatorId,
-      level: q.level,
-      time_zone: tz,
-      scope: {
-        from: q.from ?? null,
-        to: q.to ?? null,
-        day: q.day ?? null,
-        hour: q.hour ?? null,
-        game_symbol: q.game_symbol ?? null,
-        prefix: q.prefix ?? null,
-        currency: q.currency ?? null,
-      },
-      matches: true,
-      buckets: [],
-      differences: [],
-      only_ours: [],
-      only_theirs: [],
-      mismatched: [],
-    };
+  // Our side from one snapshot, in the operator's reporting time zone.
+  const { tz, txs, buckets } = await inReportingSnapshot(pool, operatorId, async (client, tz) => ({
+    tz,
+    txs: q.level === 'transaction' ? (await client.query<OurTx>(TRANSACTIONS, params)).rows : [],
+    buckets:
+      q.level === 'transaction'
+        ? []
+        : (
+            await client.query<OurBucket>(
+              bucketsSql(q.level),
+              q.level === 'prefix' ? [...params, prefix.length + (q.digits ?? 1)] : params,
+            )
+          ).rows,
+  }));
+  const base: ReconciliationDiff = {
+    definition_version: DIFF_DEFINITION_VERSION,
+    operator_id: operatorId,
+    level: q.level,
+    time_zone: tz,
+    scope: {
+      from: q.from ?? null,
+      to: q.to ?? null,
+      day: q.day ?? null,
+      hour: q.hour ?? null,
+      game_symbol: q.game_symbol ?? null,
+      prefix: q.prefix ?? null,
+      currency: q.currency ?? null,
+    },
+    matches: true,
+    buckets: [],
+    differences: [],
+    only_ours: [],
+    only_theirs: [],
+    mismatched: [],
+  };
 
-    if (q.level === 'transaction') {
-      const { rows } = await client.query<OurTx>(
-        `WITH ${SCOPE}
-         SELECT transaction_id, transaction_type, amount_minor, trim(currency) AS currency, round_id, game_symbol,
-                created_at AS journalled_at
-           FROM scoped ORDER BY transaction_id COLLATE "C" LIMIT ${DIFF_MAX_ITEMS + 1}`,
-        params,
+  if (q.level === 'transaction') {
+    if (txs.length > DIFF_MAX_ITEMS)
+      throw invalidField(
+        ['body', 'level'],
+        `more than ${DIFF_MAX_ITEMS} transactions in this scope: narrow it first (level prefix)`,
       );
-      await client.query('COMMIT');
-      if (rows.length > DIFF_MAX_ITEMS)
-        throw invalidField(
-          ['body', 'level'],
-          `more than ${DIFF_MAX_ITEMS} transactions in this scope: narrow it first (level prefix)`,
-        );
-      const theirs = new Map(q.transactions!.map((t) => [t.transaction_id, t]));
-      const present = (t: OurTx) => ({ ...t, journalled_at: t.journalled_at.toISOString() });
-      for (const ours of rows) {
-        const t = theirs.get(ours.transaction_id);
-        theirs.delete(ours.transaction_id);
-        if (!t) base.only_ours.push(present(ours));
-        else if (
-          t.transaction_type !== ours.transaction_type ||
-          BigInt(t.amount_minor) !== ours.amount_minor ||
-          t.currency !== ours.currency
-        )
-          base.mismatched.push({
-            ours: present(ours),
-            theirs: { ...t, amount_minor: BigInt(t.amount_minor) },
-          });
-      }
-      base.only_theirs = [...theirs.values()].map((t) => ({ ...t, amount_minor: BigInt(t.amount_minor) }));
-      base.matches = !base.only_ours.length && !base.only_theirs.length && !base.mismatched.length;
-      return base;
-    }
-
-    const { rows } = await client.query<OurBucket>(
-      `WITH ${SCOPE}
-       SELECT ${BUCKET_EXPR[q.level]} AS bucket, trim(currency) AS currency, count(*)::int AS transactions,
-              coalesce(sum(amount_minor) FILTER (WHERE transaction_type = 'debit'), 0)::bigint AS debit_minor,
-              coalesce(sum(amount_minor) FILTER (WHERE transaction_type = 'credit'), 0)::bigint AS credit_minor,
-              coalesce(sum(amount_minor) FILTER (WHERE transaction_type IN ('cancel', 'rollback')), 0)::bigint
-                AS reversal_minor,
-              lpad(to_hex(bit_xor(('x' || substr(h, 1, 16))::bit(64)::bigint)), 16, '0') ||
-              lpad(to_hex(bit_xor(('x' || substr(h, 17, 16))::bit(64)::bigint)), 16, '0') AS hash
-         FROM (SELECT t.*, ${HASH} AS h FROM scoped t) t
-        GROUP BY 1, 2`,
-      q.level === 'prefix' ? [...params, prefix.length + (q.digits ?? 1)] : params,
-    );
-    await client.query('COMMIT');
-    const key = (b: { bucket: string; currency: string }) => `${b.bucket}|${b.currency}`;
-    // Byte order (ids and symbols are ASCII), the same on every server.
-    base.buckets = rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    const theirs = new Map<string, DiffTotalsInput>();
-    for (const b of q.buckets!) {
-      if (theirs.has(key(b)))
-        throw invalidField(['body', 'buckets'], `bucket ${b.bucket} ${b.currency} twice`);
-      theirs.set(key(b), b);
-    }
-    for (const ours of rows) {
-      const t = theirs.get(key(ours));
-      theirs.delete(key(ours));
-      const ourTotals = {
-        transactions: ours.transactions,
-        debit_minor: ours.debit_minor,
-        credit_minor: ours.credit_minor,
-        reversal_minor: ours.reversal_minor,
-        hash: ours.hash,
-      };
-      if (!t) {
-        base.differences.push({
-          bucket: ours.bucket,
-          currency: ours.currency,
-          ours: ourTotals,
-          theirs: null,
-          fields: ['missing'],
-        });
-        continue;
-      }
-      const fields: string[] = TOTALS.filter((f) => BigInt(t[f]) !== BigInt(ours[f]));
-      if (t.hash !== undefined && t.hash !== ours.hash) fields.push('hash');
-      if (fields.length)
-        base.differences.push({
-          bucket: ours.bucket,
-          currency: ours.currency,
-          ours: ourTotals,
-          theirs: theirTotals(t),
-          fields,
-        });
-    }
-    for (const t of theirs.values()) {
-      // A bucket the operator sent with nothing in it matches our having none.
-      if (
-        t.transactions === 0 &&
-        BigInt(t.debit_minor) + BigInt(t.credit_minor) + BigInt(t.reversal_minor) === 0n
+    const theirs = new Map(q.transactions!.map((t) => [t.transaction_id, t]));
+    const present = (t: OurTx) => ({ ...t, journalled_at: t.journalled_at.toISOString() });
+    for (const ours of txs) {
+      const t = theirs.get(ours.transaction_id);
+      theirs.delete(ours.transaction_id);
+      if (!t) base.only_ours.push(present(ours));
+      else if (
+        t.transaction_type !== ours.transaction_type ||
+        BigInt(t.amount_minor) !== ours.amount_minor ||
+        t.currency !== ours.currency
       )
-        continue;
+        base.mismatched.push({
+          ours: present(ours),
+          theirs: { ...t, amount_minor: BigInt(t.amount_minor) },
+        });
+    }
+    base.only_theirs = [...theirs.values()].map((t) => ({ ...t, amount_minor: BigInt(t.amount_minor) }));
+    base.matches = !base.only_ours.length && !base.only_theirs.length && !base.mismatched.length;
+    return base;
+  }
+
+  const key = (b: { bucket: string; currency: string }) => `${b.bucket}|${b.currency}`;
+  // Byte order (ids and symbols are ASCII), the same on every server.
+  base.buckets = buckets.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const theirs = new Map<string, DiffTotalsInput>();
+  for (const b of q.buckets!) {
+    if (theirs.has(key(b))) throw invalidField(['body', 'buckets'], `bucket ${b.bucket} ${b.currency} twice`);
+    theirs.set(key(b), b);
+  }
+  for (const ours of buckets) {
+    const t = theirs.get(key(ours));
+    theirs.delete(key(ours));
+    const ourTotals = {
+      transactions: ours.transactions,
+      debit_minor: ours.debit_minor,
+      credit_minor: ours.credit_minor,
+      reversal_minor: ours.reversal_minor,
+      hash: ours.hash,
+    };
+    if (!t) {
       base.differences.push({
-        bucket: t.bucket,
-        currency: t.currency,
-        ours: null,
-        theirs: theirTotals(t),
+        bucket: ours.bucket,
+        currency: ours.currency,
+        ours: ourTotals,
+        theirs: null,
         fields: ['missing'],
       });
+      continue;
     }
-    base.differences.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    base.matches = base.differences.length === 0;
-    return base;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
+    const fields: string[] = TOTALS.filter((f) => BigInt(t[f]) !== BigInt(ours[f]));
+    if (t.hash !== undefined && t.hash !== ours.hash) fields.push('hash');
+    if (fields.length)
+      base.differences.push({
+        bucket: ours.bucket,
+        currency: ours.currency,
+        ours: ourTotals,
+        theirs: theirTotals(t),
+        fields,
+      });
   }
+  for (const t of theirs.values()) {
+    // A bucket the operator sent with nothing in it matches our having none.
+    if (
+      t.transactions === 0 &&
+      BigInt(t.debit_minor) + BigInt(t.credit_minor) + BigInt(t.reversal_minor) === 0n
+    )
+      continue;
+    base.differences.push({
+      bucket: t.bucket,
+      currency: t.currency,
+      ours: null,
+      theirs: theirTotals(t),
+      fields: ['missing'],
+    });
+  }
+  base.differences.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  base.matches = base.differences.length === 0;
+  return base;
 }
 
 const theirTotals = (t: DiffTotalsInput) => ({
