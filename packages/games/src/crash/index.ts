@@ -15,8 +15,11 @@ export {
   CRASH_REVEALED_STATES,
   type CrashFairnessRow,
   type FairnessRecord,
+  type PublicFairnessRecord,
   presentFairnessRecord,
+  type SeedClaim,
   type Verification,
   type VerificationCheck,
   verifyFairness,
+  verifySeed,
 } from './verify.js';

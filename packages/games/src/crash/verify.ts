@@ -11,7 +11,7 @@ import {
   commitmentOf,
   crashPointCents,
   formatMultiplier,
-  hashTimes,
+  isChainLink,
   MIN_CASHOUT_CENTS,
   parseMultiplier,
   rtpBasisPoints,
@@ -77,7 +77,7 @@ export function verifyFairness(rec: FairnessRecord): Verification {
     position <= rec.chain.length &&
     HEX64.test(rec.chain.terminal_hash);
   check(
-    inChain && hashTimes(seed, position) === rec.chain.terminal_hash,
+    inChain && isChainLink(seed, position, rec.chain.terminal_hash),
     `hashing the server seed ${position} time(s) gives the chain's published terminal hash ${rec.chain.terminal_hash}`,
   );
   let crashCents: number | null = null;
@@ -110,6 +110,40 @@ export function verifyFairness(rec: FairnessRecord): Verification {
     } else if (rec.state === 'crashed') {
       check(rec.cashout_multiplier === null, 'a crashed round pays nothing');
     }
+  }
+  return { ok: checks.every((c) => c.ok), crashCents, checks };
+}
+
+/** A revealed seed alone (`crash-verify <seed> ...`): the commitment and terminal hash are checked when given. */
+export interface SeedClaim {
+  serverSeed: string;
+  clientSeed: string;
+  /** The chain position k (the HMAC nonce). */
+  nonce: number;
+  rtp: string;
+  commitment?: string;
+  terminal?: string;
+}
+
+/**
+ * Recomputes the crash point of a revealed seed and checks it against the commitment shown before
+ * the bet and the chain's terminal hash, each when given (hex compared in lower case).
+ */
+export function verifySeed(claim: SeedClaim): Verification & { crashCents: number } {
+  const { serverSeed, nonce } = claim;
+  const crashCents = crashPointCents(serverSeed, claim.clientSeed, nonce, claim.rtp);
+  const checks: VerificationCheck[] = [];
+  if (claim.commitment) {
+    checks.push({
+      ok: commitmentOf(serverSeed) === claim.commitment.toLowerCase(),
+      what: `SHA-256(server seed) = commitment ${claim.commitment}`,
+    });
+  }
+  if (claim.terminal) {
+    checks.push({
+      ok: isChainLink(serverSeed, nonce, claim.terminal.toLowerCase()),
+      what: `hashing the seed ${nonce} time(s) gives the terminal hash ${claim.terminal}`,
+    });
   }
   return { ok: checks.every((c) => c.ok), crashCents, checks };
 }
@@ -170,3 +204,6 @@ export function presentFairnessRecord(r: CrashFairnessRow) {
     cashout_ms: r.cashout_ms,
   };
 }
+
+/** A stored round's public fairness record, as presentFairnessRecord presents it (every field present). */
+export type PublicFairnessRecord = ReturnType<typeof presentFairnessRecord>;

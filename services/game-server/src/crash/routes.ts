@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { CLIENT_SEED, findEntry } from '@opi/games';
+import { CLIENT_SEED, findEntry, presentFairnessRecord } from '@opi/games';
 import { serveStaticAsset } from '@opi/play/pages/static-assets';
 import { refuseAutoBet } from '@opi/play/sessions/gb-rules';
 import { findCrashSession } from '@opi/play/sessions/runtime-session';
@@ -14,7 +14,7 @@ import type { GameDeps } from '../deps.js';
 import { checkLoginGrant, exchangeLoginGrant } from './authorization.js';
 import { createDemoSession, findDemoSession } from './demo.js';
 import { crashPageHeaders, loadCrashAssets, renderCrashError, renderCrashPage } from './page.js';
-import { type Actor, crashRuntime, presentFairness, type RoundRow } from './runtime.js';
+import { type Actor, crashRuntime, type RoundRow } from './runtime.js';
 
 export const BetRequest = z.object({
   /** The stake in minor units of the session currency (an integer, or a string of digits). */
@@ -92,7 +92,7 @@ export function crashRoutes(deps: GameDeps): Router[] {
       [id],
     );
     if (!rows[0]) throw notFound('round', 'or not finished');
-    ctx.body = { success: true, data: presentFairness(rows[0]) };
+    ctx.body = { success: true, data: presentFairnessRecord(rows[0]) };
   });
   /** The page's headers and its title; an unknown one gets the 404 page (and undefined). */
   const pageTitle = (ctx: Context) => {

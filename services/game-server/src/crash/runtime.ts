@@ -4,6 +4,7 @@ import { type Pool, type PoolClient, withTransaction } from '@opi/db';
 import {
   CRASH_CAP_CENTS,
   CRASH_SCHEME,
+  type CrashFairnessRow,
   type CrashPhase,
   cashoutAt,
   crashPointCents,
@@ -101,23 +102,15 @@ const ownerOf = (a: Actor): Owner =>
 const symbolOf = (a: Actor): string => (a.kind === 'wallet' ? a.session.symbol : a.demo.symbol);
 
 type RoundState = 'debiting' | 'running' | 'cashed_out' | 'crashed' | 'cancelling' | 'cancelled' | 'rejected';
-const ENDED: readonly RoundState[] = ['cashed_out', 'crashed', 'cancelling', 'cancelled', 'rejected'];
 
-export interface RoundRow {
-  round_id: string;
+/** A stored round with its chain (ROUND_COLUMNS): its fairness record's row and the round's money and times. */
+export interface RoundRow extends CrashFairnessRow {
   mode: 'operator-wallet' | 'demo';
   session_id: string | null;
   player_id: string | null;
   demo_id: string | null;
-  symbol: string;
   currency: string;
   stake_minor: bigint;
-  rtp: string;
-  scheme: string;
-  chain_id: string;
-  nonce: number;
-  commitment: string;
-  client_seed: string;
   server_seed_enc: string;
   auto_cashout_cents: number | null;
   state: RoundState;
@@ -125,14 +118,7 @@ export interface RoundRow {
   bet_at: Date;
   started_at: Date | null;
   ended_at: Date | null;
-  cashout_cents: number | null;
-  cashout_ms: number | null;
   win_minor: bigint | null;
-  server_seed: string | null;
-  crash_cents: number | null;
-  terminal_hash: string;
-  chain_length: number;
-  chain_created_at: Date;
 }
 
 const ROUND_COLUMNS = `cr.round_id, cr.mode, cr.session_id, cr.player_id, cr.demo_id, cr.symbol, trim(cr.currency) AS currency,
@@ -144,7 +130,7 @@ const ROUND_FROM = `crash_rounds cr JOIN crash_seed_chains ch ON ch.chain_id = c
 
 /** The round as the page sees it: the seed and the crash point only once the round has ended. */
 export function presentRound(r: RoundRow, now = Date.now()) {
-  const revealed = ENDED.includes(r.state);
+  const fairness = presentFairnessRecord(r);
   return {
     round_id: r.round_id,
     mode: r.mode,
@@ -157,19 +143,14 @@ export function presentRound(r: RoundRow, now = Date.now()) {
     started_at: r.started_at?.getTime() ?? null,
     ended_at: r.ended_at?.getTime() ?? null,
     server_now: now,
-    cashout_multiplier: r.cashout_cents === null ? null : formatMultiplier(r.cashout_cents),
+    cashout_multiplier: fairness.cashout_multiplier,
     cashout_ms: r.cashout_ms,
     win_minor: r.win_minor?.toString() ?? null,
-    crash_point: revealed && r.crash_cents !== null ? formatMultiplier(r.crash_cents) : null,
+    crash_point: fairness.crash_point,
     /** Whether the round's money has settled (the credit or cancel answered; demo: at once). */
     settled: r.settled,
-    fairness: presentFairness(r),
+    fairness,
   };
-}
-
-/** The public fairness record of a round (see @opi/games verifyFairness; the crash-verify CLI). */
-export function presentFairness(r: RoundRow) {
-  return presentFairnessRecord(r);
 }
 
 /** 1-2-5 stakes within the limits (minor units), at most 20. */

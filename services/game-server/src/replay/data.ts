@@ -1,5 +1,11 @@
 import type { Pool } from '@opi/db';
-import { type CrashFairnessRow, isSlotTitle, presentFairnessRecord, type RoundStage } from '@opi/games';
+import {
+  type CrashFairnessRow,
+  isSlotTitle,
+  type PublicFairnessRecord,
+  presentFairnessRecord,
+  type RoundStage,
+} from '@opi/games';
 import { decimalStringToMinor } from '@opi/money';
 import { wagerStandsSql } from '@opi/play/settlement/wager-stands';
 
@@ -56,8 +62,11 @@ export interface ReplayRound {
   /** Minor units before the round's first money movement and after its last; null: not recorded. */
   balance_before_minor: string | null;
   balance_after_minor: string | null;
-  /** Crash: the public fairness record (server seed and crash point only once the round has ended). */
-  fairness: FairnessView | null;
+  /**
+   * Crash: the public fairness record, as `GET /games/fairness/<round_id>` and the crash page present
+   * it (server seed and crash point only once the round has ended; docs/crash.md).
+   */
+  fairness: PublicFairnessRecord | null;
   /** Crash: the cash-out (hundredths) and its time after the start, the auto target, the round's state. */
   crash: {
     state: string;
@@ -69,35 +78,10 @@ export interface ReplayRound {
   } | null;
 }
 
-/**
- * The public fairness record of a crash round, as `GET /games/fairness/<round_id>` and the crash
- * page present it (crash/runtime.ts presentFairness; the fields of @opi/games FairnessRecord): the
- * server seed and the crash point only once the round has ended (docs/crash.md).
- */
-export interface FairnessView {
-  scheme: string;
-  round_id: string;
-  symbol: string;
-  rtp: string;
-  chain: { chain_id: string; terminal_hash: string; length: number; created_at: string };
-  nonce: number;
-  commitment: string;
-  client_seed: string;
-  server_seed: string | null;
-  crash_point: string | null;
-  state: string;
-  cashout_multiplier: string | null;
-  cashout_ms: number | null;
-}
-
 /** A crash round as the replay reads it: its fairness record's row, the stake and the auto cash-out. */
 interface CrashRow extends CrashFairnessRow {
   stake_minor: bigint;
   auto_cashout_cents: number | null;
-}
-
-function fairnessOf(r: CrashRow): FairnessView {
-  return presentFairnessRecord(r);
 }
 
 const FAMILY_BY_SYMBOL: Record<string, ReplayFamily> = { cnmines: 'mines', cnhilo: 'hilo', cndice: 'dice' };
@@ -213,7 +197,7 @@ export async function loadReplay(pool: Pool, roundId: string): Promise<ReplayRou
   const bal = balances(walletSteps, r.currency);
   const cr = crash?.rows[0] ?? null;
   // The fairness record reveals the seed and crash point only once the round has ended.
-  const fairness = cr ? fairnessOf(cr) : null;
+  const fairness = cr ? presentFairnessRecord(cr) : null;
   return {
     round_id: r.round_id,
     symbol: r.symbol,
