@@ -4,6 +4,7 @@
  * measured RTP and its 99% confidence interval, and the measured against the theoretical win rate.
  */
 import { CATALOG } from '../catalog.js';
+import { ciCells, pct, textTable } from '../rtp-report.js';
 import { formatMultiplier, parseMultiplier } from './fairness.js';
 import { DEFAULT_TARGETS, simulateCrash } from './simulate.js';
 
@@ -27,7 +28,6 @@ export function printCrashRtpTable(options: CrashRtpOptions): void {
         return c;
       })
     : [...DEFAULT_TARGETS];
-  const pct = (x: number): string => (x * 100).toFixed(3);
   console.log(
     `crash rounds=${options.rounds} per title, seed=${options.seed} (HMAC-SHA256 derivation, nonces 0..n-1)`,
   );
@@ -55,8 +55,7 @@ export function printCrashRtpTable(options: CrashRtpOptions): void {
         pct(stored),
         pct(stored),
         pct(s.rtp),
-        `[${pct(s.ci99[0])}, ${pct(s.ci99[1])}]`,
-        stored >= s.ci99[0] && stored <= s.ci99[1] ? 'yes' : 'no',
+        ...ciCells(stored, s.ci99),
         pct(s.winRate),
         pct(s.theoryWinRate),
         String(sim.rounds),
@@ -67,10 +66,6 @@ export function printCrashRtpTable(options: CrashRtpOptions): void {
     }
     console.log(`${title.symbol}\tinstant crashes (1.00x): ${pct(sim.instantCrashRate)}%`);
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
   console.log();
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const r of rows) console.log(fmt(r));
+  console.log(textTable(header, rows));
 }

@@ -1,8 +1,7 @@
 import { STORED_RTP } from '../catalog.js';
+import { ciCells, pct, textTable } from '../rtp-report.js';
 import { toFractionString } from './rational.js';
 import { NATIVE_STRATEGIES, simulateNative } from './simulate.js';
-
-const pct = (x: number): string => (x * 100).toFixed(3);
 
 /**
  * The native rows of the RTP simulator CLI (`rtp-cli.ts --family native`): per documented
@@ -38,20 +37,15 @@ export function runNative(opts: { rounds: number; seed: number; symbol?: string;
       pct(stored),
       toFractionString(s.theory()),
       pct(r.rtp),
-      `[${pct(r.ci99[0])}, ${pct(r.ci99[1])}]`,
-      stored >= r.ci99[0] && stored <= r.ci99[1] ? 'yes' : 'no',
+      ...ciCells(stored, r.ci99),
       String(r.rounds),
       r.seconds.toFixed(2),
     ];
     rows.push(row);
     console.log(row.join('\t'));
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
   console.log();
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const r of rows) console.log(fmt(r));
+  console.log(textTable(header, rows));
   console.log();
   for (const s of strategies) console.log(`${s.id}: ${s.description}`);
 }

@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { STORED_RTP } from '../catalog.js';
 import { printCrashRtpTable } from '../crash/rtp-table.js';
 import { runNative } from '../native/rtp-table.js';
+import { ciCells, pct, textTable } from '../rtp-report.js';
 import { slotConfigs } from './configs.js';
 import type { SpinMode } from './engine.js';
 import {
@@ -93,7 +94,6 @@ const configs = slotConfigs().filter((c) => {
 });
 if (configs.length === 0) throw new Error('no matching title');
 
-const pct = (x: number): string => (x * 100).toFixed(3);
 const pct4 = (x: number): string => (x * 100).toFixed(4);
 console.log(`mode=${mode} spins=${spins} seed=${seed} (xoshiro128**, per title)`);
 if (jackpot) {
@@ -135,15 +135,13 @@ for (const cfg of configs) {
   }
   const r = t?.base ?? simulate(cfg, spins, seed, mode, bl);
   const theory = theoreticalRtp(cfg, mode, r.betLevel);
-  const inside = stored >= r.ci99[0] && stored <= r.ci99[1];
   const row = [
     cfg.symbol,
     String(r.betLevel),
     pct(stored),
     pct(theory),
     pct(r.rtp),
-    `[${pct(r.ci99[0])}, ${pct(r.ci99[1])}]`,
-    inside ? 'yes' : 'no',
+    ...ciCells(stored, r.ci99),
     ...(t
       ? [
           String(t.stakeMinor),
@@ -162,14 +160,8 @@ for (const cfg of configs) {
   console.log(row.join('\t'));
 }
 console.log();
-console.log(table(header, rows));
+console.log(textTable(header, rows));
 for (const t of titleTables) console.log(`\n${t}`);
-
-function table(head: string[], body: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(fmt)].join('\n');
-}
 
 /** Micros as minor units with six decimals, exactly. */
 function minor(micros: bigint): string {
@@ -248,5 +240,5 @@ function titleTable(symbol: string, t: TitleJackpotResult): string {
   const title =
     `${symbol} (bl ${t.base.betLevel}): stake ${t.stakeMinor} minor units a spin, ${t.base.spins.toLocaleString('en-US')} spins, ` +
     `total stake ${j.totalStakeMinor.toLocaleString('en-US')}; jackpot ${j.seconds.toFixed(2)} s`;
-  return `${title}\n${table(head, body)}`;
+  return `${title}\n${textTable(head, body)}`;
 }
