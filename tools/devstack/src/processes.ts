@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '@opi/config/process';
 import { sleep } from './wait.js';
 
 export interface Supervised {
@@ -9,15 +10,6 @@ export interface Supervised {
   /** Set once the process has exited. */
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   stop(timeoutMs?: number): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -93,11 +85,11 @@ export async function stopLeftovers(runDir: string, log: (msg: string) => void):
   }
   for (const file of files) {
     const pid = Number(readFileSync(path.join(runDir, file), 'utf8'));
-    if (Number.isInteger(pid) && pid > 1 && alive(pid)) {
+    if (Number.isInteger(pid) && pid > 1 && processAlive(pid)) {
       log(`stopping ${file.replace(/\.pid$/, '')} left running by an earlier start (pid ${pid})`);
       process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      for (let i = 0; i < 100 && processAlive(pid); i++) await sleep(100);
+      if (processAlive(pid)) process.kill(pid, 'SIGKILL');
     }
     rmSync(path.join(runDir, file), { force: true });
   }
