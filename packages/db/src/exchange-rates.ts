@@ -1,3 +1,4 @@
+import { convertAtRatio, decimalRatio, invertRatio } from '@opi/money';
 import type pg from 'pg';
 
 /*
@@ -56,16 +57,6 @@ export async function exchangeRateOn(
   return rows[0] ?? null;
 }
 
-/** A decimal rate string as numerator / 10^scale. */
-export function rateRatio(rate: string): { num: bigint; den: bigint } {
-  const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(rate);
-  if (!m) throw new RangeError(`not a decimal rate: ${JSON.stringify(rate)}`);
-  const frac = m[2] ?? '';
-  const num = BigInt(m[1]! + frac);
-  if (num === 0n) throw new RangeError('a rate is greater than zero');
-  return { num, den: 10n ** BigInt(frac.length) };
-}
-
 /**
  * Divides exactly and rounds half away from zero (the commercial rounding of an invoice line).
  * `den` is positive.
@@ -97,13 +88,11 @@ export function convertMinor(
   toExponent: number,
   direction: 'direct' | 'inverse' = 'direct',
 ): bigint {
-  const { num, den } = rateRatio(rate);
-  const [rn, rd] = direction === 'direct' ? [num, den] : [den, num];
-  // amount / 10^from × rate × 10^to
-  let n = amount * rn;
-  let d = rd;
-  const shift = toExponent - fromExponent;
-  if (shift >= 0) n *= 10n ** BigInt(shift);
-  else d *= 10n ** BigInt(-shift);
-  return divRoundHalfAwayFromZero(n, d);
+  const ratio = decimalRatio(rate);
+  return convertAtRatio(
+    amount,
+    direction === 'direct' ? ratio : invertRatio(ratio),
+    fromExponent,
+    toExponent,
+  );
 }
