@@ -8,7 +8,8 @@ import type pg from 'pg';
  * decimal string, read as an integer numerator over a power of ten.
  */
 
-export interface RateInForce {
+/** A loaded rate: a row of exchange_rates as EXCHANGE_RATE_COLUMNS reads it. */
+export interface ExchangeRateRow {
   base_currency: string;
   quote_currency: string;
   /** YYYY-MM-DD */
@@ -18,6 +19,13 @@ export interface RateInForce {
   source: string;
   loaded_at: Date;
   loaded_by: string | null;
+}
+
+/** The select list of an ExchangeRateRow (unqualified columns of exchange_rates). */
+export const EXCHANGE_RATE_COLUMNS = `base_currency, quote_currency, to_char(rate_date, 'YYYY-MM-DD') AS rate_date,
+  trim_scale(rate)::text AS rate, source, loaded_at, loaded_by`;
+
+export interface RateInForce extends ExchangeRateRow {
   /** `direct`: loaded for (base, quote); `inverse`: loaded for (quote, base), divide by it. */
   direction: 'direct' | 'inverse';
 }
@@ -38,8 +46,7 @@ export async function exchangeRateOn(
 ): Promise<RateInForce | null> {
   const { rows } = await q.query<RateInForce>(
     `SELECT * FROM (
-       (SELECT base_currency, quote_currency, to_char(rate_date, 'YYYY-MM-DD') AS rate_date,
-               trim_scale(rate)::text AS rate, source, loaded_at, loaded_by, 'direct' AS direction
+       (SELECT ${EXCHANGE_RATE_COLUMNS}, 'direct' AS direction
           FROM exchange_rates
          WHERE base_currency = $1 AND quote_currency = $2 AND rate_date <= $3::date
            AND ($4::text IS NULL OR source = $4)

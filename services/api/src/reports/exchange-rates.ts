@@ -6,7 +6,7 @@ import {
   LoadExchangeRatesRequest,
   type ValidationErrorItem,
 } from '@opi/contract';
-import { exchangeRateOn, withTransaction } from '@opi/db';
+import { EXCHANGE_RATE_COLUMNS, type ExchangeRateRow, exchangeRateOn, withTransaction } from '@opi/db';
 import { conflict, invalidField, notFoundDetail, unprocessable } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
 import type { Context, Middleware } from 'koa';
@@ -26,20 +26,7 @@ export function normalizeRate(rate: string): string {
   return rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
 }
 
-interface RateRow {
-  base_currency: string;
-  quote_currency: string;
-  rate_date: string;
-  rate: string;
-  source: string;
-  loaded_at: Date;
-  loaded_by: string | null;
-}
-
-const COLUMNS = `base_currency, quote_currency, to_char(rate_date, 'YYYY-MM-DD') AS rate_date,
-  trim_scale(rate)::text AS rate, source, loaded_at, loaded_by`;
-
-export const presentRate = (r: RateRow): ExchangeRate => ({
+export const presentRate = (r: ExchangeRateRow): ExchangeRate => ({
   base_currency: r.base_currency,
   quote_currency: r.quote_currency,
   rate_date: r.rate_date,
@@ -99,12 +86,12 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
     const rows = [...wanted.values()];
     const by = keyIdOf(ctx);
     const result = await withTransaction(deps.pool, async (c) => {
-      const inserted = await c.query<RateRow>(
+      const inserted = await c.query<ExchangeRateRow>(
         `INSERT INTO exchange_rates (base_currency, quote_currency, rate_date, source, rate, loaded_by)
          SELECT b, q, d::date, s, r::numeric, $6
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(b, q, d, s, r)
          ON CONFLICT (base_currency, quote_currency, rate_date, source) DO NOTHING
-         RETURNING ${COLUMNS}`,
+         RETURNING ${EXCHANGE_RATE_COLUMNS}`,
         [
           rows.map((x) => x.base_currency),
           rows.map((x) => x.quote_currency),
@@ -120,8 +107,8 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
       const old = rows.filter((x) => !fresh.has(keyOf(x)));
       const existing = old.length
         ? (
-            await c.query<RateRow>(
-              `SELECT ${COLUMNS} FROM exchange_rates e
+            await c.query<ExchangeRateRow>(
+              `SELECT ${EXCHANGE_RATE_COLUMNS} FROM exchange_rates e
                 WHERE (base_currency, quote_currency, rate_date, source) IN (
                   SELECT b, q, d::date, s FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(b, q, d, s))`,
               [
@@ -162,8 +149,8 @@ export function exchangeRateRoutes(deps: ApiDeps, adminGuard: Middleware[]): Rou
   r.get('/exchange-rates', ...adminGuard, async (ctx) => {
     const q = parseOr422(ExchangeRatesQuery, flatQuery(ctx.query), 'query');
     const after = q.cursor === undefined ? null : decodeRateCursor(q.cursor);
-    const { rows } = await deps.pool.query<RateRow>(
-      `SELECT ${COLUMNS} FROM exchange_rates
+    const { rows } = await deps.pool.query<ExchangeRateRow>(
+      `SELECT ${EXCHANGE_RATE_COLUMNS} FROM exchange_rates
         WHERE ($1::char(3) IS NULL OR base_currency = $1)
           AND ($2::char(3) IS NULL OR quote_currency = $2)
           AND ($3::text IS NULL OR source = $3)
