@@ -1,18 +1,12 @@
-import type { Pool, SecretBox } from '@opi/db';
+import type { WalletStepDeps } from '@opi/wallet';
 import { createSettlementWorker } from '@opi/workflows/worker';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 
-export interface WorkerOptions {
+/** The wallet step's settings (pool, box, wallet timeout, address policy, log) and the worker's. */
+export interface WorkerOptions extends WalletStepDeps {
   temporalAddress: string;
   namespace: string;
   taskQueue: string;
-  pool: Pool;
-  box: SecretBox;
-  walletTimeoutMs: number;
-  requireHttps: boolean;
-  /** Wallets on loopback and private networks allowed (WALLET_ALLOW_PRIVATE_NETWORKS; see activities). */
-  allowPrivateNetworks?: boolean;
-  log?: (level: 'warn' | 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
   /** Path of the workflow bundle built ahead of time (workflows/dist/workflow-bundle.js). */
   bundlePath: string;
   maxConcurrentActivities?: number;
