@@ -1,22 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from '@opi/config';
-import type { Pool, SecretBox } from '@opi/db';
+import type { WalletStepDeps } from '@opi/wallet';
 import { WORKFLOW_BUNDLE_PATH } from '@opi/workflows';
 import { createSettlementWorker } from '@opi/workflows/worker';
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { LocalOutcomes } from './local-outcomes.js';
 
-export interface HostedWorkerOptions {
+/** The wallet step's settings (pool, box, wallet timeout, address policy; it logs to `logger`) and the worker's. */
+export interface HostedWorkerOptions extends Omit<WalletStepDeps, 'log'> {
   address: string;
   namespace: string;
   taskQueue: string;
-  pool: Pool;
-  box: SecretBox;
-  walletTimeoutMs: number;
-  requireHttps: boolean;
-  /** Wallets on loopback and private networks allowed (WALLET_ALLOW_PRIVATE_NETWORKS; see activities). */
-  allowPrivateNetworks?: boolean;
   maxConcurrentActivities: number;
   maxConcurrentWorkflowTasks: number;
   logger: Logger;
