@@ -1,4 +1,6 @@
-import { hmacHex } from './hmac.js';
+import { HEADER_NONCE, HEADER_SIGNATURE, HEADER_TIMESTAMP } from './headers.js';
+import { hmacHex, newCallbackNonce } from './hmac.js';
+import { unixSeconds } from './timestamp.js';
 import { type SignatureCheck, type VerifyOptions, verifySignedHeaders } from './verify.js';
 
 export const WALLET_SCHEME = 'pp-wallet-v1';
@@ -20,6 +22,24 @@ export function walletCanonicalString(input: WalletSigningInput): Buffer {
 /** Hex HMAC-SHA256 of the canonical string, keyed by the operator's wallet secret. */
 export function signWalletCallback(walletSecret: string, input: WalletSigningInput): string {
   return hmacHex(walletSecret, walletCanonicalString(input));
+}
+
+/**
+ * The signature headers of one wallet callback over the exact `body` bytes: the timestamp and
+ * nonce (fresh unless given: a test replays or ages them) and their signature.
+ */
+export function signedWalletHeaders(
+  walletSecret: string,
+  body: string | Uint8Array,
+  given: { timestamp?: string; nonce?: string } = {},
+): Record<string, string> {
+  const timestamp = given.timestamp ?? unixSeconds();
+  const nonce = given.nonce ?? newCallbackNonce();
+  return {
+    [HEADER_TIMESTAMP]: timestamp,
+    [HEADER_NONCE]: nonce,
+    [HEADER_SIGNATURE]: signWalletCallback(walletSecret, { timestamp, nonce, body }),
+  };
 }
 
 const CALLBACK_NONCE = /^[0-9a-f]{32}$/;

@@ -2,15 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { childTrace, currentTrace } from '@opi/config/trace';
-import {
-  HEADER_NONCE,
-  HEADER_REQUEST_ID,
-  HEADER_SIGNATURE,
-  HEADER_TIMESTAMP,
-  newCallbackNonce,
-  signWalletCallback,
-  unixSeconds,
-} from '@opi/signing';
+import { HEADER_REQUEST_ID, signedWalletHeaders } from '@opi/signing';
 import {
   guardedLookup,
   literalHostRefusal,
@@ -108,9 +100,6 @@ export async function sendWalletCallback(req: WalletRequest): Promise<WalletOutc
 }
 
 async function attempt(req: WalletRequest, traceparent: string): Promise<WalletOutcome> {
-  const timestamp = unixSeconds();
-  const nonce = newCallbackNonce();
-  const signature = signWalletCallback(req.secret, { timestamp, nonce, body: req.body });
   const url = `${req.baseUrl.replace(/\/+$/, '')}/${req.operation}`;
   try {
     const res = await post(
@@ -118,9 +107,7 @@ async function attempt(req: WalletRequest, traceparent: string): Promise<WalletO
       {
         'content-type': 'application/json',
         [HEADER_REQUEST_ID]: req.requestId,
-        [HEADER_TIMESTAMP]: timestamp,
-        [HEADER_NONCE]: nonce,
-        [HEADER_SIGNATURE]: signature,
+        ...signedWalletHeaders(req.secret, req.body),
         traceparent,
       },
       req.body,

@@ -3,15 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@opi/db/testing';
 import { minorToDecimalNumber } from '@opi/money';
-import {
-  HEADER_NONCE,
-  HEADER_REQUEST_ID,
-  HEADER_SIGNATURE,
-  HEADER_TIMESTAMP,
-  newCallbackNonce,
-  signWalletCallback,
-  unixSeconds,
-} from '@opi/signing';
+import { HEADER_REQUEST_ID, HEADER_SIGNATURE, signedWalletHeaders } from '@opi/signing';
 import { createWalletAdminClient, type WalletAdminClient } from '../admin-client.js';
 import { createWalletApp, type WalletApp, type WalletDeps } from '../app.js';
 import type { Operation } from '../callback.js';
@@ -123,18 +115,12 @@ export async function sendCallback(
   opts: SendOptions = {},
 ): Promise<CallbackResult> {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  const timestamp = opts.timestamp ?? unixSeconds();
-  const nonce = opts.nonce ?? newCallbackNonce();
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [HEADER_REQUEST_ID]: randomUUID(),
+    ...(opts.unsigned ? {} : signedWalletHeaders(opts.secret ?? SECRET, raw, opts)),
   };
-  if (!opts.unsigned) {
-    headers[HEADER_TIMESTAMP] = timestamp;
-    headers[HEADER_NONCE] = nonce;
-    headers[HEADER_SIGNATURE] =
-      opts.signature ?? signWalletCallback(opts.secret ?? SECRET, { timestamp, nonce, body: raw });
-  }
+  if (!opts.unsigned && opts.signature !== undefined) headers[HEADER_SIGNATURE] = opts.signature;
   const res = await fetch(`${walletUrl}/${operation}`, {
     method: 'POST',
     headers,
