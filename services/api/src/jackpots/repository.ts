@@ -10,7 +10,8 @@ import type pg from 'pg';
 
 export const MICROS_PER_MINOR = 1_000_000n;
 
-interface JackpotRow {
+/** A jackpot's own row (the definition's head; titles, operators and pools are rows of their own). */
+export interface JackpotRow {
   jackpot_id: string;
   name: string;
   scope: 'network' | 'operator';
@@ -147,13 +148,7 @@ async function readDefinition(
   };
 }
 
-export interface JackpotRecord {
-  jackpot_id: string;
-  name: string;
-  scope: 'network' | 'operator';
-  operator_id: string | null;
-  status: 'active' | 'closed';
-  created_at: Date;
+export interface JackpotRecord extends JackpotRow {
   titles: string[];
   operators: string[];
   levels: {
