@@ -29,6 +29,7 @@ import { BLOCKER_TEXT } from '../catalog/availability.js';
 import { presentGame } from '../catalog/present.js';
 import { loadCatalog } from '../catalog/repository.js';
 import type { ApiDeps } from '../deps.js';
+import { presentOperatorBasics } from '../present-operator.js';
 
 const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_currencies, bet_min_minor, bet_max_minor,
   wallet_base_url, wallet_secret_enc, artwork_format, default_jurisdiction, reality_check_interval_seconds,
@@ -37,14 +38,7 @@ const OPERATOR_COLUMNS = `operator_id, name, status, default_currency, allowed_c
 /** An operator as the admin API shows it: never the wallet secret, bet limits as strings. */
 function presentOperator(row: OperatorRow & { created_at?: Date; updated_at?: Date }) {
   return {
-    operator_id: row.operator_id,
-    name: row.name,
-    status: row.status,
-    default_currency: row.default_currency,
-    allowed_currencies: row.allowed_currencies,
-    bet_limits: { min: row.bet_min_minor.toString(), max: row.bet_max_minor.toString() },
-    wallet_base_url: row.wallet_base_url,
-    wallet_secret_configured: row.wallet_secret_enc !== null,
+    ...presentOperatorBasics(row),
     artwork_format: row.artwork_format,
     default_jurisdiction: row.default_jurisdiction,
     reality_check_interval_seconds: row.reality_check_interval_seconds,

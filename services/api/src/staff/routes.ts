@@ -38,6 +38,7 @@ import { reconcile, reconciliationCsv } from '../audit/reconciliation.js';
 import { getSession, replayLinksOf, searchRounds } from '../audit/repository.js';
 import type { ApiDeps } from '../deps.js';
 import { campaignIdParam } from '../free-rounds/campaigns.js';
+import { presentOperatorBasics } from '../present-operator.js';
 import { getAudit, listAudit, writeAudit } from './audit-log.js';
 import {
   authenticateStaff,
@@ -219,18 +220,7 @@ export function staffRoutes(deps: ApiDeps): Router {
   const opId = (ctx: Context) => operatorOf(ctx).operator_id;
 
   op.get('/', auth, viewer, (ctx) => {
-    const o = operatorOf(ctx);
-    respond(ctx, StaffOperatorInfo, {
-      operator_id: o.operator_id,
-      name: o.name,
-      status: o.status,
-      default_currency: o.default_currency,
-      allowed_currencies: o.allowed_currencies,
-      bet_limits: { min: o.bet_min_minor.toString(), max: o.bet_max_minor.toString() },
-      wallet_base_url: o.wallet_base_url,
-      wallet_secret_configured: o.wallet_secret_enc !== null,
-      role: ctx.state.staffRole,
-    });
+    respond(ctx, StaffOperatorInfo, { ...presentOperatorBasics(operatorOf(ctx)), role: ctx.state.staffRole });
   });
 
   op.get('/catalog', auth, viewer, async (ctx) => {
