@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProviderId, TransactionStatus, TransactionType } from './constants.js';
 import { JackpotId, JackpotLevelName } from './jackpots.js';
+import { StakeLadderInfo } from './launch.js';
 import { AuditTransaction, OperatorTransaction } from './operator.js';
 import { BetsBlocked } from './player-protection.js';
 import { CurrencyCode, Instant, MinorAmount, successEnvelope } from './primitives.js';
@@ -173,20 +174,7 @@ export const OperatorRound = z.object({
    * exchange rate it was derived at (docs/currencies.md "Stake ladders"); absent for a round of a
    * session without one (a fiat currency, a coin launch).
    */
-  stake_ladder: z
-    .object({
-      ladder_id: z.string(),
-      version: z.number().int(),
-      rate: z.object({
-        base: z.string(),
-        quote: z.string(),
-        date: z.string(),
-        source: z.string(),
-        value: z.string(),
-        direction: z.enum(['direct', 'inverse']),
-      }),
-    })
-    .optional(),
+  stake_ladder: StakeLadderInfo.pick({ ladder_id: true, version: true, rate: true }).optional(),
   /**
    * The round's replay page (issue 26): `<GAME_BASE_URL>/replay/<round_id>?sig=<signature>`, a
    * read-only page on the game origin that shows the round as the player saw it, with no session
