@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+// The platform's own definition (@opi/signing), bundled into dist/index.js like the signing code.
+import { roundSetHash as platformRoundSetHash } from '@opi/signing';
 
 /**
  * An invoice line's `round_set_hash` (definition `opi-invoice/2`) from the round ids you hold for
@@ -8,10 +9,5 @@ import { createHash } from 'node:crypto';
  * `findLedgerDifferences` finds which.
  */
 export function roundSetHash(roundIds: Iterable<string>): string {
-  const acc = Buffer.alloc(32);
-  for (const id of roundIds) {
-    const h = createHash('sha256').update(id, 'utf8').digest();
-    for (let i = 0; i < 32; i++) acc[i] = (acc[i] ?? 0) ^ (h[i] ?? 0);
-  }
-  return acc.toString('hex');
+  return platformRoundSetHash(roundIds);
 }

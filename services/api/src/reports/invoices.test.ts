@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { InvoiceListResponse, InvoiceResponse } from '@opi/contract';
 import { CATALOG } from '@opi/games';
+import { roundSetHash } from '@opi/signing';
 import { ADMIN_KEY, call, createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import { canonicalJson, shareOf } from './invoices.js';
-import { roundSetHash } from './round-set.js';
 
 /*
  * Issue 38 point 3: billing contracts, monthly invoices at frozen rates, credit notes. A March of

@@ -14,12 +14,12 @@ import { currencyExponent } from '@opi/money';
 import { sendJson } from '@opi/service-kit/http/json';
 import { conflict, invalidField, notFound } from '@opi/service-kit/http/named-errors';
 import { flatQuery, parseOr422 } from '@opi/service-kit/http/validate';
+import { EMPTY_ROUND_SET } from '@opi/signing';
 import type { Context, Middleware } from 'koa';
 import type { Pool, PoolClient } from 'pg';
 import type { OperatorRow } from '../auth/operator-scope.js';
 import type { ApiDeps } from '../deps.js';
 import { revenueFigures } from './revenue.js';
-import { EMPTY_SET } from './round-set.js';
 
 /*
  * Billing contracts, monthly invoices and credit notes (issue 38 point 3;
@@ -220,7 +220,7 @@ export async function computeInvoice(
       rate_source: source,
       rate_direction: direction,
       ggr_billing_minor: converted,
-      round_set_hash: set?.hash ?? EMPTY_SET,
+      round_set_hash: set?.hash ?? EMPTY_ROUND_SET,
       round_set_size: Number(set?.n ?? 0),
     });
   }

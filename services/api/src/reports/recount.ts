@@ -1,7 +1,7 @@
 import { REVENUE_FIGURES, type RevenueReportRow } from '@opi/contract';
+import { roundSetHash } from '@opi/signing';
 import type { Pool, PoolClient } from 'pg';
 import { revenueFigures } from './revenue.js';
-import { roundSetHash } from './round-set.js';
 import { inReportingSnapshot } from './snapshot.js';
 
 /*

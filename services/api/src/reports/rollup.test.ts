@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { rebuildRoundReconciliation } from '@opi/db';
 import { CATALOG } from '@opi/games';
+import { roundSetHash } from '@opi/signing';
 import { createOperator, type Harness, startApi } from '@opi/testkit/harness';
 import pg from 'pg';
 import { reportDrift } from './recount.js';
 import { revenueFigures } from './revenue.js';
-import { roundSetHash } from './round-set.js';
 
 /*
  * Issue 38 points 1 and 6: the reports' rollup (migration 1700000000041) is kept in the same
