@@ -35,42 +35,21 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
      )${
        debit
          ? `, journal AS (
-       ${journalInsertSql(
-         {
-           transactionId: '$11',
-           operatorId: '$2',
-           sessionId: '$3',
-           roundId: 'round_id',
-           playerId: '$12',
-           gameSymbol: '$5',
-           type: `'debit'`,
-           amountMinor: '$8',
-           currency: '$7',
-           body: '$13',
-           requestHash: '$14',
-         },
-         { from: 'ins' },
-       )}
+       ${roundJournalInsertSql({
+         transactionId: '$11',
+         type: `'debit'`,
+         amountMinor: '$8',
+         body: '$13',
+         requestHash: '$14',
+       })}
      )`
          : ''
      }${
        credit
          ? `, journal_credit AS (
-       ${journalInsertSql(
-         {
-           transactionId: '$15',
-           operatorId: '$2',
-           sessionId: '$3',
-           roundId: 'round_id',
-           playerId: '$12',
-           gameSymbol: '$5',
-           type: `'credit'`,
-           amountMinor: '$16',
-           currency: '$7',
-           body: '$17',
-           requestHash: '$18',
-         },
-         { from: 'ins', createdAt: 'clock_timestamp()' },
+       ${roundJournalInsertSql(
+         { transactionId: '$15', type: `'credit'`, amountMinor: '$16', body: '$17', requestHash: '$18' },
+         'clock_timestamp()',
        )}
      )`
          : ''
@@ -89,6 +68,34 @@ export async function recordRound(db: Pool | PoolClient, round: RoundRecord): Pr
       ...(debit ? [debit.transactionId, intent.playerId, debit.body, debit.requestHash] : []),
       ...(credit ? [credit.transactionId, intent.winMinor, credit.body, credit.requestHash] : []),
     ],
+  );
+}
+
+/** A journal row's own values in roundJournalInsertSql: SQL expressions (parameters or literals). */
+export type RoundJournalStep = Record<
+  'transactionId' | 'type' | 'amountMinor' | 'body' | 'requestHash',
+  string
+>;
+
+/**
+ * The journal part of a statement that writes a round and its pending row(s) together (recordRound,
+ * the slot spin's statement): the round's insert is the CTE `ins` (RETURNING round_id) and the
+ * statement's parameters follow recordRound's layout for the round's columns ($2 operator, $3
+ * session, $5 game symbol, $7 currency) and $12 for the player's id at the wallet. `createdAt`:
+ * a credit written ahead takes clock_timestamp(), after its debit's now().
+ */
+export function roundJournalInsertSql(step: RoundJournalStep, createdAt?: string): string {
+  return journalInsertSql(
+    {
+      ...step,
+      operatorId: '$2',
+      sessionId: '$3',
+      roundId: 'round_id',
+      playerId: '$12',
+      gameSymbol: '$5',
+      currency: '$7',
+    },
+    { from: 'ins', ...(createdAt ? { createdAt } : {}) },
   );
 }
 

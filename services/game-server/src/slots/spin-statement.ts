@@ -9,8 +9,8 @@ import {
 import type { RuntimeSession } from '@opi/play/sessions/runtime-session';
 import { operatorSuspendedError, sessionRevokedError } from '@opi/play/sessions/takes-bets';
 import { conflict, unauthorized } from '@opi/service-kit/http/named-errors';
-import { type JackpotWinIntent, journalEntry, journalInsertSql, type RoundIntent } from '@opi/wallet';
-import { withTrace } from '@opi/workflows';
+import { type JackpotWinIntent, journalEntry, type RoundIntent } from '@opi/wallet';
+import { roundJournalInsertSql, withTrace } from '@opi/workflows';
 import type { GameDeps } from '../deps.js';
 import { PRIZE_DROP_OPEN_SQL } from '../promotions/prize-drop.js';
 import { type SpinRefusalLimit, wagersRefusedError } from './refused-wagers.js';
@@ -46,22 +46,13 @@ interface Variant {
 }
 
 /** The journal part of the spin's statement: the step's pending row, written with the round (`ins`). */
-const JOURNAL_AHEAD_SQL = journalInsertSql(
-  {
-    transactionId: '$11',
-    operatorId: '$2',
-    sessionId: '$3',
-    roundId: 'round_id',
-    playerId: '$12',
-    gameSymbol: '$5',
-    type: '$17',
-    amountMinor: '$18',
-    currency: '$7',
-    body: '$13',
-    requestHash: '$14',
-  },
-  { from: 'ins' },
-);
+const JOURNAL_AHEAD_SQL = roundJournalInsertSql({
+  transactionId: '$11',
+  type: '$17',
+  amountMinor: '$18',
+  body: '$13',
+  requestHash: '$14',
+});
 
 /**
  * The parameters every variant has ($1..$20): the round, its intent and outcome, the journal-ahead
@@ -108,21 +99,15 @@ function creditAheadCte(intent: RoundIntent, p: (value: unknown) => string): str
   if (!intent.creditAhead || intent.freeRound || intent.winMinor === null) return '';
   const credit = journalEntry(intent, 'credit', intent.winMinor);
   return `, journal_credit AS (
-       ${journalInsertSql(
+       ${roundJournalInsertSql(
          {
            transactionId: p(credit.transactionId),
-           operatorId: '$2',
-           sessionId: '$3',
-           roundId: 'round_id',
-           playerId: '$12',
-           gameSymbol: '$5',
            type: `'credit'`,
            amountMinor: p(intent.winMinor),
-           currency: '$7',
            body: p(credit.body),
            requestHash: p(credit.requestHash),
          },
-         { from: 'ins', createdAt: 'clock_timestamp()' },
+         'clock_timestamp()',
        )}
      )`;
 }
