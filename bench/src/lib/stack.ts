@@ -2,19 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { seedCatalog } from '@opi/api';
-import {
-  createPool,
-  createSecretBox,
-  ensureBootstrapAdminKey,
-  ensureDatabase,
-  migrate,
-  type Pool,
-  withDatabase,
-} from '@opi/db';
+import { createPool, ensureDatabase, type Pool, withDatabase } from '@opi/db';
 import { startEmbeddedPostgres } from '@opi/db/embedded';
 import { freePort, REPO_ROOT, waitForPort } from '@opi/devstack';
-import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
+import { operatorSignatureHeaders } from '@opi/operator-sdk';
+import { preparePlatformSchema } from './platform-schema.js';
 
 export const BENCH_SERVICE_SECRET = 'bench-service-secret-0123456789abcdef';
 export const BENCH_ADMIN_KEY = 'padm_bench_admin_key_0123456789abcdefghijkl';
@@ -106,11 +98,12 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   }
   await ensureDatabase(pg.url, 'opi');
   const databaseUrl = withDatabase(pg.url, 'opi');
-  await migrate(databaseUrl);
   const pool = createPool(databaseUrl, { max: 4 });
+  await preparePlatformSchema(databaseUrl, pool, {
+    serviceSecret: BENCH_SERVICE_SECRET,
+    adminKey: BENCH_ADMIN_KEY,
+  });
   if (statements) await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  await seedCatalog(pool);
-  await ensureBootstrapAdminKey(pool, createSecretBox(BENCH_SERVICE_SECRET), BENCH_ADMIN_KEY);
   const env = {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
@@ -180,13 +173,9 @@ export function signedHeaders(
   pathAndQuery: string,
   body = '',
 ): Record<string, string> {
-  const timestamp = unixSeconds();
-  const nonce = newRequestNonce();
   return {
     'x-provider-api-key': key,
-    'x-pp-timestamp': timestamp,
-    'x-pp-nonce': nonce,
-    'x-pp-signature': signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
+    ...operatorSignatureHeaders(key, { method, pathAndQuery, body }),
     ...(body ? { 'content-type': 'application/json' } : {}),
   };
 }

@@ -13,16 +13,7 @@ import {
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { seedCatalog } from '@opi/api';
-import {
-  createPool,
-  createSecretBox,
-  ensureBootstrapAdminKey,
-  ensureDatabase,
-  migrate,
-  type Pool,
-  withDatabase,
-} from '@opi/db';
+import { createPool, ensureDatabase, type Pool, withDatabase } from '@opi/db';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '@opi/db/embedded';
 import {
   findOrBuildTemporalCli,
@@ -46,6 +37,7 @@ import { createWalletAdminClient, type WalletAdminClient } from '@opi/wallet-san
 import { migrateWallet } from '@opi/wallet-sandbox/migrate';
 import { buildWorkflowBundle } from '@opi/workflows';
 import { Connection } from '@temporalio/client';
+import { preparePlatformSchema } from '../lib/platform-schema.js';
 
 export const SERVICE_SECRET = 'reliability-service-secret-0123456789abcdef';
 export const ADMIN_KEY = 'padm_reliability_admin_key_0123456789abcdefgh';
@@ -402,13 +394,13 @@ export class ReliabilityStack {
     await this.startPg();
     await ensureDatabase(this.pg.url, 'opi');
     this.databaseUrl = withDatabase(this.pg.url, 'opi');
-    if (this.options.release) await this.prepareSchemaWith(this.options.release);
-    else await migrate(this.databaseUrl);
     this.pool = createPool(this.databaseUrl, { max: 4, applicationName: 'opi-reliability' });
-    if (!this.options.release) {
-      await seedCatalog(this.pool);
-      await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
-    }
+    if (this.options.release) await this.prepareSchemaWith(this.options.release);
+    else
+      await preparePlatformSchema(this.databaseUrl, this.pool, {
+        serviceSecret: SERVICE_SECRET,
+        adminKey: ADMIN_KEY,
+      });
 
     this.walletPg = await startEmbeddedPostgres({
       dataDir: path.join(this.dir, 'wallet-pg'),
@@ -606,9 +598,10 @@ export class ReliabilityStack {
 
   /** This checkout's migrations, catalog and admin key on the running stack (a rolling upgrade's first step). */
   async upgradeSchema(): Promise<void> {
-    await migrate(this.databaseUrl);
-    await seedCatalog(this.pool);
-    await ensureBootstrapAdminKey(this.pool, createSecretBox(SERVICE_SECRET), ADMIN_KEY);
+    await preparePlatformSchema(this.databaseUrl, this.pool, {
+      serviceSecret: SERVICE_SECRET,
+      adminKey: ADMIN_KEY,
+    });
   }
 
   private recordPostmaster(dataDir: string, name: string) {
