@@ -28,7 +28,7 @@ import { requestOnce, signedHeaders, startStackProcess } from '@opi/devstack/tes
 import { freePort } from '@opi/devstack/wait';
 import pg from 'pg';
 import type { Check } from './invariants.js';
-import type { RunReport } from './run.js';
+import { emptyReport, type RunReport } from './run.js';
 
 const SHORT_FOR = '20s';
 const OLDEST_THRESHOLD_SECONDS = 120;
@@ -48,14 +48,7 @@ export async function runAlertDrill(log: (msg: string) => void): Promise<RunRepo
   };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'opi-alerts-'));
   await chmod(dataDir, 0o755);
-  const report: RunReport = {
-    profile: 'alerts',
-    seconds: 0,
-    scenarios: [],
-    events: [],
-    ok: false,
-    dir: dataDir,
-  };
+  const report = emptyReport('alerts', dataDir);
   const tools = await ensurePrometheus(log);
 
   const ports: Record<string, number> = {};

@@ -28,7 +28,7 @@ import { closeHttp, signedOk } from './http.js';
 import { type Check, checkInvariants } from './invariants.js';
 import { closedLoop, type KindSummary, Recorder, RoundLoad } from './load.js';
 import type { Profile } from './profile.js';
-import { type RunReport, waitForDrain } from './run.js';
+import { emptyReport, type RunReport, waitForDrain } from './run.js';
 import { configure } from './setup.js';
 import { ADMIN_KEY, ReliabilityStack, type Service } from './stack.js';
 
@@ -74,14 +74,7 @@ export async function runUpgradeDrill(
   mode: DrillMode,
 ): Promise<RunReport> {
   const t0 = Date.now();
-  const report: RunReport = {
-    profile: profile.name,
-    seconds: 0,
-    scenarios: [],
-    events: [],
-    ok: false,
-    dir: '',
-  };
+  const report = emptyReport(profile.name);
   const previous = previousRelease();
   const oldRoot = await prepareRelease(previous, log);
   const buildId = currentBuildId();

@@ -43,6 +43,11 @@ export interface RunReport {
   dir: string;
 }
 
+/** A run's report before anything ran: no scenario, not ok until the run says so. */
+export function emptyReport(profile: string, dir = ''): RunReport {
+  return { profile, seconds: 0, scenarios: [], events: [], ok: false, dir };
+}
+
 /** Our services are judged for leaks (`judgeMemory`); PostgreSQL and Temporal are reported alongside. */
 const ENFORCED = /^(api-\d+|game-\d+|worker-\d+|wallet)$/;
 
@@ -58,14 +63,7 @@ export async function runReliability(
 ): Promise<RunReport> {
   const t0 = Date.now();
   const stack = new ReliabilityStack({ apiProcesses: 2, gameProcesses: 2, workerProcesses: 2, log });
-  const report: RunReport = {
-    profile: profile.name,
-    seconds: 0,
-    scenarios: [],
-    events: [],
-    ok: false,
-    dir: '',
-  };
+  const report = emptyReport(profile.name);
   const recorder = new Recorder();
   let load: RoundLoad | undefined;
   try {
