@@ -130,6 +130,34 @@ function openStream(origin: string, token: string): Promise<HeldStream> {
   });
 }
 
+/** A legitimate launch: its session and player are no trace. */
+export interface Launched {
+  sessionId: string;
+  token: string;
+  url: string;
+}
+
+/**
+ * A launch at `origin` that must succeed (it throws otherwise); its session and player go into
+ * `legit`, the ones the suite made on purpose.
+ */
+export async function launchLegitimately(
+  origin: string,
+  op: { key: string },
+  body: { symbol: string; external_player_id: string; currency: string },
+  legit: { sessions: Set<string>; players: Set<string> },
+): Promise<Launched> {
+  const res = await signedCall(origin, op.key, 'POST', '/api/provider/v1/launch-url', body);
+  if (res.status !== 200) throw new Error(`legitimate launch: ${res.status} ${res.text}`);
+  legit.sessions.add(res.json.session_id);
+  legit.players.add(body.external_player_id);
+  return {
+    sessionId: res.json.session_id as string,
+    token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
+    url: res.json.launch_url as string,
+  };
+}
+
 async function until(cond: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -159,20 +187,13 @@ export async function securityCases(
     cases.push({ group, name, ok, detail });
   const expectStatus = (group: string, name: string, expect: number[], res: HttpResult) =>
     push(group, name, expect.includes(res.status), `${res.status} ${res.text.slice(0, 120)}`);
-  const launch = async (op: { operatorId: string; key: string }, player: string, origin = api1) => {
-    const res = await signedCall(origin, op.key, 'POST', '/api/provider/v1/launch-url', {
-      symbol: slot.symbol,
-      external_player_id: player,
-      currency: 'EUR',
-    });
-    if (res.status !== 200) throw new Error(`legitimate launch: ${res.status} ${res.text}`);
-    legit.sessions.add(res.json.session_id);
-    legit.players.add(player);
-    return {
-      sessionId: res.json.session_id as string,
-      token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
-    };
-  };
+  const launch = (op: { key: string }, player: string, origin = api1) =>
+    launchLegitimately(
+      origin,
+      op,
+      { symbol: slot.symbol, external_player_id: player, currency: 'EUR' },
+      legit,
+    );
 
   // ── Slow and oversize bodies (the trickle runs beside everything else) ─────────────────────
   const trickle = rawSend(

@@ -1,7 +1,13 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { newRequestNonce, signOperatorRequest, unixSeconds } from '@opi/signing';
 import type { Check } from './checks.js';
-import { type SecurityCase, SUSPENDED_OPERATOR, securityCases } from './hostile-security.js';
+import {
+  type Launched,
+  launchLegitimately,
+  type SecurityCase,
+  SUSPENDED_OPERATOR,
+  securityCases,
+} from './hostile-security.js';
 import { type HttpResult, http, signedCall, signedHeaders } from './http.js';
 import { isPromoPayout } from './promotions.js';
 import type { OperatorSetup, World } from './setup.js';
@@ -56,13 +62,6 @@ function signedWith(
       over.signature ?? signOperatorRequest(key, { timestamp, nonce, method, pathAndQuery, body }),
     ...(body ? { 'content-type': over.contentType ?? 'application/json' } : {}),
   };
-}
-
-/** A legitimate launch: its session and player are no trace. */
-interface Launched {
-  sessionId: string;
-  token: string;
-  url: string;
 }
 
 /** What every part of the hostile input works with: the processes, the operators, the record. */
@@ -122,17 +121,7 @@ function hostileContext(stack: ReliabilityStack, world: World): Hostile {
       for (const [name, expect, send] of probes) add(group, name, expect, await send());
     },
     launchBody,
-    async launchOk(op, player) {
-      const res = await signedCall(api1, op.key, 'POST', '/api/provider/v1/launch-url', launchBody(player));
-      if (res.status !== 200) throw new Error(`legitimate launch: ${res.status} ${res.text}`);
-      legit.sessions.add(res.json.session_id);
-      legit.players.add(player);
-      return {
-        sessionId: res.json.session_id as string,
-        token: new URL(res.json.launch_url).searchParams.get('mgckey')!,
-        url: res.json.launch_url as string,
-      };
-    },
+    launchOk: (op, player) => launchLegitimately(api1, op, launchBody(player), legit),
   };
 }
 
