@@ -95,6 +95,15 @@ export async function backlog(stack: ReliabilityStack, world: World): Promise<Ba
     out.promos += promos.length;
     for (const p of promos) out.rounds.add(p.payout_id);
   }
+  // The tournament at (or within seconds of) its end and not yet paid: its payouts are being (or
+  // are about to be) written, so a drain read now would let the invariants meet them half done.
+  // Unsettled until the tournament is paid.
+  const { rows: ending } = await stack.pool.query<{ tournament_id: string }>(
+    `SELECT tournament_id FROM tournaments
+      WHERE tournament_id = $1 AND status NOT IN ('paid', 'cancelled') AND ends_at <= now() + interval '10 seconds'`,
+    [world.promotions.tournamentId],
+  );
+  for (const t of ending) out.rounds.add(`tournament:${t.tournament_id}`);
   return out;
 }
 
